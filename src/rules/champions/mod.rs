@@ -1,0 +1,1 @@
+//! Cricket Champions (2-5 players). Spec: `../shared/rules/champions.md`.

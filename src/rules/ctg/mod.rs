@@ -1,0 +1,1 @@
+//! Cricket: The Game (T10 / T20). Spec: `../shared/rules/ctg.md`.

@@ -1,0 +1,1 @@
+//! Wicketz. Spec: `../shared/rules/wicketz.md`.
