@@ -81,12 +81,19 @@ pub struct Report {
     pub ties: u64,
 }
 
-/// One match of bots; returns its closed innings (runs, wickets, merit) and the outcome.
+/// A closed innings as the statistics need it.
+struct InningsResult {
+    runs: u32,
+    wickets: u32,
+    merit: String,
+}
+
+/// One match of bots; returns its closed innings and the placings.
 fn play_match(
     options: &Options,
     seed: u64,
     policy: BotPolicy,
-) -> anyhow::Result<(Vec<(u32, u32, String)>, Vec<u8>)> {
+) -> anyhow::Result<(Vec<InningsResult>, Vec<u8>)> {
     let mut core =
         MatchCore::<Wicketz>::new(options, &Seed::from_u64(seed)).map_err(|e| anyhow::anyhow!(e))?;
     let mut bot_dice = Dice::new(&Seed::from_u64(seed ^ 0xB07));
@@ -97,7 +104,11 @@ fn play_match(
                 runs, wickets, merit, ..
             } = event
             {
-                innings.push((*runs, u32::from(*wickets), merit.clone()));
+                innings.push(InningsResult {
+                    runs: *runs,
+                    wickets: u32::from(*wickets),
+                    merit: merit.clone(),
+                });
             }
         }
     };
@@ -145,10 +156,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let (mut wins_by_seat, mut ties) = ([0u64; 2], 0u64);
     for index in 0..args.matches {
         let (innings, placings) = play_match(&options, args.seed.wrapping_add(index), policy)?;
-        for (innings_runs, innings_wickets, rating) in innings {
-            runs.push(innings_runs);
-            wickets.push(innings_wickets);
-            *merit.entry(rating).or_insert(0) += 1;
+        for closed in innings {
+            runs.push(closed.runs);
+            wickets.push(closed.wickets);
+            *merit.entry(closed.merit).or_insert(0) += 1;
         }
         match placings.as_slice() {
             [1, 1] => ties += 1,
@@ -186,7 +197,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     println!("merit:");
-    for (rating, count) in &report.merit {
+    let table = &crate::rules::wicketz::data::ruleset().merit;
+    let order = table.ratings.iter().map(|r| &r.rating).chain([&table.below]);
+    for (rating, count) in order.filter_map(|name| report.merit.get_key_value(name)) {
         println!(
             "  {rating:<28} {count:>6}  {:>5.1}%",
             100.0 * *count as f64 / report.innings.max(1) as f64

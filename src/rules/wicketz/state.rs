@@ -284,10 +284,11 @@ impl State {
             }
             Event::CardDealt { card } => self.take_card(*card),
             Event::BallCompleted { ball } => self.apply_ball(ball),
-            Event::OverCompleted { .. } => {
+            Event::OverCompleted { runs, .. } => {
                 self.return_cards_to_rear();
-                let max_runs = ruleset().wild_card_max_over_runs;
-                self.wild_card_due = self.over.take().is_some_and(|o| o.runs <= max_runs);
+                // Seed: "Following an over in which only two runs or less have been added".
+                self.wild_card_due = *runs <= ruleset().wild_card_max_over_runs;
+                self.over = None;
                 if let Some(innings) = self.current_mut() {
                     std::mem::swap(&mut innings.striker, &mut innings.non_striker);
                 }
