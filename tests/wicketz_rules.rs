@@ -650,7 +650,7 @@ fn seed_002_ends_change_on_odd_runs_and_at_over_end() {
         (innings.striker, innings.runs)
     };
     let card = printed_card(57, 1);
-    let one = resolve(&card, Stroke::Cut, Delivery::HalfVolley, 1, &[]); // P1 empty? no: P1 is occupied
+    let one = resolve(&card, Stroke::Cut, Delivery::HalfVolley, 1, &[]);
     assert_eq!(one.bat_runs, 0, "P1 holds a fielder");
     assert_eq!(after(one), (0, 0));
     let one_run = resolve(
@@ -1009,4 +1009,86 @@ fn commands_after_the_match_are_refused_as_match_over() {
     state.phase = Phase::Finished;
     let refused = play(&state, Stroke::Leave).unwrap_err();
     assert_eq!(refused.kind(), RejectKind::MatchOver);
+}
+
+#[test]
+fn the_timeout_default_keeps_the_style_and_brings_the_field_in_when_restricted() {
+    let mut state = match_with(Options::default(), all_cards());
+    state.options.fielding_restriction = FieldingRestriction::Scaled;
+    let Some(Command::SetOver {
+        style,
+        field: Some(field),
+        line,
+    }) = Wicketz::default_command(&state, BOWL)
+    else {
+        panic!("the bowler is asked to set the over");
+    };
+    assert_eq!((style, line), (Style::Pace, None));
+    assert_eq!(field.validate(Some(2)), Ok(()));
+    assert_eq!(
+        Wicketz::default_command(&state, BAT),
+        None,
+        "the batter is not asked"
+    );
+    fold(
+        &mut state,
+        &[
+            Event::OverStarted {
+                number: 0,
+                style: Style::Spin,
+                line: Line::Wicket,
+                field,
+            },
+            Event::Delivered {
+                delivery: Delivery::HalfVolley,
+            },
+        ],
+    );
+    assert_eq!(
+        Wicketz::default_command(&state, BAT),
+        Some(Command::Play {
+            stroke: Stroke::ForwardDefence,
+            wild_card: false
+        })
+    );
+    fold(&mut state, &[Event::OverCompleted { number: 0, runs: 5 }]);
+    assert!(matches!(
+        Wicketz::default_command(&state, BOWL),
+        Some(Command::SetOver {
+            style: Style::Spin,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn wire_types_have_json_schemas_and_commands_round_trip() {
+    for schema in [
+        serde_json::to_value(schemars::schema_for!(crease::rules::wicketz::View)).unwrap(),
+        serde_json::to_value(schemars::schema_for!(Command)).unwrap(),
+        serde_json::to_value(schemars::schema_for!(Event)).unwrap(),
+        serde_json::to_value(schemars::schema_for!(Options)).unwrap(),
+        serde_json::to_value(schemars::schema_for!(WicketzReject)).unwrap(),
+    ] {
+        assert!(schema.is_object());
+    }
+    let command: Command = serde_json::from_str(
+        r#"{"type":"set_over","style":"spin","field":{"keeper":"A0","bowler":"I0","fielders":["Q2","P1","M2","L1","H2","F2","E1","D2","B2"]}}"#,
+    )
+    .unwrap();
+    assert!(matches!(
+        command,
+        Command::SetOver {
+            style: Style::Spin,
+            field: Some(_),
+            line: None
+        }
+    ));
+    assert!(serde_json::from_str::<Command>(r#"{"type":"play","stroke":"reverse_sweep"}"#).is_err());
+    let reject = serde_json::to_value(WicketzReject::IllegalField(
+        crease::rules::wicketz::field::FieldError::KeeperMisplaced { at: at("B0") },
+    ))
+    .unwrap();
+    assert_eq!(reject["reason"], "illegal_field");
+    assert_eq!(reject["problem"], "keeper_misplaced");
 }

@@ -96,7 +96,7 @@ impl Game for Wicketz {
         match state.phase {
             state::Phase::AwaitToss => Some(Command::ChooseInnings { bat: true }),
             state::Phase::AwaitOverSetup => Some(Command::SetOver {
-                style: state.over.as_ref().map_or(indicator::Style::Pace, |o| o.style),
+                style: state.last_style.unwrap_or(indicator::Style::Pace),
                 field: Some(decide::field_to_keep(state)),
                 line: None,
             }),

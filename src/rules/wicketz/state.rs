@@ -120,6 +120,8 @@ pub struct State {
     /// The bowling side's field.
     pub field: Field,
     pub over: Option<Over>,
+    /// The bowling side's style in its latest over (kept between overs for the timeout default).
+    pub last_style: Option<Style>,
     pub delivery: Option<Delivery>,
     pub last_ball: Option<Ball>,
     /// The last over added few enough runs for the batter to draw a wild card.
@@ -140,6 +142,7 @@ impl State {
             out_this_over: Vec::new(),
             field: ruleset().default_field(Style::Pace),
             over: None,
+            last_style: None,
             delivery: None,
             last_ball: None,
             wild_card_due: false,
@@ -245,6 +248,7 @@ impl State {
                 self.innings.push(Innings::new(*number, *batting));
                 self.field = ruleset().default_field(Style::Pace);
                 self.over = None;
+                self.last_style = None;
                 self.delivery = None;
                 self.wild_card_due = false;
                 self.phase = Phase::AwaitOverSetup;
@@ -256,6 +260,7 @@ impl State {
                 field,
             } => {
                 self.field = field.clone();
+                self.last_style = Some(*style);
                 self.over = Some(Over {
                     number: *number,
                     style: *style,

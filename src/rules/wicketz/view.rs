@@ -5,7 +5,7 @@
 //! the number of cards left and never their order, and the shuffle event is redacted.
 
 use super::cards::Card;
-use super::data::{card, ruleset};
+use super::data::card;
 use super::decide::{field_to_keep, pending};
 use super::events::{Ball, Event};
 use super::field::{Field, Position, bowler_positions, keeper_positions};
@@ -143,9 +143,4 @@ pub fn redact(event: &Event, _viewer: Viewer) -> Option<Event> {
         Event::DispenserShuffled { .. } => Some(Event::DispenserShuffled { order: Vec::new() }),
         other => Some(other.clone()),
     }
-}
-
-/// Display name of a stroke from the ruleset (for CLI and docs).
-pub fn stroke_name(stroke: Stroke) -> &'static str {
-    &ruleset().stroke_info(stroke).name
 }
