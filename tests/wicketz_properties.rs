@@ -128,6 +128,10 @@ proptest! {
         for closed in innings {
             prop_assert!(closed.closed && closed.merit.is_some());
         }
+        // Sides alternate: A, B (, A, B).
+        for pair in innings.windows(2) {
+            prop_assert_ne!(pair[0].batting, pair[1].batting);
+        }
 
         // Re-folding the log from the initial state rebuilds the same state.
         let mut rebuilt = Wicketz::initial_state(&options).unwrap();

@@ -1092,3 +1092,112 @@ fn wire_types_have_json_schemas_and_commands_round_trip() {
     assert_eq!(reject["reason"], "illegal_field");
     assert_eq!(reject["problem"], "keeper_misplaced");
 }
+
+/// Seed: 002_5b76236006f2f885.txt "or if the prescribed number of previously agreed overs has
+/// been bowled": the last legal ball of the agreed overs closes the innings, and the other
+/// side bats next.
+#[test]
+fn seed_002_the_agreed_overs_close_the_innings() {
+    let options = Options {
+        overs: 1,
+        ..Options::default()
+    };
+    let mut state = facing(
+        match_with(options, all_cards()),
+        Delivery::HalfVolley,
+        Line::Wicket,
+        None,
+    );
+    state.innings[0].legal_balls = 5;
+    state.over.as_mut().unwrap().legal_balls = 5;
+    let events = play(&state, Stroke::ForwardDefence).unwrap();
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            Event::InningsClosed {
+                number: 1,
+                legal_balls: 6,
+                ..
+            }
+        )),
+        "{events:?}"
+    );
+    assert!(!events.iter().any(|e| matches!(e, Event::OverCompleted { .. })));
+    let mut after = state.clone();
+    fold(&mut after, &events);
+    assert_eq!(
+        (after.batting_seat(), after.phase),
+        (Some(BOWL), Phase::AwaitOverSetup)
+    );
+    assert_eq!(after.target(), Some(after.innings[0].runs + 1));
+}
+
+/// The last innings stops once the target is passed (option `stop_when_target_passed`).
+#[test]
+fn passing_the_target_ends_the_match_with_a_wickets_margin() {
+    let mut order = all_cards();
+    order.swap(0, 56); // Card 1 first; Square Cut is "1 bye" whatever the window
+    let mut state = facing(
+        match_with(Options::default(), order.clone()),
+        Delivery::HalfVolley,
+        Line::Wicket,
+        None,
+    );
+    fold(
+        &mut state,
+        &[
+            Event::InningsClosed {
+                number: 1,
+                runs: 0,
+                wickets: 10,
+                legal_balls: 30,
+                merit: "x".into(),
+            },
+            Event::InningsOpened {
+                number: 2,
+                batting: BOWL,
+            },
+            Event::OverStarted {
+                number: 0,
+                style: Style::Pace,
+                line: Line::Wicket,
+                field: seed_field(),
+            },
+            Event::Delivered {
+                delivery: Delivery::HalfVolley,
+            },
+        ],
+    );
+    assert_eq!(state.target(), Some(1));
+    let events = Wicketz::decide(
+        &state,
+        BAT,
+        &Command::Play {
+            stroke: Stroke::SquareCut,
+            wild_card: false,
+        },
+        &mut dice(),
+    );
+    assert_eq!(
+        events.unwrap_err().kind(),
+        RejectKind::NotYourTurn,
+        "seat 1 bats now"
+    );
+    let events = Wicketz::decide(
+        &state,
+        BOWL,
+        &Command::Play {
+            stroke: Stroke::SquareCut,
+            wild_card: false,
+        },
+        &mut dice(),
+    )
+    .unwrap();
+    let finished = events.iter().find_map(|e| match e {
+        Event::MatchFinished { outcome } => Some(outcome.clone()),
+        _ => None,
+    });
+    let outcome = finished.expect("the match ends at once");
+    assert_eq!(outcome.placings, vec![2, 1]);
+    assert_eq!(outcome.summary, "Seat 1 won by 10 wickets (1 to 0)");
+}

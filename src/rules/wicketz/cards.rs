@@ -203,20 +203,6 @@ impl Card {
             printed: record.printed.clone(),
         })
     }
-
-    pub fn to_record(&self) -> CardRecord {
-        CardRecord {
-            id: self.id,
-            kind: self.kind,
-            window: self.window,
-            printed: self.printed.clone(),
-            rows: self
-                .rows
-                .iter()
-                .map(|r| (String::from(r.code), r.text.clone()))
-                .collect(),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,10 +1,9 @@
 //! The match state and how events fold into it. `apply` never fails and never draws dice:
 //! every chance outcome arrives inside an event.
 
-use super::cards::CardKind;
 use super::data::ruleset;
 use super::events::{Ball, Event, HowOut};
-use super::field::{Field, Position};
+use super::field::Field;
 use super::indicator::{Delivery, Style};
 use super::options::{FieldingRestriction, Options};
 use super::strokes::Line;
@@ -207,14 +206,6 @@ impl State {
     /// The over the bowling side is about to set (0-based).
     pub fn next_over_number(&self) -> u16 {
         self.current().map_or(0, |i| i.overs_completed() as u16)
-    }
-
-    pub fn field_occupied(&self, position: Position) -> bool {
-        self.field.occupied(position)
-    }
-
-    pub fn card_kind(&self, id: u16) -> CardKind {
-        super::data::card(id).kind
     }
 
     fn take_card(&mut self, card: u16) {

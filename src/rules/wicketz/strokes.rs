@@ -89,10 +89,6 @@ impl Stroke {
         }
     }
 
-    pub fn from_snake_name(name: &str) -> Option<Stroke> {
-        CARD_ROWS.into_iter().find(|s| s.snake_name() == name)
-    }
-
     /// Seed: 002_5b76236006f2f885.txt "Providing the line is good then the only attacking strokes
     /// the batsmen can play are: Leg Side Deliveries: Leg Glance, Hook, Pull, On-Drive, Straight
     /// Drive; Off Side Deliveries: Cut, Square Cut, Cover Drive, Off Drive, Straight Drive".
