@@ -129,7 +129,8 @@ fn best_safe_stroke(
         .map(|(_, stroke)| stroke)
 }
 
-/// How crowded a stroke's usual directions are: fielders in rings 1-3 of its cue letters.
+/// How crowded a stroke's usual directions are: fielders in rings 1-3 of its cue letters,
+/// per cue letter (times 4, so strokes with wide and narrow cues compare in integers).
 fn crowding(stroke: Stroke, field: &Field, rules: &Ruleset) -> usize {
     let cue = rules.stroke_info(stroke).cue.as_bytes();
     field
