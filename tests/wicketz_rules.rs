@@ -140,6 +140,11 @@ fn resolve(card: &Card, stroke: Stroke, delivery: Delivery, batter_number: u8, s
     )
 }
 
+/// Runs off the bat when `stroke` meets a half volley (nothing in the result column applies).
+fn runs_off(card: &Card, stroke: Stroke) -> u8 {
+    resolve(card, stroke, Delivery::HalfVolley, 1, &[]).bat_runs
+}
+
 // ---- Match set-up -------------------------------------------------------------------------
 
 /// Seed: 002_5b76236006f2f885.txt "The cards should be shuffled prior to the first game" and
@@ -540,10 +545,7 @@ fn seed_002_overthrows_one_run_if_occupied_two_if_empty() {
         )
     );
     let card = uniform_card(CardKind::Plain, 2, "K", "add overthrow/s");
-    assert_eq!(
-        resolve(&card, Stroke::OffDrive, Delivery::HalfVolley, 1, &[]).bat_runs,
-        2
-    );
+    assert_eq!(runs_off(&card, Stroke::OffDrive), 2);
 }
 
 /// Seed: 002_5b76236006f2f885.txt "Fielding - Saving Runs: When a '4' card appears and a fielder
@@ -551,27 +553,15 @@ fn seed_002_overthrows_one_run_if_occupied_two_if_empty() {
 #[test]
 fn seed_002_a_four_is_saved_by_a_deep_fielder_on_the_line() {
     let guarded = uniform_card(CardKind::Catch, 4, "M", "- -");
-    assert_eq!(
-        resolve(&guarded, Stroke::CoverDrive, Delivery::HalfVolley, 1, &[]).bat_runs,
-        1
-    );
+    assert_eq!(runs_off(&guarded, Stroke::CoverDrive), 1);
     let open = uniform_card(CardKind::Plain, 4, "K", "- -");
-    assert_eq!(
-        resolve(&open, Stroke::OffDrive, Delivery::HalfVolley, 1, &[]).bat_runs,
-        4
-    );
+    assert_eq!(runs_off(&open, Stroke::OffDrive), 4);
     // P has only P1 (ring 1): not a boundary guard.
     let ring_one = uniform_card(CardKind::Plain, 4, "P", "- -");
-    assert_eq!(
-        resolve(&ring_one, Stroke::Cut, Delivery::HalfVolley, 1, &[]).bat_runs,
-        4
-    );
+    assert_eq!(runs_off(&ring_one, Stroke::Cut), 4);
     // A six is never saved.
     let six = uniform_card(CardKind::Plain, 6, "M", "- -");
-    assert_eq!(
-        resolve(&six, Stroke::CoverDrive, Delivery::HalfVolley, 1, &[]).bat_runs,
-        6
-    );
+    assert_eq!(runs_off(&six, Stroke::CoverDrive), 6);
 }
 
 /// Seed: 002_5b76236006f2f885.txt "★ Denotes no score (apart from extras and dismissal decisions)."
