@@ -168,8 +168,15 @@ pub struct Ruleset {
     pub elimination_wickets: u32,
     pub xp_per_point: u32,
     pub run_sets: Vec<RunSet>,
+    /// [ASSUMED] stadium pairing: the bowler is the player this many places after the
+    /// batsman in the round's player order (wrapping).
+    pub stadium_bowler_offset: u32,
+    /// [ASSUMED] the match ends at once when fewer active players remain (nobody to play).
+    pub min_active_players: u32,
     /// [ASSUMED] whether eliminated players can hold the Purple/Orange cap.
     pub caps_consider_eliminated: bool,
+    /// [ASSUMED] the least wickets/runs that can win a cap (nobody gets a cap for zero).
+    pub cap_minimum: u32,
     pub championship_cards: Vec<ChampionshipDef>,
     pub xp_cards: Vec<XpCardDef>,
 }
@@ -221,10 +228,17 @@ impl Ruleset {
             ("rounds", self.rounds),
             ("elimination_wickets", self.elimination_wickets),
             ("xp_per_point", self.xp_per_point),
+            ("stadium_bowler_offset", self.stadium_bowler_offset),
         ] {
             if value == 0 {
                 return Err(invalid(field, "must be at least 1"));
             }
+        }
+        if self.min_active_players < 2 {
+            return Err(invalid(
+                "min_active_players",
+                "a match needs at least 2 active players",
+            ));
         }
         for (i, set) in self.run_sets.iter().enumerate() {
             if set.size == 0 || !set.face.is_batting() {

@@ -72,7 +72,7 @@ pub fn decide(
     let mut b = Builder::new(state);
     match (&state.phase, command) {
         (Phase::Over(over), Command::Roll { dice: which }) => roll(&mut b, rules, over, seat, which, dice)?,
-        (Phase::Over(over), Command::Stop { powers }) => stop(&mut b, rules, over, seat, powers, dice)?,
+        (Phase::Over(over), Command::Stop { powers }) => stop(&mut b, rules, over, seat, powers)?,
         (Phase::Over(_), Command::Buy { .. } | Command::Pass) => return Err(ChampionsReject::NotBuyingNow),
         (Phase::Buying { .. }, Command::Buy { card }) => buy(&mut b, rules, seat, card)?,
         (Phase::Buying { .. }, Command::Pass) => {
@@ -148,7 +148,6 @@ fn stop(
     over: &OverState,
     seat: Seat,
     powers: &[PowerUse],
-    dice: &mut Dice,
 ) -> Result<(), ChampionsReject> {
     let role = over.active_role();
     let turn = over.turn(role);
@@ -168,12 +167,12 @@ fn stop(
     if role == Role::Batting && over.bowler.is_some() {
         return Ok(());
     }
-    finish_over(b, rules, dice);
+    finish_over(b, rules);
     Ok(())
 }
 
 /// Resolves the over just finished, awards cards, eliminates, and moves on.
-fn finish_over(b: &mut Builder, rules: &Ruleset, dice: &mut Dice) {
+fn finish_over(b: &mut Builder, rules: &Ruleset) {
     let Some(over) = b.state.over().cloned() else {
         return;
     };
@@ -209,25 +208,30 @@ fn finish_over(b: &mut Builder, rules: &Ruleset, dice: &mut Dice) {
             by: over.bowler,
         });
     }
-    if b.state.active_seats().len() < 2 {
+    if b.state.active_seats().len() < rules.min_active_players as usize {
         end_match(b, rules);
         return;
     }
-    next_over_or_buying(b, rules, over.index + 1, dice);
+    next_over_or_buying(b, rules, over.index + 1);
 }
 
-/// Stadium pairing [ASSUMED `stadium`]: in player order, player i bats against player i+1
-/// (wrapping). An eliminated batsman's over is skipped; an eliminated bowler's over is the
+/// Stadium pairing [ASSUMED `stadium_bowler_offset` = 1]: in player order, player i bats
+/// against player i+offset (wrapping; an offset that would pair a player with themselves
+/// falls back to 1). An eliminated batsman's over is skipped; an eliminated bowler's over is the
 /// special last over. Seed: 003_a3e523365b63d62b.txt "Player Elimination".
-fn next_over_or_buying(b: &mut Builder, rules: &Ruleset, from: u32, _dice: &mut Dice) {
+fn next_over_or_buying(b: &mut Builder, rules: &Ruleset, from: u32) {
     let order = b.state.order.clone();
     let n = order.len() as u32;
+    let offset = match rules.stadium_bowler_offset % n.max(1) {
+        0 => 1,
+        offset => offset,
+    };
     for index in from..n {
         let batsman = order[index as usize];
         if b.state.players[batsman.index()].eliminated {
             continue;
         }
-        let bowler_seat = order[((index + 1) % n) as usize];
+        let bowler_seat = order[((index + offset) % n) as usize];
         let bowler = (!b.state.players[bowler_seat.index()].eliminated).then_some(bowler_seat);
         let batting_rolls = roll_limit(
             rules,
@@ -271,7 +275,7 @@ fn start_round(b: &mut Builder, rules: &Ruleset, round: u32, dice: &mut Dice) {
     let mut order = b.state.active_seats();
     dice.shuffle(&mut order);
     b.push(Event::RoundStarted { round, order });
-    next_over_or_buying(b, rules, 0, dice);
+    next_over_or_buying(b, rules, 0);
 }
 
 fn next_buyer_or_round(b: &mut Builder, rules: &Ruleset, after: Seat, dice: &mut Dice) {

@@ -37,8 +37,8 @@ pub fn firsts_won(
     won
 }
 
-/// The end-of-game caps: each goes to every eligible player with the most (more than zero)
-/// wickets taken / runs scored, shared on a tie.
+/// The end-of-game caps: each goes to every eligible player with the most wickets taken /
+/// runs scored (at least `cap_minimum`), shared on a tie.
 pub fn caps_won(ruleset: &Ruleset, state: &State) -> Vec<(Seat, String)> {
     let eligible: Vec<Seat> = (0..state.players.len())
         .map(|i| Seat(i as u8))
@@ -56,7 +56,7 @@ pub fn caps_won(ruleset: &Ruleset, state: &State) -> Vec<(Seat, String)> {
             .map(|s| measure(&state.players[s.index()]))
             .max()
             .unwrap_or(0);
-        if best == 0 {
+        if best < ruleset.cap_minimum {
             continue;
         }
         for seat in eligible
