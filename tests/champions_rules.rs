@@ -670,3 +670,54 @@ fn a_finished_match_refuses_everything() {
     assert!(Champions::pending(&core.state).is_empty());
     assert_eq!(Champions::default_command(&core.state, Seat(0)), None);
 }
+
+/// Seed 003_a3e523365b63d62b.txt "Setup": 2 Xp tokens each, scores at zero, all championship
+/// cards face up, 5 Xp cards face up from the shuffled 17, round tracker on 1.
+#[test]
+fn seed_003_setup_two_xp_each_five_cards_face_up_round_one() {
+    let core = game(5, 17);
+    assert!(
+        core.state
+            .players
+            .iter()
+            .all(|p| p.xp == 2 && p.runs == 0 && p.wickets_lost == 0)
+    );
+    assert_eq!(core.state.round, 1);
+    assert_eq!(core.state.market.len() + core.state.draw_pile.len(), 17);
+    assert_eq!(core.state.market.len(), 5);
+    let view = Champions::view(&core.state, Viewer::Spectator);
+    assert_eq!(view.championships.len(), 6);
+    assert!(view.championships.iter().all(|c| c.holders.is_empty()));
+    assert_eq!(view.draw_pile_size, 12);
+    // The shuffle depends on the match seed.
+    let markets: std::collections::BTreeSet<Vec<String>> =
+        (0..8).map(|seed| game(2, seed).state.market).collect();
+    assert!(markets.len() > 1);
+}
+
+/// Seed 003_a3e523365b63d62b.txt "At the start of every round, take player order cards equal
+/// to the number of players, shuffle and distribute."
+#[test]
+fn seed_003_player_order_is_reshuffled_every_round() {
+    let mut orders = std::collections::BTreeSet::new();
+    for seed in 0..6 {
+        let mut core = game(4, 100 + seed);
+        while Champions::outcome(&core.state).is_none() {
+            let seat = Champions::pending(&core.state)[0];
+            let cmd = Champions::default_command(&core.state, seat).expect("default");
+            for event in core.submit(seat, &cmd).expect("legal").events {
+                if let Event::RoundStarted { order, .. } = event {
+                    let mut sorted: Vec<Seat> = order.clone();
+                    sorted.sort();
+                    assert_eq!(
+                        sorted,
+                        core.state.active_seats(),
+                        "a permutation of the active players"
+                    );
+                    orders.insert(order);
+                }
+            }
+        }
+    }
+    assert!(orders.len() > 5, "orders vary: {}", orders.len());
+}

@@ -9,7 +9,7 @@ use super::commands::Command;
 use super::data::{Ruleset, ruleset};
 use super::errors::ChampionsReject;
 use super::events::{Event, HiddenPile, PowerUse};
-use super::faces::Role;
+use super::faces::{Face, Role};
 use super::resolve::{BattingSide, BowlingSide, resolve_over};
 use super::scoring;
 use super::state::{OverRecord, OverState, Phase, State, TurnState};
@@ -384,10 +384,10 @@ pub fn apply(state: &mut State, event: &Event) {
         } => {
             if let Phase::Over(over) = &mut state.phase {
                 let turn = over.turn_mut(*role);
-                let size = dice.iter().map(|d| usize::from(*d) + 1).max().unwrap_or(0);
-                if turn.faces.len() < size {
-                    turn.faces
-                        .resize(size, faces.first().copied().unwrap_or(super::faces::Face::Dot));
+                // The first roll creates the dice; the placeholder is overwritten just below.
+                let needed = dice.iter().map(|d| usize::from(*d) + 1).max().unwrap_or(0);
+                if turn.faces.len() < needed {
+                    turn.faces.resize(needed, Face::Dot);
                 }
                 for (die, face) in dice.iter().zip(faces) {
                     turn.faces[usize::from(*die)] = *face;
