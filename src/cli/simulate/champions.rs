@@ -155,7 +155,9 @@ pub fn simulate(
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    Champions::seat_count(&crate::rules::champions::Options { players: args.players })?;
+    Champions::seat_count(&crate::rules::champions::Options {
+        players: args.players,
+    })?;
     let mut policies = vec![BotPolicy::from(args.policy); usize::from(args.players)];
     if let Some(p) = args.seat0 {
         policies[0] = p.into();
