@@ -4,7 +4,7 @@
 //! step offers a legal default and hides the draw pile.
 
 use crease::rules::champions::data::ruleset;
-use crease::rules::champions::{Champions, Event, Options};
+use crease::rules::champions::{Champions, Command, Event, Options, View};
 use crease::rules::{BotPolicy, Dice, Game, MatchCore, Seat, Seed, Viewer};
 use proptest::prelude::*;
 
@@ -50,8 +50,19 @@ fn play(players: u8, seed: u64, heuristic: &[bool]) -> Played {
             BotPolicy::Random
         };
         let view = Champions::view(&core.state, Viewer::Seat(seat));
-        let command = Champions::bot_command(&view, policy, &mut bot_dice).expect("asked, so a command");
+        // Remote bots get the view over the wire: it must survive JSON unchanged.
+        let wire: View = serde_json::from_str(&serde_json::to_string(&view).expect("json")).expect("parse");
+        assert_eq!(wire, view);
+        let command = Champions::bot_command(&wire, policy, &mut bot_dice).expect("asked, so a command");
+        let wire: Command =
+            serde_json::from_str(&serde_json::to_string(&command).expect("json")).expect("parse");
+        assert_eq!(wire, command);
         let submitted = core.submit(seat, &command).expect("bots choose legal commands");
+        for event in &submitted.events {
+            let wire: Event =
+                serde_json::from_str(&serde_json::to_string(event).expect("json")).expect("parse");
+            assert_eq!(&wire, event);
+        }
         log.extend(submitted.events);
         steps += 1;
         assert!(steps < 5_000, "the match ends");
@@ -64,7 +75,7 @@ fn setup() -> impl Strategy<Value = (u8, u64, Vec<bool>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
     fn refolding_the_log_rebuilds_the_state((players, seed, mix) in setup()) {

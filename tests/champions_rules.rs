@@ -721,3 +721,20 @@ fn seed_003_player_order_is_reshuffled_every_round() {
     }
     assert!(orders.len() > 5, "orders vary: {}", orders.len());
 }
+
+/// The wire types have JSON schemas (the protocol generates client types from them).
+#[test]
+fn wire_types_have_json_schemas() {
+    for schema in [
+        schemars::schema_for!(Options),
+        schemars::schema_for!(Command),
+        schemars::schema_for!(Event),
+        schemars::schema_for!(crease::rules::champions::View),
+    ] {
+        assert!(
+            serde_json::to_string(&schema)
+                .expect("json")
+                .contains("properties")
+        );
+    }
+}
