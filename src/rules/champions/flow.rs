@@ -1,23 +1,26 @@
-//! `decide`, `start` and `apply`: the match's flow from round to over to buying.
+//! `start` and `decide`: rolling, stopping, resolving an over and ending the match.
 //!
 //! `decide` builds its events on a scratch copy of the state, folding each one as it is
 //! pushed, so "what comes next" (the next over, the buying turn, a new round) is always
 //! computed from the state those events lead to, exactly as a replay will see it.
 
-use super::cards::{apply_powers, role_mods, roll_limit};
+use super::cards::{apply_powers, role_mods};
 use super::commands::Command;
 use super::data::{Ruleset, ruleset};
 use super::errors::ChampionsReject;
 use super::events::{Event, HiddenPile, PowerUse};
-use super::faces::{Face, Role};
+use super::faces::Role;
+use super::fold::apply;
+use super::market::buy;
 use super::resolve::{BattingSide, BowlingSide, resolve_over};
+use super::rounds::{next_buyer_or_round, next_over_or_buying, start_round};
 use super::scoring;
-use super::state::{OverRecord, OverState, Phase, State, TurnState};
-use crate::rules::{Dice, Outcome, Seat};
+use super::state::{OverState, Phase, State};
+use crate::rules::{Dice, Seat};
 
 /// Events being built by one command, folded into a scratch state as they are pushed.
-struct Builder {
-    state: State,
+pub(super) struct Builder {
+    pub(super) state: State,
     events: Vec<Event>,
 }
 
@@ -29,7 +32,7 @@ impl Builder {
         }
     }
 
-    fn push(&mut self, event: Event) {
+    pub(super) fn push(&mut self, event: Event) {
         apply(&mut self.state, &event);
         self.events.push(event);
     }
@@ -215,107 +218,7 @@ fn finish_over(b: &mut Builder, rules: &Ruleset) {
     next_over_or_buying(b, rules, over.index + 1);
 }
 
-/// Stadium pairing [ASSUMED `stadium_bowler_offset` = 1]: in player order, player i bats
-/// against player i+offset (wrapping; an offset that would pair a player with themselves
-/// falls back to 1). An eliminated batsman's over is skipped; an eliminated bowler's over is the
-/// special last over. Seed: 003_a3e523365b63d62b.txt "Player Elimination".
-fn next_over_or_buying(b: &mut Builder, rules: &Ruleset, from: u32) {
-    let order = b.state.order.clone();
-    let n = order.len() as u32;
-    let offset = match rules.stadium_bowler_offset % n.max(1) {
-        0 => 1,
-        offset => offset,
-    };
-    for index in from..n {
-        let batsman = order[index as usize];
-        if b.state.players[batsman.index()].eliminated {
-            continue;
-        }
-        let bowler_seat = order[((index + offset) % n) as usize];
-        let bowler = (!b.state.players[bowler_seat.index()].eliminated).then_some(bowler_seat);
-        let batting_rolls = roll_limit(
-            rules,
-            &b.state.players[batsman.index()],
-            Role::Batting,
-            bowler.is_none(),
-        );
-        let bowling_rolls = bowler
-            .map(|s| roll_limit(rules, &b.state.players[s.index()], Role::Bowling, false))
-            .unwrap_or(0);
-        b.push(Event::OverStarted {
-            index,
-            batsman,
-            bowler,
-            batting_rolls,
-            bowling_rolls,
-        });
-        return;
-    }
-    match first_active_after(&b.state, None) {
-        Some(seat) => b.push(Event::BuyTurn { seat }),
-        None => end_match(b, rules),
-    }
-}
-
-/// The next active player in this round's order after `after` (or the first one).
-fn first_active_after(state: &State, after: Option<Seat>) -> Option<Seat> {
-    let start = match after {
-        Some(seat) => state.order.iter().position(|s| *s == seat)? + 1,
-        None => 0,
-    };
-    state.order[start..]
-        .iter()
-        .copied()
-        .find(|s| !state.players[s.index()].eliminated)
-}
-
-/// Seed: 003_a3e523365b63d62b.txt "At the start of every round, take player order cards
-/// equal to the number of players, shuffle and distribute."
-fn start_round(b: &mut Builder, rules: &Ruleset, round: u32, dice: &mut Dice) {
-    let mut order = b.state.active_seats();
-    dice.shuffle(&mut order);
-    b.push(Event::RoundStarted { round, order });
-    next_over_or_buying(b, rules, 0);
-}
-
-fn next_buyer_or_round(b: &mut Builder, rules: &Ruleset, after: Seat, dice: &mut Dice) {
-    if let Some(seat) = first_active_after(&b.state, Some(after)) {
-        b.push(Event::BuyTurn { seat });
-    } else if b.state.round >= rules.rounds {
-        end_match(b, rules);
-    } else {
-        let next = b.state.round + 1;
-        start_round(b, rules, next, dice);
-    }
-}
-
-/// Seed: 003_a3e523365b63d62b.txt "A player can buy as many cards as they want and can
-/// afford ... As soon as a card is bought, replace it with a new one from the draw pile."
-fn buy(b: &mut Builder, rules: &Ruleset, seat: Seat, card: &str) -> Result<(), ChampionsReject> {
-    if !b.state.market.iter().any(|c| c == card) {
-        return Err(ChampionsReject::CardNotInMarket {
-            card: card.to_string(),
-        });
-    }
-    let def = rules
-        .xp_card(card)
-        .ok_or_else(|| ChampionsReject::CardNotInMarket {
-            card: card.to_string(),
-        })?;
-    let have = b.state.players[seat.index()].xp;
-    if def.cost > have {
-        return Err(ChampionsReject::CannotAffordCard { cost: def.cost, have });
-    }
-    b.push(Event::CardBought {
-        seat,
-        card: card.to_string(),
-        cost: def.cost,
-        replacement: b.state.draw_pile.first().cloned(),
-    });
-    Ok(())
-}
-
-fn end_match(b: &mut Builder, rules: &Ruleset) {
+pub(super) fn end_match(b: &mut Builder, rules: &Ruleset) {
     for (seat, card) in scoring::caps_won(rules, &b.state) {
         b.push(Event::ChampionshipWon { seat, card });
     }
@@ -335,158 +238,5 @@ pub fn pending(state: &State) -> Vec<Seat> {
         Phase::Over(over) => over.active_seat().into_iter().collect(),
         Phase::Buying { seat } => vec![*seat],
         Phase::Between | Phase::Finished => Vec::new(),
-    }
-}
-
-/// Folds one event. Never fails: an event that does not fit is ignored.
-pub fn apply(state: &mut State, event: &Event) {
-    match event {
-        Event::DeckShuffled { market, draw_pile } => {
-            let start_xp = ruleset().start_xp;
-            for player in &mut state.players {
-                player.xp = start_xp;
-            }
-            state.market = market.clone();
-            state.draw_pile = draw_pile.order.clone().unwrap_or_default();
-        }
-        Event::RoundStarted { round, order } => {
-            state.round = *round;
-            state.order = order.clone();
-            state.phase = Phase::Between;
-        }
-        Event::OverStarted {
-            index,
-            batsman,
-            bowler,
-            batting_rolls,
-            bowling_rolls,
-        } => {
-            state.phase = Phase::Over(OverState {
-                index: *index,
-                batsman: *batsman,
-                bowler: *bowler,
-                batting: TurnState {
-                    roll_limit: *batting_rolls,
-                    ..TurnState::default()
-                },
-                bowling: TurnState {
-                    roll_limit: *bowling_rolls,
-                    ..TurnState::default()
-                },
-            });
-        }
-        Event::DiceRolled {
-            role,
-            roll,
-            dice,
-            faces,
-            ..
-        } => {
-            if let Phase::Over(over) = &mut state.phase {
-                let turn = over.turn_mut(*role);
-                // The first roll creates the dice; the placeholder is overwritten just below.
-                let needed = dice.iter().map(|d| usize::from(*d) + 1).max().unwrap_or(0);
-                if turn.faces.len() < needed {
-                    turn.faces.resize(needed, Face::Dot);
-                }
-                for (die, face) in dice.iter().zip(faces) {
-                    turn.faces[usize::from(*die)] = *face;
-                }
-                turn.rolls_used = *roll;
-            }
-        }
-        Event::TurnEnded {
-            seat,
-            role,
-            faces,
-            xp_spent,
-            bought_defence,
-            ..
-        } => {
-            if let Some(player) = state.players.get_mut(seat.index()) {
-                player.xp = player.xp.saturating_sub(*xp_spent);
-            }
-            if let Phase::Over(over) = &mut state.phase {
-                let turn = over.turn_mut(*role);
-                turn.faces = faces.clone();
-                turn.finished = true;
-                turn.bought_defence = *bought_defence;
-            }
-        }
-        Event::OverResolved {
-            batsman,
-            bowler,
-            result,
-        } => {
-            if let Some(p) = state.players.get_mut(batsman.index()) {
-                p.runs += result.runs;
-                p.wickets_lost += result.wickets;
-                p.xp += result.batsman_xp;
-            }
-            if let Some(p) = bowler.and_then(|s| state.players.get_mut(s.index())) {
-                p.wickets_taken += result.wickets;
-                p.xp += result.bowler_xp;
-            }
-            let (batting_faces, bowling_faces) = match &state.phase {
-                Phase::Over(over) => (over.batting.faces.clone(), over.bowling.faces.clone()),
-                _ => (Vec::new(), Vec::new()),
-            };
-            state.last_over = Some(OverRecord {
-                round: state.round,
-                batsman: *batsman,
-                bowler: *bowler,
-                batting_faces,
-                bowling_faces,
-                result: result.clone(),
-            });
-            state.phase = Phase::Between;
-        }
-        Event::ChampionshipWon { seat, card } => {
-            match state.championships.iter_mut().find(|(id, _)| id == card) {
-                Some((_, holders)) => holders.push(*seat),
-                None => state.championships.push((card.clone(), vec![*seat])),
-            }
-        }
-        Event::PlayerEliminated { seat, .. } => {
-            if let Some(p) = state.players.get_mut(seat.index()) {
-                p.eliminated = true;
-            }
-        }
-        Event::BuyTurn { seat } => state.phase = Phase::Buying { seat: *seat },
-        Event::CardBought {
-            seat,
-            card,
-            cost,
-            replacement,
-        } => {
-            if let Some(p) = state.players.get_mut(seat.index()) {
-                p.xp = p.xp.saturating_sub(*cost);
-                p.cards.push(card.clone());
-            }
-            if let Some(slot) = state.market.iter().position(|c| c == card) {
-                match replacement {
-                    Some(next) => state.market[slot] = next.clone(),
-                    None => {
-                        state.market.remove(slot);
-                    }
-                }
-            }
-            if replacement.is_some() && !state.draw_pile.is_empty() {
-                state.draw_pile.remove(0);
-            }
-        }
-        Event::Passed { .. } => {}
-        Event::MatchEnded {
-            points,
-            placings,
-            summary,
-        } => {
-            state.final_points = Some(points.clone());
-            state.outcome = Some(Outcome {
-                placings: placings.clone(),
-                summary: summary.clone(),
-            });
-            state.phase = Phase::Finished;
-        }
     }
 }

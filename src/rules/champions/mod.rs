@@ -12,8 +12,11 @@ pub mod errors;
 pub mod events;
 pub mod faces;
 pub mod flow;
+pub mod fold;
+pub mod market;
 pub mod options;
 pub mod resolve;
+pub mod rounds;
 pub mod scoring;
 pub mod state;
 pub mod view;
@@ -61,7 +64,7 @@ impl Game for Champions {
     }
 
     fn apply(state: &mut State, event: &Event) {
-        flow::apply(state, event)
+        fold::apply(state, event)
     }
 
     fn view(state: &State, viewer: Viewer) -> View {
