@@ -218,6 +218,7 @@ fn finish_over(b: &mut Builder, rules: &Ruleset) {
     next_over_or_buying(b, rules, over.index + 1);
 }
 
+/// Awards the caps, then scores. Seed: 003_a3e523365b63d62b.txt "Winning the Game".
 pub(super) fn end_match(b: &mut Builder, rules: &Ruleset) {
     for (seat, card) in scoring::caps_won(rules, &b.state) {
         b.push(Event::ChampionshipWon { seat, card });
