@@ -2,6 +2,7 @@
 
 use clap::Subcommand;
 
+pub mod champions;
 pub mod wicketz;
 
 #[derive(Debug, clap::Args)]
@@ -14,10 +15,13 @@ pub struct Args {
 pub enum GameArgs {
     /// Wicketz: runs, wickets and Merit per innings.
     Wicketz(wicketz::Args),
+    /// Cricket Champions, 2-5 players.
+    Champions(champions::Args),
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.game {
         GameArgs::Wicketz(args) => wicketz::run(args),
+        GameArgs::Champions(args) => champions::run(args),
     }
 }

@@ -1,1 +1,113 @@
-//! Cricket Champions (2-5 players). Spec: `../shared/rules/champions.md`.
+//! Cricket Champions (2-5 players). Spec: `../shared/rules/champions.md`; seed:
+//! `../shared/seeds/003_a3e523365b63d62b.txt`; rules as implemented: `docs/rules/champions.md`.
+//!
+//! Everything in this game is public except the order of the Xp draw pile, so `redact` only
+//! strips that order from the setup event, and views show the pile's size.
+
+pub mod bots;
+pub mod cards;
+pub mod commands;
+pub mod data;
+pub mod errors;
+pub mod events;
+pub mod faces;
+pub mod flow;
+pub mod fold;
+pub mod market;
+pub mod options;
+pub mod resolve;
+pub mod rounds;
+pub mod scoring;
+pub mod state;
+pub mod view;
+
+pub use commands::Command;
+pub use errors::ChampionsReject;
+pub use events::{Event, HiddenPile, PowerUse};
+pub use faces::{Face, Role};
+pub use options::Options;
+pub use state::{Phase, State};
+pub use view::{Ask, View};
+
+use crate::rules::{BotPolicy, Dice, Game, Outcome, Seat, SetupError, Viewer};
+
+pub struct Champions;
+
+impl Game for Champions {
+    const ID: &'static str = "champions";
+    type Options = Options;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+    type View = View;
+    type Reject = ChampionsReject;
+
+    fn seat_count(options: &Options) -> Result<u8, SetupError> {
+        options.validated_players()
+    }
+
+    fn initial_state(options: &Options) -> Result<State, SetupError> {
+        Ok(State::new(options.validated_players()?))
+    }
+
+    fn start(state: &State, dice: &mut Dice) -> Vec<Event> {
+        flow::start(state, dice)
+    }
+
+    fn decide(
+        state: &State,
+        seat: Seat,
+        command: &Command,
+        dice: &mut Dice,
+    ) -> Result<Vec<Event>, ChampionsReject> {
+        flow::decide(state, seat, command, dice)
+    }
+
+    fn apply(state: &mut State, event: &Event) {
+        fold::apply(state, event)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn redact(_state: &State, event: &Event, _viewer: Viewer) -> Option<Event> {
+        Some(match event {
+            Event::DeckShuffled { market, draw_pile } => Event::DeckShuffled {
+                market: market.clone(),
+                draw_pile: HiddenPile {
+                    size: draw_pile.size,
+                    order: None,
+                },
+            },
+            other => other.clone(),
+        })
+    }
+
+    fn pending(state: &State) -> Vec<Seat> {
+        flow::pending(state)
+    }
+
+    /// Roll if not yet rolled, otherwise stop without powers; pass when buying.
+    fn default_command(state: &State, seat: Seat) -> Option<Command> {
+        if !flow::pending(state).contains(&seat) {
+            return None;
+        }
+        match &state.phase {
+            Phase::Over(over) if over.turn(over.active_role()).rolls_used == 0 => {
+                Some(Command::Roll { dice: Vec::new() })
+            }
+            Phase::Over(_) => Some(Command::Stop { powers: Vec::new() }),
+            Phase::Buying { .. } => Some(Command::Pass),
+            Phase::Between | Phase::Finished => None,
+        }
+    }
+
+    fn bot_command(view: &View, policy: BotPolicy, rng: &mut Dice) -> Option<Command> {
+        bots::bot_command(view, policy, rng)
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+}
