@@ -6,6 +6,7 @@ use crate::gateway::{self, Inbound, Outbound};
 use crate::protocol::{CreateMatch, MAX_FRAME_BYTES, MatchInfo, MatchList, PROTOCOL_VERSION, Snapshot};
 use crate::rules::{Outcome, Viewer};
 use crate::store::MatchStatus;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -91,7 +92,7 @@ async fn websocket(
     headers: HeaderMap,
     Path(id): Path<String>,
     Query(query): Query<SocketQuery>,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let token = query.token.as_deref().or_else(|| bearer(&headers));
     let player = optional_player(&state, token).await?;
@@ -102,6 +103,7 @@ async fn websocket(
     };
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
     let upgrade = upgrade
+        .map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?
         .max_message_size(MAX_FRAME_BYTES)
         .max_frame_size(MAX_FRAME_BYTES);
     if let Some(handle) = state.lobby.live.get(&id) {

@@ -194,9 +194,13 @@ impl Lobby {
             .get_match(match_id)
             .await?
             .ok_or(ApiError::NotFound("match"))?;
-        self.spawn_actor(&row, Vec::new())
+        let handle = self
+            .spawn_actor(&row, Vec::new())
             .await
             .map_err(ApiError::Internal)?;
+        // The actor logs the start before it reads its mailbox, so this answer means the
+        // match is durably started when the caller hears it is live.
+        handle.log(crate::rules::Viewer::Spectator).await;
         Ok(())
     }
 

@@ -300,6 +300,13 @@ impl Client {
         self.socket.send(Message::Text(text.into())).await.expect("send");
     }
 
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) {
+        self.socket
+            .send(Message::Binary(bytes.into()))
+            .await
+            .expect("send");
+    }
+
     /// Sends a command and returns its id.
     pub async fn command(&mut self, command: Value) -> String {
         self.next_id += 1;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 pub struct Toy;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct ToyOptions {
     pub rounds: u8,
 }
