@@ -65,12 +65,14 @@ impl Store {
                 .journal_mode(SqliteJournalMode::Wal)
                 .busy_timeout(Duration::from_secs(10))
                 .foreign_keys(true);
-            Store::Sqlite(
-                SqlitePoolOptions::new()
-                    .max_connections(4)
-                    .connect_with(options)
-                    .await?,
-            )
+            // A local file needs no liveness pings or connection recycling; leaving them out
+            // also keeps acquiring a connection free of timers and round trips.
+            let pool = SqlitePoolOptions::new()
+                .max_connections(4)
+                .test_before_acquire(false)
+                .idle_timeout(None)
+                .max_lifetime(None);
+            Store::Sqlite(pool.connect_with(options).await?)
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             Store::Postgres(PgPoolOptions::new().max_connections(8).connect(url).await?)
         } else {

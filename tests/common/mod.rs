@@ -338,15 +338,36 @@ impl Client {
     /// Plays with `G::bot_command` from the views received until the match finishes;
     /// returns the result.
     pub async fn play_to_end<G: Game>(&mut self, seed: u64) -> crease::rules::Outcome {
+        self.try_play_to_end::<G>(seed).await.expect("a result")
+    }
+
+    async fn try_play_to_end<G: Game>(&mut self, seed: u64) -> Option<crease::rules::Outcome> {
         let mut dice = Dice::new(&Seed::from_u64(seed));
-        let mut seat: Option<Seat> = None;
+        let mut seat: Option<Seat> = self
+            .transcript
+            .iter()
+            .rev()
+            .find_map(|message| match message {
+                ServerMessage::Snapshot(snapshot) => Some(snapshot.seat),
+                _ => None,
+            })
+            .flatten();
         let mut awaiting: Option<String> = None;
+        // Act on the last view already received, in case the game waits for this seat now.
+        let mut replay = self.transcript.iter().rev().find_map(|message| match message {
+            ServerMessage::Snapshot(_) | ServerMessage::Update(_) => Some(message.clone()),
+            _ => None,
+        });
         loop {
-            let (view, pending) = match self.recv().await {
+            let next = match replay.take() {
+                Some(message) => message,
+                None => self.recv().await,
+            };
+            let (view, pending) = match next {
                 ServerMessage::Snapshot(snapshot) => {
                     seat = snapshot.seat;
                     if let Some(result) = snapshot.result {
-                        return result;
+                        return Some(result);
                     }
                     (snapshot.view, snapshot.pending)
                 }
@@ -357,7 +378,7 @@ impl Client {
                     continue;
                 }
                 ServerMessage::Error(error) => panic!("a bot move was refused: {error:?}"),
-                ServerMessage::Finished { result, .. } => return result,
+                ServerMessage::Finished { result, .. } => return Some(result),
                 _ => continue,
             };
             let mine = seat.expect("a seated client");

@@ -1,0 +1,85 @@
+//! Verification: a finished match re-derives from its seed; a tampered log does not.
+
+mod common;
+
+use common::toy::Toy;
+use common::{spawn_app, toy_games};
+use serde_json::json;
+
+#[tokio::test]
+async fn verify_is_ok_for_an_honest_log_and_names_the_first_tampered_seq() {
+    let app = spawn_app(toy_games()).await;
+    let (info, home, away) = app.live_match("toy", json!({ "rounds": 3 })).await;
+    let id = info.match_id.clone();
+    let mut home_client = app.connect(&id, Some(&home.token), None).await;
+    let mut away_client = app.connect(&id, Some(&away.token), None).await;
+    tokio::join!(
+        home_client.play_to_end::<Toy>(1),
+        away_client.play_to_end::<Toy>(2)
+    );
+
+    let (_, verify) = app.get(&format!("/v1/matches/{id}/verify"), None).await;
+    assert_eq!(verify["status"], "ok", "{verify}");
+    let report = crease::cli::verify::verify(app.db.url(), &id, &toy_games())
+        .await
+        .expect("verify");
+    assert!(
+        matches!(report, crease::fairness::VerifyReport::Ok { .. }),
+        "{report:?}"
+    );
+
+    // Change the die of the second reveal. The log is append-only, so a tamperer has to
+    // drop the guard first.
+    let log = app.app().store().log(&id).await.expect("log");
+    let reveal = log
+        .iter()
+        .filter(|entry| entry.payload["type"] == "revealed")
+        .nth(1)
+        .expect("a second reveal");
+    let refused = app
+        .app()
+        .store()
+        .execute_unchecked(&format!(
+            "UPDATE match_event SET payload = '{{}}' WHERE match_id = '{id}'"
+        ))
+        .await;
+    assert!(refused.is_err(), "match_event must refuse updates");
+    let mut forged = reveal.payload.clone();
+    let roll = forged["roll"].as_u64().unwrap_or(1);
+    forged["roll"] = json!(roll % 6 + 1);
+    let sql = format!(
+        "DROP TRIGGER match_event_append_only_update; \
+         UPDATE match_event SET payload = '{forged}' WHERE match_id = '{id}' AND seq = {};",
+        reveal.seq
+    );
+    app.app().store().execute_unchecked(&sql).await.expect("tamper");
+
+    let (_, verify) = app.get(&format!("/v1/matches/{id}/verify"), None).await;
+    assert_eq!(verify["status"], "mismatch", "{verify}");
+    assert_eq!(verify["seq"], reveal.seq);
+    let report = crease::cli::verify::verify(app.db.url(), &id, &toy_games())
+        .await
+        .expect("verify");
+    assert_eq!(
+        report,
+        crease::fairness::VerifyReport::Mismatch {
+            seq: reveal.seq,
+            reason: verify["reason"].as_str().unwrap_or_default().to_string()
+        }
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_seed_is_secret_while_live_and_verify_waits_for_the_end() {
+    let app = spawn_app(toy_games()).await;
+    let (info, _, _) = app.live_match("toy", json!({})).await;
+    let (_, shown) = app.get(&format!("/v1/matches/{}", info.match_id), None).await;
+    assert_eq!(shown["seed"], serde_json::Value::Null);
+    assert_eq!(shown["seed_commitment"].as_str().map(str::len), Some(64));
+    let (_, verify) = app
+        .get(&format!("/v1/matches/{}/verify", info.match_id), None)
+        .await;
+    assert_eq!(verify["status"], "not_finished");
+    app.stop().await;
+}
