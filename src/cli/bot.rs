@@ -181,6 +181,9 @@ impl BotClient {
         let mut events = 0u64;
         let mut awaiting_ack = false;
         let mut next_id = 0u64;
+        // The latest view; a seat is often asked again by the batch its own command produced,
+        // which arrives before that command's ack, so the ack re-examines it.
+        let mut latest: Option<(Value, Vec<Seat>)> = None;
         while let Some(frame) = socket.next().await {
             let text = match frame? {
                 Message::Text(text) => text,
@@ -200,7 +203,10 @@ impl BotClient {
                 }
                 ServerMessage::Ack { .. } => {
                     awaiting_ack = false;
-                    continue;
+                    match latest.take() {
+                        Some(last) => last,
+                        None => continue,
+                    }
                 }
                 ServerMessage::Error(error) => {
                     tracing::warn!(
@@ -209,7 +215,10 @@ impl BotClient {
                         "command refused"
                     );
                     awaiting_ack = false;
-                    continue;
+                    match latest.take() {
+                        Some(last) => last,
+                        None => continue,
+                    }
                 }
                 ServerMessage::Finished { result, .. } => {
                     return Ok(MatchReport {
@@ -220,6 +229,7 @@ impl BotClient {
                 }
                 ServerMessage::Pong { .. } => continue,
             };
+            latest = Some((view.clone(), pending.clone()));
             let my_turn = seat.is_some_and(|seat| pending.contains(&seat));
             if my_turn && !awaiting_ack {
                 if let Some(command) = game

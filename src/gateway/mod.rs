@@ -70,6 +70,7 @@ pub async fn run_session<I, O>(
     let mut session = Session {
         outbound: &mut outbound,
         viewer,
+        accepted: false,
     };
     let mut open = session.send(&ServerMessage::Snapshot(snapshot)).await;
     for (seq, event) in backlog {
@@ -97,7 +98,11 @@ pub async fn run_session<I, O>(
                     continue;
                 }
                 refused_in_a_row = 0;
+                session.accepted = false;
                 open = session.on_text(&text, &handle, &mut feed).await;
+                if session.accepted {
+                    bucket.refund();
+                }
             }
             batch = feed.recv() => {
                 open = match batch {
@@ -129,6 +134,7 @@ pub async fn send_final<O: Sink<Outbound> + Unpin>(mut outbound: O, snapshot: Sn
     let mut session = Session {
         outbound: &mut outbound,
         viewer: Viewer::Spectator,
+        accepted: false,
     };
     session.send(&ServerMessage::Snapshot(snapshot)).await;
     if let Some(result) = result {
@@ -140,6 +146,8 @@ pub async fn send_final<O: Sink<Outbound> + Unpin>(mut outbound: O, snapshot: Sn
 struct Session<'a, O> {
     outbound: &'a mut O,
     viewer: Viewer,
+    /// The last message was a command the match accepted.
+    accepted: bool,
 }
 
 impl<O: Sink<Outbound> + Unpin> Session<'_, O> {
@@ -251,6 +259,7 @@ impl<O: Sink<Outbound> + Unpin> Session<'_, O> {
                         }
                     }
                 }
+                self.accepted = true;
                 self.send(&ServerMessage::Ack { id, last_seq }).await
             }
             Err(error) => self.refused(id, error).await,

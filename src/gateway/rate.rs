@@ -24,6 +24,12 @@ impl TokenBucket {
         }
     }
 
+    /// Returns a token: an accepted command costs nothing, so a client that plays as fast
+    /// as the server acks (a bot) is never limited, while junk, refusals and pings are.
+    pub fn refund(&mut self) {
+        self.tokens = (self.tokens + 1.0).min(self.capacity);
+    }
+
     /// Takes one token if there is one.
     pub fn take(&mut self) -> bool {
         let now = Instant::now();

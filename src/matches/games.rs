@@ -127,7 +127,7 @@ impl GameRegistry {
 
     /// The games this build ships.
     pub fn standard() -> Self {
-        Self::new()
+        Self::new().register::<crate::rules::ctg::Ctg>()
     }
 
     pub fn register<G: Game>(mut self) -> Self {

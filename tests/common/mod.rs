@@ -353,16 +353,23 @@ impl Client {
             })
             .flatten();
         let mut awaiting: Option<String> = None;
-        // Act on the last view already received, in case the game waits for this seat now.
-        let mut replay = self.transcript.iter().rev().find_map(|message| match message {
-            ServerMessage::Snapshot(_) | ServerMessage::Update(_) => Some(message.clone()),
-            _ => None,
-        });
+        // The latest view: acted on when it arrives, or when the ack that blocked acting on
+        // it arrives (a seat is often asked again by the very batch its command produced).
+        // It starts as the last view already received, in case the game waits for us now.
+        let mut latest: Option<ServerMessage> =
+            self.transcript.iter().rev().find_map(|message| match message {
+                ServerMessage::Snapshot(_) | ServerMessage::Update(_) => Some(message.clone()),
+                _ => None,
+            });
+        let mut replay = latest.clone();
         loop {
             let next = match replay.take() {
                 Some(message) => message,
                 None => self.recv().await,
             };
+            if matches!(next, ServerMessage::Snapshot(_) | ServerMessage::Update(_)) {
+                latest = Some(next.clone());
+            }
             let (view, pending) = match next {
                 ServerMessage::Snapshot(snapshot) => {
                     seat = snapshot.seat;
@@ -375,6 +382,7 @@ impl Client {
                 ServerMessage::Ack { id, .. } => {
                     assert_eq!(awaiting.as_deref(), Some(id.as_str()));
                     awaiting = None;
+                    replay = latest.clone();
                     continue;
                 }
                 ServerMessage::Error(error) => panic!("a bot move was refused: {error:?}"),
