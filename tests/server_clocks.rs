@@ -48,10 +48,10 @@ async fn a_seat_whose_clock_runs_out_gets_the_default_move_logged_as_a_timeout()
     let started = Instant::now();
     // Away never moves: its clock plays pick 1 for it.
     let reveal = loop {
-        if let ServerMessage::Event { event, .. } = home_client.recv().await {
-            if event["type"] == "revealed" {
-                break event;
-            }
+        if let ServerMessage::Event { event, .. } = home_client.recv().await
+            && event["type"] == "revealed"
+        {
+            break event;
         }
     };
     let waited = started.elapsed();

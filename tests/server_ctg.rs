@@ -123,10 +123,10 @@ fn bowl_cards_seen_before_reveal(client: &Client, seat: u64) -> (usize, usize) {
                 Some("revealed") => awaiting_reveal = false,
                 _ => {}
             },
-            ServerMessage::Update(update) if awaiting_reveal && batting == Some(seat) => {
-                if !update.view["ball"]["card"].is_null() {
-                    seen += 1;
-                }
+            ServerMessage::Update(update)
+                if awaiting_reveal && batting == Some(seat) && !update.view["ball"]["card"].is_null() =>
+            {
+                seen += 1;
             }
             _ => {}
         }

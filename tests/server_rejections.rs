@@ -155,8 +155,10 @@ async fn oversize_frames_and_floods_end_in_an_error_or_a_clean_close_never_a_cra
     client.send_text(huge.to_string()).await;
     match client.next().await {
         Received::Closed(_) => {}
-        Received::Message(ServerMessage::Error(error)) => assert_eq!(error.code, ErrorCode::BadMessage),
-        Received::Message(other) => panic!("an oversize frame was answered with {other:?}"),
+        Received::Message(message) => match *message {
+            ServerMessage::Error(error) => assert_eq!(error.code, ErrorCode::BadMessage),
+            other => panic!("an oversize frame was answered with {other:?}"),
+        },
     }
 
     let mut flooder = app.connect(&id, Some(&home.token), None).await;
@@ -167,11 +169,11 @@ async fn oversize_frames_and_floods_end_in_an_error_or_a_clean_close_never_a_cra
     let (mut pongs, mut limited) = (0, 0);
     let closed = loop {
         match flooder.next().await {
-            Received::Message(ServerMessage::Pong { .. }) => pongs += 1,
-            Received::Message(ServerMessage::Error(error)) if error.code == ErrorCode::RateLimited => {
-                limited += 1
-            }
-            Received::Message(other) => panic!("unexpected {other:?}"),
+            Received::Message(message) => match *message {
+                ServerMessage::Pong { .. } => pongs += 1,
+                ServerMessage::Error(error) if error.code == ErrorCode::RateLimited => limited += 1,
+                other => panic!("unexpected {other:?}"),
+            },
             Received::Closed(code) => break code,
         }
     };

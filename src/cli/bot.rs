@@ -231,21 +231,21 @@ impl BotClient {
             };
             latest = Some((view.clone(), pending.clone()));
             let my_turn = seat.is_some_and(|seat| pending.contains(&seat));
-            if my_turn && !awaiting_ack {
-                if let Some(command) = game
+            if my_turn
+                && !awaiting_ack
+                && let Some(command) = game
                     .bot_command(&view, policy, &mut dice)
                     .map_err(anyhow::Error::msg)?
-                {
-                    next_id += 1;
-                    let message = ClientMessage::Command {
-                        id: next_id.to_string(),
-                        command,
-                    };
-                    socket
-                        .send(Message::Text(serde_json::to_string(&message)?.into()))
-                        .await?;
-                    awaiting_ack = true;
-                }
+            {
+                next_id += 1;
+                let message = ClientMessage::Command {
+                    id: next_id.to_string(),
+                    command,
+                };
+                socket
+                    .send(Message::Text(serde_json::to_string(&message)?.into()))
+                    .await?;
+                awaiting_ack = true;
             }
         }
         bail!("the server closed match {match_id} before it finished")

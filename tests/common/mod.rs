@@ -263,7 +263,7 @@ pub struct Client {
 /// What the socket delivered next.
 #[derive(Debug)]
 pub enum Received {
-    Message(ServerMessage),
+    Message(Box<ServerMessage>),
     Closed(Option<u16>),
 }
 
@@ -280,7 +280,7 @@ impl Client {
                 Some(Ok(Message::Text(text))) => {
                     let message: ServerMessage = serde_json::from_str(&text).expect("a valid server message");
                     self.transcript.push(message.clone());
-                    return Received::Message(message);
+                    return Received::Message(Box::new(message));
                 }
                 Some(Ok(Message::Close(frame))) => return Received::Closed(frame.map(|f| u16::from(f.code))),
                 Some(Ok(_)) => continue,
@@ -291,7 +291,7 @@ impl Client {
 
     pub async fn recv(&mut self) -> ServerMessage {
         match self.next().await {
-            Received::Message(message) => message,
+            Received::Message(message) => *message,
             Received::Closed(code) => panic!("socket closed ({code:?}) while a message was expected"),
         }
     }
