@@ -139,6 +139,15 @@ async fn the_batting_client_never_receives_the_bowl_card_before_the_reveal() {
     let app = spawn_app_on(Backend::Sqlite, ctg_games()).await.expect("sqlite");
     let (_, home_client, away_client) = play_t10(&app).await;
     for (client, seat) in [(&home_client, 0), (&away_client, 1)] {
+        // The recorded transcript, one server message per line, for people to read.
+        let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("ctg_transcript_seat{seat}.jsonl"));
+        let lines: Vec<String> = client
+            .transcript
+            .iter()
+            .filter_map(|m| serde_json::to_string(m).ok())
+            .collect();
+        std::fs::write(&path, lines.join("\n")).expect("write the transcript");
         let (hidden, seen) = bowl_cards_seen_before_reveal(client, seat);
         assert!(
             hidden > 10,

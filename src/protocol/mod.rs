@@ -6,6 +6,7 @@
 //! from these types and fails when the committed files are stale.
 
 pub mod http;
+pub mod schema;
 pub mod ws;
 
 pub use http::*;
