@@ -173,7 +173,7 @@ async fn ctg_ball_by_ball_adds_up_to_each_innings_total() {
         panic!("a SQLite store");
     };
     let rows: Vec<(i64, i64, i64, i64)> = sqlx::query_as(
-        "SELECT innings, over, runs, extras FROM ctg_ball_by_ball WHERE match_id = $1 ORDER BY seq",
+        "SELECT innings, over_number, runs, extras FROM ctg_ball_by_ball WHERE match_id = $1 ORDER BY seq",
     )
     .bind(&id)
     .fetch_all(pool)

@@ -3,7 +3,7 @@
 mod common;
 
 use common::toy::Toy;
-use common::{spawn_app, toy_games};
+use common::{Backend, TestApp, spawn_app, spawn_app_on, toy_games};
 use crease::protocol::ServerMessage;
 use serde_json::json;
 
@@ -62,8 +62,19 @@ async fn a_client_that_reconnects_resumes_from_the_last_seq_it_had() {
 }
 
 #[tokio::test]
-async fn a_restarted_server_resumes_every_live_match_exactly_where_it_was() {
-    let mut app = spawn_app(toy_games()).await;
+async fn a_restarted_server_resumes_every_live_match_exactly_where_it_was_on_sqlite() {
+    restart_mid_match(spawn_app(toy_games()).await).await;
+}
+
+#[tokio::test]
+async fn a_restarted_server_resumes_every_live_match_exactly_where_it_was_on_postgres() {
+    let Some(app) = spawn_app_on(Backend::Postgres, toy_games()).await else {
+        return;
+    };
+    restart_mid_match(app).await;
+}
+
+async fn restart_mid_match(mut app: TestApp) {
     let (info, home, away) = app.live_match("toy", json!({ "rounds": 3 })).await;
     let id = info.match_id.clone();
     let mut home_client = app.connect(&id, Some(&home.token), None).await;

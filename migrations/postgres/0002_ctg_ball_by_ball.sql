@@ -20,7 +20,7 @@ SELECT b.match_id,
          WHERE i.match_id = b.match_id AND i.seq = b.innings_seq) AS batting_seat,
        1 + (SELECT count(*) FROM match_event o
              WHERE o.match_id = b.match_id AND o.seq > b.innings_seq AND o.seq < b.seq
-               AND o.payload ->> 'type' = 'over_ended') AS over,
+               AND o.payload ->> 'type' = 'over_ended') AS over_number,
        (SELECT (w.payload ->> 'bowler')::bigint FROM match_event w
          WHERE w.match_id = b.match_id AND w.seq < b.seq AND w.payload ->> 'type' = 'bowler_chosen'
          ORDER BY w.seq DESC LIMIT 1) AS bowler,

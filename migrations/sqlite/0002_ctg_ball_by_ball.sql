@@ -20,7 +20,7 @@ SELECT b.match_id,
          WHERE i.match_id = b.match_id AND i.seq = b.innings_seq) AS batting_seat,
        1 + (SELECT count(*) FROM match_event o
              WHERE o.match_id = b.match_id AND o.seq > b.innings_seq AND o.seq < b.seq
-               AND json_extract(o.payload, '$.type') = 'over_ended') AS over,
+               AND json_extract(o.payload, '$.type') = 'over_ended') AS over_number,
        (SELECT json_extract(w.payload, '$.bowler') FROM match_event w
          WHERE w.match_id = b.match_id AND w.seq < b.seq
            AND json_extract(w.payload, '$.type') = 'bowler_chosen'

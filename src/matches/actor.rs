@@ -134,7 +134,7 @@ impl<G: Game> MatchActor<G> {
             }
         } else if let Some(outcome) = self.finished.clone() {
             // Only reachable if a crash separated the last events from the result; finish now.
-            let _ = self.commit(Vec::new(), None, Some(outcome)).await;
+            let _ = self.commit(Vec::new(), Some(outcome)).await;
         }
         self.refresh_clocks();
         self.play_automatic_moves().await;
@@ -333,12 +333,7 @@ impl<G: Game> MatchActor<G> {
     }
 
     /// Writes entries that are not engine events (a forfeit) and finishes with `outcome`.
-    async fn commit(
-        &mut self,
-        entries: Vec<NewEntry>,
-        _command: Option<CommandRecord>,
-        outcome: Option<Outcome>,
-    ) -> Result<(), CommandError> {
+    async fn commit(&mut self, entries: Vec<NewEntry>, outcome: Option<Outcome>) -> Result<(), CommandError> {
         self.append(&entries, outcome.as_ref()).await?;
         self.next_seq += entries.len() as i64;
         self.finished = outcome;
@@ -361,7 +356,7 @@ impl<G: Game> MatchActor<G> {
         };
         let outcome = fairness::forfeit_outcome(self.seat_count(), seat, reason);
         tracing::info!(match_id = %self.context.match_id, %seat, reason, "forfeit");
-        self.commit(vec![entry], None, Some(outcome)).await
+        self.commit(vec![entry], Some(outcome)).await
     }
 
     fn broadcast(&self, new_history: &[HistoryEntry]) {
