@@ -83,3 +83,77 @@ async fn the_seed_is_secret_while_live_and_verify_waits_for_the_end() {
     assert_eq!(verify["status"], "not_finished");
     app.stop().await;
 }
+
+/// The replay behind verify and recovery names the first entry that does not fit, for each
+/// way a log can be wrong.
+#[test]
+fn replay_names_the_first_entry_that_does_not_fit() {
+    use common::toy::{ToyCommand, ToyOptions};
+    use crease::fairness::{CommandRecord, CommandSource, replay};
+    use crease::rules::{MatchCore, Seat, Seed};
+    use crease::store::{EntryKind, LogEntry};
+
+    let seed = Seed::from_u64(42);
+    let options = ToyOptions { rounds: 1 };
+    // An honest log, built by running the game.
+    let mut core = MatchCore::<Toy>::new(&options, &seed).expect("setup");
+    let mut log = Vec::new();
+    let mut push = |kind: EntryKind, payload: serde_json::Value| {
+        let seq = log.len() as i64 + 1;
+        log.push(LogEntry {
+            seq,
+            at: chrono::Utc::now(),
+            kind,
+            payload,
+        });
+    };
+    for event in core.start() {
+        push(EntryKind::Event, serde_json::to_value(event).expect("json"));
+    }
+    for (seat, value) in [(0u8, 2u8), (1, 3)] {
+        let command = ToyCommand::Pick { value };
+        let record = CommandRecord {
+            seat: Seat(seat),
+            source: CommandSource::Player,
+            command: serde_json::to_value(&command).expect("json"),
+        };
+        push(EntryKind::Command, serde_json::to_value(record).expect("json"));
+        for event in core.submit(Seat(seat), &command).expect("legal").events {
+            push(EntryKind::Event, serde_json::to_value(event).expect("json"));
+        }
+    }
+    let replayed = replay::<Toy>(&options, &seed, &log, |_, _, _| {}).expect("an honest log replays");
+    assert_eq!((replayed.commands, replayed.events, replayed.last_seq), (2, 4, 6));
+
+    let fails_at = |log: &[LogEntry]| {
+        replay::<Toy>(&options, &seed, log, |_, _, _| {})
+            .err()
+            .map(|m| m.seq)
+    };
+    // A missing last event.
+    assert_eq!(fails_at(&log[..5]), Some(6));
+    // A gap in seq.
+    let mut gap = log.clone();
+    gap.remove(2);
+    assert_eq!(fails_at(&gap), Some(4));
+    // Another seed gives other dice: the start's toss differs at seq 1 (or the reveal's roll).
+    let other = replay::<Toy>(&options, &Seed::from_u64(43), &log, |_, _, _| {})
+        .err()
+        .map(|m| m.seq);
+    assert!(matches!(other, Some(1) | Some(6)), "{other:?}");
+    // A command the engine refuses (seq 4 rewritten so seat 0 picks twice).
+    let mut refused = log.clone();
+    refused[3].payload["seat"] = serde_json::json!(0);
+    assert_eq!(fails_at(&refused), Some(4));
+    // An event changed in place (seat 1's sealed pick).
+    let mut forged = log.clone();
+    forged[4].payload["value"] = serde_json::json!(1);
+    assert_eq!(fails_at(&forged), Some(5));
+    // An extra event nobody produced.
+    let mut extra = log.clone();
+    extra.push(LogEntry {
+        seq: 7,
+        ..log[5].clone()
+    });
+    assert_eq!(fails_at(&extra), Some(7));
+}

@@ -67,9 +67,10 @@ SELECT m.match_id,
        m.created_at,
        m.started_at,
        m.finished_at,
-       (SELECT group_concat(COALESCE(p.name, 'bot'), ' v ')
-          FROM match_seat s LEFT JOIN player p ON p.player_id = s.player_id
-         WHERE s.match_id = m.match_id) AS players,
+       (SELECT group_concat(seat_name, ' v ')
+          FROM (SELECT COALESCE(p.name, 'bot') AS seat_name
+                  FROM match_seat s LEFT JOIN player p ON p.player_id = s.player_id
+                 WHERE s.match_id = m.match_id ORDER BY s.seat)) AS players,
        (SELECT count(*) FROM match_event e WHERE e.match_id = m.match_id AND e.kind = 'event') AS events,
        (SELECT count(*) FROM match_event e WHERE e.match_id = m.match_id AND e.kind = 'command') AS commands,
        json_extract(m.result, '$.summary') AS result_summary

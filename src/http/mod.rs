@@ -30,9 +30,15 @@ pub fn router(state: AppState) -> Router {
         .merge(matches::router())
         .merge(history::router())
         .merge(matchmaking::router())
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(64 * 1024))
         .with_state(state)
+}
+
+/// The request's span: method and path only. The query is left out because the WebSocket
+/// route carries the player's token there, and tokens are never logged.
+fn request_span(request: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    tracing::info_span!("request", method = %request.method(), path = %request.uri().path())
 }
 
 /// The bearer token of a request, from `Authorization: Bearer`.
