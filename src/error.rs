@@ -28,6 +28,8 @@ pub enum ApiError {
     NotSeated,
     #[error("this ticket is not yours")]
     Forbidden,
+    #[error("this route does not take that method")]
+    MethodNotAllowed,
     #[error("storage failure")]
     Store(#[from] StoreError),
     #[error("internal error")]
@@ -47,6 +49,7 @@ impl ApiError {
             | ApiError::AlreadySeated
             | ApiError::NotSeated => StatusCode::CONFLICT,
             ApiError::Forbidden => StatusCode::FORBIDDEN,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Store(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -63,6 +66,7 @@ impl ApiError {
             ApiError::AlreadySeated => "already_seated",
             ApiError::NotSeated => "not_seated",
             ApiError::Forbidden => "forbidden",
+            ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::Store(_) | ApiError::Internal(_) => "internal",
         }
     }

@@ -96,7 +96,7 @@ async fn websocket(
 ) -> Result<Response, ApiError> {
     let token = query.token.as_deref().or_else(|| bearer(&headers));
     let player = optional_player(&state, token).await?;
-    let row = state.lobby.match_row(&id).await?;
+    state.lobby.match_row(&id).await?; // 404 before anything else
     let seat = match &player {
         Some(player) => state.lobby.seat_of(player, &id).await?,
         None => None,
@@ -107,16 +107,16 @@ async fn websocket(
         .max_message_size(MAX_FRAME_BYTES)
         .max_frame_size(MAX_FRAME_BYTES);
     if let Some(handle) = state.lobby.live.get(&id) {
-        let subscription = handle
-            .subscribe(viewer, query.resume_from)
-            .await
-            .ok_or(ApiError::MatchNotLive)?;
-        let shutdown = state.shutdown.clone();
-        return Ok(upgrade.on_upgrade(move |socket| async move {
-            let (inbound, outbound) = adapt(socket);
-            gateway::run_session(inbound, outbound, handle, viewer, subscription, shutdown).await;
-        }));
+        // `None` means the match ended between the lookup and now: serve it as finished.
+        if let Some(subscription) = handle.subscribe(viewer, query.resume_from).await {
+            let shutdown = state.shutdown.clone();
+            return Ok(upgrade.on_upgrade(move |socket| async move {
+                let (inbound, outbound) = adapt(socket);
+                gateway::run_session(inbound, outbound, handle, viewer, subscription, shutdown).await;
+            }));
+        }
     }
+    let row = state.lobby.match_row(&id).await?;
     if row.status() != MatchStatus::Finished {
         return Err(ApiError::MatchNotLive);
     }
