@@ -18,7 +18,7 @@ fn play(options: &Options, seed: u64, policy: BotPolicy) -> (State, Vec<Event>) 
 }
 
 fn options(seed: u64) -> Options {
-    if seed % 3 == 0 {
+    if seed.is_multiple_of(3) {
         Options::t20()
     } else {
         Options::default()
@@ -73,11 +73,8 @@ fn refold_checking(options: &Options, events: &[Event], seed: u64) -> State {
             );
         }
     }
-    for side in 0..2 {
-        assert_eq!(
-            s.score[side].runs, ball_runs[side],
-            "seed {seed}: score is not the sum of its balls"
-        );
+    for (score, runs) in s.score.iter().zip(ball_runs) {
+        assert_eq!(score.runs, runs, "seed {seed}: score is not the sum of its balls");
     }
     s
 }
@@ -86,7 +83,7 @@ fn refold_checking(options: &Options, events: &[Event], seed: u64) -> State {
 fn random_matches_keep_every_invariant_and_refold_to_the_same_state() {
     for seed in 0..1500u64 {
         let options = options(seed);
-        let policy = if seed % 5 == 0 {
+        let policy = if seed.is_multiple_of(5) {
             BotPolicy::Heuristic
         } else {
             BotPolicy::Random

@@ -54,15 +54,25 @@ pub struct Report {
     pub batting_first_win_pct: f64,
     pub tie_pct: f64,
     pub deliveries: u64,
+    /// Deliveries per wall-clock second.
     pub balls_per_second: f64,
+    /// Deliveries per second of this thread's CPU time (one core, other load excluded).
+    pub balls_per_cpu_second: Option<f64>,
     pub seconds: f64,
+}
+
+/// This thread's CPU time in seconds, from Linux's schedstat (nanoseconds on the CPU).
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(nanos as f64 / 1e9)
 }
 
 fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 { 0.0 } else { a as f64 / b as f64 }
 }
 
-pub fn report(args: &Args, tally: &Tally, seconds: f64) -> Report {
+pub fn report(args: &Args, tally: &Tally, seconds: f64, cpu_seconds: Option<f64>) -> Report {
     Report {
         format: match args.format {
             FormatArg::T10 => "t10",
@@ -88,6 +98,9 @@ pub fn report(args: &Args, tally: &Tally, seconds: f64) -> Report {
         } else {
             0.0
         },
+        balls_per_cpu_second: cpu_seconds
+            .filter(|s| *s > 0.0)
+            .map(|s| tally.deliveries as f64 / s),
         seconds,
     }
 }
@@ -116,6 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut tally = Tally::default();
     let started = Instant::now();
+    let cpu_started = thread_cpu_seconds();
     let step = (args.matches / 200).max(1);
     for index in 0..args.matches {
         let played = sim::play(&options, &sim::match_seed(args.seed, index), [policy; 2], |_| {})?;
@@ -125,8 +139,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     let seconds = started.elapsed().as_secs_f64();
+    let cpu_seconds = cpu_started.and_then(|start| Some(thread_cpu_seconds()? - start));
     bar.finish_and_clear();
-    let report = report(&args, &tally, seconds);
+    let report = report(&args, &tally, seconds, cpu_seconds);
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
@@ -143,7 +158,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("  batting first wins     {:>9.1} %", report.batting_first_win_pct);
         println!("  ties                   {:>9.1} %", report.tie_pct);
         println!("  deliveries             {:>10}", report.deliveries);
-        println!("  balls per second       {:>10.0}", report.balls_per_second);
+        println!(
+            "  balls per second       {:>10.0}  (wall clock)",
+            report.balls_per_second
+        );
+        if let Some(cpu) = report.balls_per_cpu_second {
+            println!(
+                "  balls per CPU second   {:>10.0}  (this thread's CPU time, one core)",
+                cpu
+            );
+        }
     }
     Ok(())
 }
