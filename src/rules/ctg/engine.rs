@@ -160,7 +160,7 @@ pub fn execute(
             em.wait(Phase::Sealed);
             Ok(())
         }
-        (Phase::Sealed, Command::Bowl { card }) => {
+        (Phase::Sealed, Command::Bowl { card }) if seat == em.state.fielding() => {
             let deck = &em.state.rules.bowl_cards[em.state.bowl_type().index()];
             if usize::from(card) >= deck.len() {
                 return Err(CtgReject::CardNotInHand(card));
@@ -169,7 +169,7 @@ pub fn execute(
             maybe_reveal(&mut em);
             Ok(())
         }
-        (Phase::Sealed, Command::Shot { zone, attitude }) => {
+        (Phase::Sealed, Command::Shot { zone, attitude }) if seat == em.state.batting => {
             if !(1..=5).contains(&zone) {
                 return Err(CtgReject::NoSuchZone(zone));
             }
