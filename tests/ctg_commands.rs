@@ -349,7 +349,7 @@ fn bowler_rejections() {
 
 #[test]
 fn field_rejections_name_the_broken_restriction() {
-    let mut state = at_ball(Format::T10, 0);
+    let state = at_ball(Format::T10, 0);
     let fielding = state.fielding();
     let rules = state.field_rules();
     assert_eq!(rules.outfield_limit, 2, "over 1 of T10 is restricted");
