@@ -2,6 +2,8 @@
 
 use clap::Subcommand;
 
+pub mod ctg;
+
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -9,8 +11,13 @@ pub struct Args {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum GameArgs {}
+pub enum GameArgs {
+    /// Cricket: The Game.
+    Ctg(ctg::Args),
+}
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    match args.game {}
+    match args.game {
+        GameArgs::Ctg(args) => ctg::run(args),
+    }
 }

@@ -94,13 +94,22 @@ fn heuristic_field(rules: &FieldRules, current: Field) -> Field {
 }
 
 fn random_field(rules: &FieldRules, rng: &mut Dice) -> Field {
-    let mut wanted = Field::EMPTY;
-    for _ in 0..12 {
+    let mut field = Field::EMPTY;
+    for _ in 0..40 {
+        if field.count() >= 9 {
+            break;
+        }
         let zone = rng.below(6) as u8;
-        let area = rng.roll(rules.format.areas());
-        wanted = wanted.with(zone, area);
+        let area = if zone == 0 {
+            rng.roll(2)
+        } else {
+            rng.roll(rules.format.areas())
+        };
+        if rules.fits(field, zone, area) {
+            field = field.with(zone, area);
+        }
     }
-    rules.repair(wanted)
+    rules.repair(field)
 }
 
 /// Expected Advantage of a zone against a uniformly chosen card.
@@ -171,7 +180,7 @@ fn random(ask: &Ask, rng: &mut Dice) -> Command {
         },
         Ask::PowerPlay { .. } => Command::PowerPlay { call: coin(rng) },
         Ask::SetField { rules, current } => {
-            let keep = rules.check(current).is_ok() && rng.below(4) != 0;
+            let keep = rules.check(current).is_ok() && rng.below(8) != 0;
             Command::SetField {
                 field: if keep { current } else { random_field(&rules, rng) },
             }

@@ -13,11 +13,36 @@ use super::state::{self, NONE, Phase, State, apply};
 use super::types::{Attitude, BowlType, Dismissal, DistanceChoice, Effect, MissOption, Role};
 use crate::rules::{Dice, Seat};
 
+/// Where the engine's chance comes from: the match's [`Dice`], or exact faces in tests.
+pub trait Roller {
+    /// A uniform number in `0..n`.
+    fn below(&mut self, n: u32) -> u32;
+
+    /// A die with `sides` faces numbered from 1.
+    fn roll(&mut self, sides: u8) -> u8 {
+        self.below(u32::from(sides)) as u8 + 1
+    }
+}
+
+impl Roller for Dice {
+    fn below(&mut self, n: u32) -> u32 {
+        Dice::below(self, n)
+    }
+}
+
+/// Fisher-Yates, last index first: the same order of draws as [`Dice::shuffle`].
+fn shuffle<T>(roller: &mut dyn Roller, items: &mut [T]) {
+    for i in (1..items.len()).rev() {
+        let j = roller.below(i as u32 + 1) as usize;
+        items.swap(i, j);
+    }
+}
+
 /// Where the engine writes events: the state they fold into and the log.
 struct Emit<'a> {
     state: &'a mut State,
     out: &'a mut Vec<Event>,
-    dice: &'a mut Dice,
+    dice: &'a mut dyn Roller,
 }
 
 impl Emit<'_> {
@@ -60,7 +85,7 @@ pub fn execute(
     state: &mut State,
     seat: Seat,
     command: &Command,
-    dice: &mut Dice,
+    dice: &mut dyn Roller,
     out: &mut Vec<Event>,
 ) -> Result<(), CtgReject> {
     if state.phase == Phase::MatchOver {
@@ -135,7 +160,7 @@ pub fn execute(
             em.wait(Phase::Sealed);
             Ok(())
         }
-        (Phase::Sealed, Command::Bowl { card }) => {
+        (Phase::Sealed, Command::Bowl { card }) if seat == em.state.fielding() => {
             let deck = &em.state.rules.bowl_cards[em.state.bowl_type().index()];
             if usize::from(card) >= deck.len() {
                 return Err(CtgReject::CardNotInHand(card));
@@ -144,7 +169,7 @@ pub fn execute(
             maybe_reveal(&mut em);
             Ok(())
         }
-        (Phase::Sealed, Command::Shot { zone, attitude }) => {
+        (Phase::Sealed, Command::Shot { zone, attitude }) if seat == em.state.batting => {
             if !(1..=5).contains(&zone) {
                 return Err(CtgReject::NoSuchZone(zone));
             }
@@ -402,7 +427,7 @@ fn advance(em: &mut Emit) {
         if s.dealt.is_none() {
             let deck = s.rules.over_decks[s.bowl_type().index()].len();
             let mut order: Vec<u8> = (0..deck as u8).collect();
-            em.dice.shuffle(&mut order);
+            shuffle(em.dice, &mut order);
             let mut cards = [0u8; 6];
             cards.copy_from_slice(&order[..6]);
             em.emit(Event::OverDealt { cards: Some(cards) });

@@ -97,15 +97,27 @@ pub enum FieldError {
 }
 
 impl FieldRules {
+    /// Every area a fielder may stand in under this format: Bye infield, zones 1-5 to the
+    /// format's last area.
+    pub fn on_field(&self) -> u32 {
+        let per_zone = (1u32 << self.format.areas()) - 1;
+        0b11 | (per_zone * 0x1_1111) << 4
+    }
+
+    /// Whether one more fielder at (zone, area) keeps a partial field within the limits.
+    pub fn fits(&self, field: Field, zone: u8, area: u8) -> bool {
+        let next = field.with(zone, area);
+        next != field
+            && next.0 & !self.on_field() == 0
+            && next.count() <= FIELDERS
+            && (next.slips() == 0 || self.slips_allowed)
+            && next.slips() <= MAX_SLIPS
+            && next.outfield() <= u32::from(self.outfield_limit)
+            && (zone == 0 || next.in_zone(zone) <= 2)
+    }
+
     pub fn check(&self, field: Field) -> Result<(), FieldError> {
-        let areas = self.format.areas();
-        let mut on_field = 0u32;
-        for zone in 0..=5u8 {
-            let areas_here = if zone == 0 { 2 } else { areas };
-            for area in 1..=areas_here {
-                on_field |= Field::bit(zone, area);
-            }
-        }
+        let on_field = self.on_field();
         if field.0 & !on_field != 0 {
             return Err(FieldError::OffTheField);
         }
@@ -146,24 +158,15 @@ impl FieldRules {
         }
         let mut kept = Field::EMPTY;
         // Keep wanted spots in a fixed order while each keeps the partial field within limits.
-        let fits = |f: Field| -> bool {
-            f.count() <= FIELDERS
-                && (f.slips() == 0 || self.slips_allowed)
-                && f.slips() <= MAX_SLIPS
-                && f.outfield() <= u32::from(self.outfield_limit)
-                && (1..=5u8).all(|z| f.in_zone(z) <= 2)
-        };
         for (zone, area) in wanted.spots() {
-            let next = kept.with(zone, area);
-            if area <= if zone == 0 { 2 } else { self.format.areas() } && fits(next) {
-                kept = next;
+            if self.fits(kept, zone, area) {
+                kept = kept.with(zone, area);
             }
         }
         for area in 1..=self.format.areas() {
             for zone in [3u8, 4, 2, 5, 1] {
-                let next = kept.with(zone, area);
-                if kept.count() < FIELDERS && fits(next) {
-                    kept = next;
+                if kept.count() < FIELDERS && self.fits(kept, zone, area) {
+                    kept = kept.with(zone, area);
                 }
             }
         }

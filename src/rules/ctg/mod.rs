@@ -7,6 +7,7 @@
 //! * [`resolve`]: the arithmetic of a ball as pure functions of die faces.
 //! * [`engine`]: the rules: checks commands, draws dice, emits events.
 //! * [`view`]: what a seat may see and what it is asked; [`bot`]: the bot policies.
+//! * [`sim`]: bot-vs-bot matches straight on the state (simulator, benches, property tests).
 
 pub mod bot;
 pub mod command;
@@ -17,6 +18,7 @@ pub mod field;
 pub mod options;
 pub mod reject;
 pub mod resolve;
+pub mod sim;
 pub mod state;
 pub mod types;
 pub mod view;
