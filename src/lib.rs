@@ -13,8 +13,8 @@
 //! * [`http`]: the HTTP routers (players, matches, matchmaking, history, health).
 //! * [`gateway`]: one WebSocket session: auth already done, it decodes, rate-limits,
 //!   forwards commands to the match and fans events out.
-//! * [`matches`]: the match actors (one per live match, the single writer of its log), the
-//!   type-erased [`matches::GameRegistry`] that makes the server generic over games, the
+//! * [`matches`](mod@crate::matches): the match actors (one per live match, the single writer of its log), the
+//!   type-erased [`GameRegistry`](crate::matches::GameRegistry) that makes the server generic over games, the
 //!   lobby and matchmaking, and recovery after a restart.
 //! * [`store`]: the log and lobby tables on SQLite or PostgreSQL (`migrations/`).
 //! * [`fairness`]: seeds, tokens, and the replay that `verify` and recovery share.

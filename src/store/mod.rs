@@ -3,7 +3,7 @@
 //!
 //! Both backends run the same SQL text (`$1` placeholders work on both); only the migrations
 //! differ, in their column types (`migrations/sqlite`, `migrations/postgres`). The
-//! [`with_pool!`] macro writes each query once and type-checks it against both drivers.
+//! `with_pool!` macro writes each query once and type-checks it against both drivers.
 //!
 //! `match_event` is append-only: [`Store::append`] writes a batch of entries (and, when the
 //! batch ends the match, the result) in one transaction, so a command is never half-logged.
