@@ -5,8 +5,19 @@
 //! * [`rules`]: the games themselves, pure and deterministic. [`rules::Game`] is the one
 //!   trait every game implements; [`rules::Dice`] is the seeded stream every roll comes from;
 //!   [`rules::MatchCore`] runs a game without any I/O.
-//! * [`cli`]: the `crease` binary's subcommands (`serve`, `simulate`, `bot`, `load`, `verify`),
-//!   one file each.
+//! * [`cli`]: the `crease` binary's subcommands (`serve`, `simulate`, `bot`, `verify`), one
+//!   file each; [`config`] holds the server's flags and environment variables.
+//! * [`app`]: the assembled server ([`app::Application`]), which tests spawn on port 0.
+//! * [`protocol`]: every JSON message on the wire (HTTP bodies and WebSocket frames),
+//!   versioned; `proto/` is generated from it.
+//! * [`http`]: the HTTP routers (players, matches, matchmaking, history, health).
+//! * [`gateway`]: one WebSocket session: auth already done, it decodes, rate-limits,
+//!   forwards commands to the match and fans events out.
+//! * [`matches`](mod@crate::matches): the match actors (one per live match, the single writer of its log), the
+//!   type-erased [`GameRegistry`](crate::matches::GameRegistry) that makes the server generic over games, the
+//!   lobby and matchmaking, and recovery after a restart.
+//! * [`store`]: the log and lobby tables on SQLite or PostgreSQL (`migrations/`).
+//! * [`fairness`]: seeds, tokens, and the replay that `verify` and recovery share.
 //!
 //! # How a command flows
 //!
@@ -15,5 +26,14 @@
 //! transaction -> `Game::apply` -> ack to the sender -> per-seat `Game::redact` + broadcast.
 //! A refused command writes nothing and gets a typed error.
 
+pub mod app;
 pub mod cli;
+pub mod config;
+pub mod error;
+pub mod fairness;
+pub mod gateway;
+pub mod http;
+pub mod matches;
+pub mod protocol;
 pub mod rules;
+pub mod store;

@@ -1,30 +1,50 @@
 //! The `crease` command line: one file per subcommand. With no subcommand it serves.
+//!
+//! Only the subcommands that do network or database work start a tokio runtime; `simulate`
+//! stays synchronous.
 
 use clap::{Parser, Subcommand};
 
+pub mod bot;
+pub mod serve;
 pub mod simulate;
+pub mod verify;
 
 #[derive(Debug, Parser)]
 #[command(
     name = "crease",
     version,
-    about = "An authoritative server for cricket board games"
+    about = "An authoritative server for cricket board games",
+    args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+
+    /// Serve settings when no subcommand is given.
+    #[command(flatten)]
+    pub serve: crate::config::ServeConfig,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run the server (the default).
+    Serve(crate::config::ServeConfig),
     /// Play bot-vs-bot matches in memory and print the game's statistics.
     Simulate(simulate::Args),
+    /// Play matches against a running server as a WebSocket client.
+    Bot(bot::Args),
+    /// Re-derive every roll of a finished match from its seed and log.
+    Verify(verify::Args),
 }
 
 /// Runs the chosen subcommand.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Simulate(args)) => simulate::run(args),
-        None => anyhow::bail!("the server is not built yet"),
+        Some(Command::Serve(config)) => serve::run(config),
+        Some(Command::Bot(args)) => bot::run(args),
+        Some(Command::Verify(args)) => verify::run(args),
+        None => serve::run(cli.serve),
     }
 }

@@ -3,6 +3,7 @@
 use clap::Subcommand;
 
 pub mod champions;
+pub mod ctg;
 pub mod wicketz;
 
 #[derive(Debug, clap::Args)]
@@ -13,6 +14,8 @@ pub struct Args {
 
 #[derive(Debug, Subcommand)]
 pub enum GameArgs {
+    /// Cricket: The Game.
+    Ctg(ctg::Args),
     /// Wicketz: runs, wickets and Merit per innings.
     Wicketz(wicketz::Args),
     /// Cricket Champions, 2-5 players.
@@ -21,6 +24,7 @@ pub enum GameArgs {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.game {
+        GameArgs::Ctg(args) => ctg::run(args),
         GameArgs::Wicketz(args) => wicketz::run(args),
         GameArgs::Champions(args) => champions::run(args),
     }

@@ -1,0 +1,91 @@
+//! The HTTP boundary's errors: each variant is one `code` of `{"error": {"code", "message"}}`
+//! with its status. Internal details are logged, never sent.
+
+use crate::protocol::{ErrorBody, ErrorDetail};
+use crate::store::StoreError;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("a valid bearer token is required")]
+    Unauthorized,
+    #[error("{0} not found")]
+    NotFound(&'static str),
+    #[error("unknown game {0:?}")]
+    UnknownGame(String),
+    #[error("invalid options: {0}")]
+    BadOptions(String),
+    #[error("invalid request: {0}")]
+    BadRequest(String),
+    #[error("the match is not open for joining")]
+    MatchNotOpen,
+    #[error("the match is not live")]
+    MatchNotLive,
+    #[error("you already have a seat in this match")]
+    AlreadySeated,
+    #[error("you have no seat in this match")]
+    NotSeated,
+    #[error("this ticket is not yours")]
+    Forbidden,
+    #[error("this route does not take that method")]
+    MethodNotAllowed,
+    #[error("storage failure")]
+    Store(#[from] StoreError),
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::UnknownGame(_) | ApiError::BadOptions(_) | ApiError::BadRequest(_) => {
+                StatusCode::BAD_REQUEST
+            }
+            ApiError::MatchNotOpen
+            | ApiError::MatchNotLive
+            | ApiError::AlreadySeated
+            | ApiError::NotSeated => StatusCode::CONFLICT,
+            ApiError::Forbidden => StatusCode::FORBIDDEN,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Store(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::Unauthorized => "unauthorized",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::UnknownGame(_) => "unknown_game",
+            ApiError::BadOptions(_) => "bad_options",
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::MatchNotOpen => "match_not_open",
+            ApiError::MatchNotLive => "match_not_live",
+            ApiError::AlreadySeated => "already_seated",
+            ApiError::NotSeated => "not_seated",
+            ApiError::Forbidden => "forbidden",
+            ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::Store(_) | ApiError::Internal(_) => "internal",
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let ApiError::Store(error) = &self {
+            tracing::error!(%error, "request failed in the store");
+        }
+        if let ApiError::Internal(error) = &self {
+            tracing::error!(%error, "request failed");
+        }
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: self.code().to_string(),
+                message: self.to_string(),
+            },
+        };
+        (self.status(), axum::Json(body)).into_response()
+    }
+}

@@ -1,0 +1,257 @@
+//! Fairness: where seeds and tokens come from, and how a finished log is checked.
+//!
+//! A match's seed is 32 bytes from the OS RNG. Only `sha256(seed)` is public while the match
+//! runs; the seed is revealed when it ends. Because every die is drawn from the seed's
+//! stream by `Game::decide`, and the log holds every command that reached the engine, anyone
+//! with the seed and the log can re-run the match through [`MatchCore`] and must get exactly
+//! the logged events: [`replay`] is that check, and recovery after a restart uses the same
+//! code path, so a log that would not verify is also one the server refuses to resume.
+
+use crate::rules::{Game, MatchCore, Outcome, Seat, Seed};
+use crate::store::{EntryKind, LogEntry};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// A fresh match seed from the operating system's generator (via rand's thread RNG, which is
+/// a ChaCha CSPRNG reseeded from the OS).
+pub fn new_seed() -> Seed {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    Seed(bytes)
+}
+
+/// A fresh bearer token: 32 random bytes, hex. Shown to its player once, then only hashed.
+pub fn new_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+/// What the database keeps of a token.
+pub fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// Who made the server submit a command. Logged so a reader can tell a player's move from
+/// the one the clock played for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandSource {
+    Player,
+    Timeout,
+    Bot,
+}
+
+/// The payload of a `command` log entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CommandRecord {
+    pub seat: Seat,
+    pub source: CommandSource,
+    pub command: Value,
+}
+
+/// The payload of a `forfeit` log entry: a seat lost without the engine deciding it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ForfeitRecord {
+    pub seat: Seat,
+    pub reason: String,
+}
+
+/// The outcome of a match someone forfeited: every other seat shares first place.
+pub fn forfeit_outcome(seat_count: usize, loser: Seat, reason: &str) -> Outcome {
+    let placings = (0..seat_count)
+        .map(|index| if index == loser.index() { 2 } else { 1 })
+        .collect();
+    Outcome {
+        placings,
+        summary: format!("Seat {} forfeited ({reason})", loser.0),
+    }
+}
+
+/// The first place where a log and a re-run of its commands disagree.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema, thiserror::Error)]
+#[error("log diverges at seq {seq}: {reason}")]
+pub struct Mismatch {
+    pub seq: i64,
+    pub reason: String,
+}
+
+/// `verify`'s answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum VerifyReport {
+    /// Every logged event is exactly what the seed and the logged commands produce.
+    Ok {
+        commands: usize,
+        events: usize,
+        seed: String,
+    },
+    Mismatch {
+        seq: i64,
+        reason: String,
+    },
+    /// The match is not over, so its seed is still secret and cannot be checked publicly.
+    NotFinished,
+}
+
+/// A log replayed from its seed: the rebuilt match, plus what the log says happened besides
+/// the engine.
+pub struct Replayed<G: Game> {
+    pub core: MatchCore<G>,
+    pub commands: usize,
+    pub events: usize,
+    pub forfeit: Option<ForfeitRecord>,
+    pub last_seq: i64,
+}
+
+/// Re-runs `log` from `seed`: the start, then every logged command through
+/// [`MatchCore::submit`], comparing each produced event with the logged one. `on_event` sees
+/// every verified event with the state right after it, which is what `Game::redact` needs.
+pub fn replay<G: Game>(
+    options: &G::Options,
+    seed: &Seed,
+    log: &[LogEntry],
+    mut on_event: impl FnMut(&G::State, i64, &G::Event),
+) -> Result<Replayed<G>, Mismatch> {
+    let mismatch = |seq: i64, reason: String| Mismatch { seq, reason };
+    let mut core = MatchCore::<G>::new(options, seed).map_err(|error| mismatch(0, error.to_string()))?;
+    let mut shadow = core.state.clone();
+    let mut expected: std::collections::VecDeque<G::Event> = core.start().into();
+    let mut replayed = Replayed {
+        core: fork(&core),
+        commands: 0,
+        events: 0,
+        forfeit: None,
+        last_seq: 0,
+    };
+    let mut last_seq = 0;
+    for entry in log {
+        if entry.seq != last_seq + 1 {
+            return Err(mismatch(entry.seq, format!("expected seq {}", last_seq + 1)));
+        }
+        last_seq = entry.seq;
+        if replayed.forfeit.is_some() {
+            return Err(mismatch(entry.seq, "entry after a forfeit".into()));
+        }
+        match entry.kind {
+            EntryKind::Event => {
+                let Some(produced) = expected.pop_front() else {
+                    return Err(mismatch(entry.seq, "event that no command produced".into()));
+                };
+                let logged: G::Event = serde_json::from_value(entry.payload.clone())
+                    .map_err(|error| mismatch(entry.seq, format!("unreadable event: {error}")))?;
+                if logged != produced {
+                    let produced = serde_json::to_string(&produced).unwrap_or_default();
+                    return Err(mismatch(
+                        entry.seq,
+                        format!("the seed and commands produce {produced}"),
+                    ));
+                }
+                G::apply(&mut shadow, &logged);
+                on_event(&shadow, entry.seq, &logged);
+                replayed.events += 1;
+            }
+            EntryKind::Command => {
+                if !expected.is_empty() {
+                    return Err(mismatch(
+                        entry.seq,
+                        format!("{} produced events are missing", expected.len()),
+                    ));
+                }
+                let record: CommandRecord = serde_json::from_value(entry.payload.clone())
+                    .map_err(|error| mismatch(entry.seq, format!("unreadable command entry: {error}")))?;
+                let command: G::Command = serde_json::from_value(record.command)
+                    .map_err(|error| mismatch(entry.seq, format!("unreadable command: {error}")))?;
+                let submitted = core
+                    .submit(record.seat, &command)
+                    .map_err(|reject| mismatch(entry.seq, format!("the engine refuses it: {reject}")))?;
+                expected = submitted.events.into();
+                replayed.commands += 1;
+            }
+            EntryKind::Forfeit => {
+                let record: ForfeitRecord = serde_json::from_value(entry.payload.clone())
+                    .map_err(|error| mismatch(entry.seq, format!("unreadable forfeit: {error}")))?;
+                replayed.forfeit = Some(record);
+            }
+        }
+    }
+    if !expected.is_empty() {
+        return Err(mismatch(
+            last_seq + 1,
+            format!("{} produced events are missing", expected.len()),
+        ));
+    }
+    replayed.core = core;
+    replayed.last_seq = last_seq;
+    Ok(replayed)
+}
+
+/// A copy of a match to decide on. `MatchCore`'s derived `Clone` needs `G: Clone`, which
+/// game marker types need not be, so the copy is made field by field.
+pub fn fork<G: Game>(core: &MatchCore<G>) -> MatchCore<G> {
+    MatchCore {
+        state: core.state.clone(),
+        dice: core.dice.clone(),
+    }
+}
+
+/// Checks a finished match: the seed matches its commitment, and the log replays exactly.
+pub fn verify<G: Game>(
+    options: &G::Options,
+    seed_hex: &str,
+    commitment: &str,
+    log: &[LogEntry],
+) -> VerifyReport {
+    let Some(seed) = Seed::from_hex(seed_hex) else {
+        return VerifyReport::Mismatch {
+            seq: 0,
+            reason: "the stored seed is not 32 hex bytes".into(),
+        };
+    };
+    if seed.commitment() != commitment {
+        return VerifyReport::Mismatch {
+            seq: 0,
+            reason: "sha256(seed) differs from the published commitment".into(),
+        };
+    }
+    match replay::<G>(options, &seed, log, |_, _, _| {}) {
+        Ok(replayed) => VerifyReport::Ok {
+            commands: replayed.commands,
+            events: replayed.events,
+            seed: seed.to_hex(),
+        },
+        Err(Mismatch { seq, reason }) => VerifyReport::Mismatch { seq, reason },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_random_and_only_their_hash_is_kept() {
+        let (a, b) = (new_token(), new_token());
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 64);
+        assert_eq!(token_hash(&a), token_hash(&a));
+        assert_ne!(token_hash(&a), a);
+    }
+
+    #[test]
+    fn seeds_differ_and_commit_to_themselves() {
+        let (a, b) = (new_seed(), new_seed());
+        assert_ne!(a, b);
+        assert_eq!(
+            Seed::from_hex(&a.to_hex()).map(|s| s.commitment()),
+            Some(a.commitment())
+        );
+    }
+
+    #[test]
+    fn a_forfeit_puts_the_loser_last() {
+        let outcome = forfeit_outcome(2, Seat(1), "left");
+        assert_eq!(outcome.winners(), vec![Seat(0)]);
+    }
+}

@@ -1,0 +1,273 @@
+//! One WebSocket connection to one match: decode, rate-limit, forward to the actor, fan the
+//! actor's batches back out as this viewer may see them.
+//!
+//! The session is written against a plain `Stream` of [`Inbound`] frames and a `Sink` of
+//! [`Outbound`] ones, not against axum's socket, so the protocol logic does not depend on
+//! the web framework and can be driven by anything that moves text frames.
+
+mod rate;
+
+pub use rate::TokenBucket;
+
+use crate::matches::{CommandError, MatchHandle, Subscription};
+use crate::protocol::{ClientMessage, ErrorCode, ErrorMessage, MAX_FRAME_BYTES, ServerMessage, Snapshot};
+use crate::rules::{Outcome, Viewer};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
+use tokio::sync::watch;
+
+/// A frame from the client, independent of the WebSocket library.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inbound {
+    Text(String),
+    Binary,
+    /// The client closed, or the transport failed (including frames over the size limit).
+    Closed,
+}
+
+/// A frame to the client.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outbound {
+    Text(String),
+    Close { code: u16, reason: String },
+}
+
+/// WebSocket close codes the server uses.
+pub mod close {
+    pub const NORMAL: u16 = 1000;
+    pub const GOING_AWAY: u16 = 1001;
+    pub const POLICY: u16 = 1008;
+    pub const TRY_AGAIN: u16 = 1013;
+}
+
+/// Rejected messages in a row after which a flooding client is disconnected.
+const FLOOD_LIMIT: u32 = 50;
+
+/// Serves one connection until the client leaves, the match ends, or the server stops.
+pub async fn run_session<I, O>(
+    mut inbound: I,
+    mut outbound: O,
+    handle: MatchHandle,
+    viewer: Viewer,
+    subscription: Subscription,
+    mut shutdown: watch::Receiver<bool>,
+) where
+    I: Stream<Item = Inbound> + Unpin,
+    O: Sink<Outbound> + Unpin,
+{
+    let seat = match viewer {
+        Viewer::Seat(seat) => Some(seat),
+        Viewer::Spectator => None,
+    };
+    if let Some(seat) = seat {
+        handle.connection(seat, true).await;
+    }
+    let Subscription {
+        snapshot,
+        backlog,
+        mut feed,
+    } = subscription;
+    let mut session = Session {
+        outbound: &mut outbound,
+        viewer,
+        accepted: false,
+    };
+    let mut open = session.send(&ServerMessage::Snapshot(snapshot)).await;
+    for (seq, event) in backlog {
+        open = open && session.send(&ServerMessage::Event { seq, event }).await;
+    }
+    let mut bucket = TokenBucket::per_socket();
+    let mut refused_in_a_row = 0u32;
+    while open {
+        tokio::select! {
+            frame = inbound.next() => {
+                let Some(Inbound::Text(text)) = frame else {
+                    if frame == Some(Inbound::Binary) {
+                        open = session.error(None, ErrorCode::BadMessage, "send JSON text frames", None).await;
+                        continue;
+                    }
+                    break;
+                };
+                if !bucket.take() {
+                    refused_in_a_row += 1;
+                    if refused_in_a_row > FLOOD_LIMIT {
+                        session.close(close::POLICY, "too many messages").await;
+                        break;
+                    }
+                    open = session.error(None, ErrorCode::RateLimited, "slow down", None).await;
+                    continue;
+                }
+                refused_in_a_row = 0;
+                session.accepted = false;
+                open = session.on_text(&text, &handle, &mut feed).await;
+                if session.accepted {
+                    bucket.refund();
+                }
+            }
+            batch = feed.recv() => {
+                open = match batch {
+                    Ok(batch) => session.forward(&batch).await,
+                    Err(RecvError::Lagged(_)) => {
+                        session.close(close::TRY_AGAIN, "too far behind: reconnect with resume_from").await;
+                        false
+                    }
+                    Err(RecvError::Closed) => {
+                        session.close(close::NORMAL, "match over").await;
+                        false
+                    }
+                };
+            }
+            _ = shutdown.changed() => {
+                session.close(close::GOING_AWAY, "server shutting down").await;
+                break;
+            }
+        }
+    }
+    if let Some(seat) = seat {
+        handle.connection(seat, false).await;
+    }
+}
+
+/// A connection to a match that is already over: its final snapshot, then a clean close.
+pub async fn send_final<O: Sink<Outbound> + Unpin>(mut outbound: O, snapshot: Snapshot, seed: String) {
+    let result = snapshot.result.clone();
+    let mut session = Session {
+        outbound: &mut outbound,
+        viewer: Viewer::Spectator,
+        accepted: false,
+    };
+    session.send(&ServerMessage::Snapshot(snapshot)).await;
+    if let Some(result) = result {
+        session.send(&ServerMessage::Finished { result, seed }).await;
+    }
+    session.close(close::NORMAL, "match over").await;
+}
+
+struct Session<'a, O> {
+    outbound: &'a mut O,
+    viewer: Viewer,
+    /// The last message was a command the match accepted.
+    accepted: bool,
+}
+
+impl<O: Sink<Outbound> + Unpin> Session<'_, O> {
+    /// False once the client is gone.
+    async fn send(&mut self, message: &ServerMessage) -> bool {
+        match serde_json::to_string(message) {
+            Ok(text) => self.outbound.send(Outbound::Text(text)).await.is_ok(),
+            Err(_) => false,
+        }
+    }
+
+    async fn close(&mut self, code: u16, reason: &str) {
+        let _ = self
+            .outbound
+            .send(Outbound::Close {
+                code,
+                reason: reason.to_string(),
+            })
+            .await;
+    }
+
+    async fn error(
+        &mut self,
+        id: Option<String>,
+        code: ErrorCode,
+        message: &str,
+        reason: Option<String>,
+    ) -> bool {
+        let error = ErrorMessage {
+            id,
+            code,
+            message: message.to_string(),
+            reason,
+        };
+        self.send(&ServerMessage::Error(error)).await
+    }
+
+    async fn forward(&mut self, batch: &crate::matches::handle::Batch) -> bool {
+        let mine = batch.for_viewer(self.viewer);
+        for (seq, event) in &mine.events {
+            let message = ServerMessage::Event {
+                seq: *seq,
+                event: event.clone(),
+            };
+            if !self.send(&message).await {
+                return false;
+            }
+        }
+        if !self.send(&ServerMessage::Update(mine.update.clone())).await {
+            return false;
+        }
+        if let Some((result, seed)) = &batch.finished {
+            let finished = ServerMessage::Finished {
+                result: Outcome::clone(result),
+                seed: seed.clone(),
+            };
+            return self.send(&finished).await;
+        }
+        true
+    }
+
+    async fn on_text(
+        &mut self,
+        text: &str,
+        handle: &MatchHandle,
+        feed: &mut tokio::sync::broadcast::Receiver<std::sync::Arc<crate::matches::handle::Batch>>,
+    ) -> bool {
+        if text.len() > MAX_FRAME_BYTES {
+            return self
+                .error(None, ErrorCode::BadMessage, "message over 64 KiB", None)
+                .await;
+        }
+        let message: ClientMessage = match serde_json::from_str(text) {
+            Ok(message) => message,
+            Err(error) => {
+                let message = format!("not a client message: {error}");
+                return self.error(None, ErrorCode::BadMessage, &message, None).await;
+            }
+        };
+        let (id, command) = match message {
+            ClientMessage::Ping { id } => return self.send(&ServerMessage::Pong { id }).await,
+            ClientMessage::Command { id, command } => (id, command),
+        };
+        let Viewer::Seat(seat) = self.viewer else {
+            return self
+                .error(Some(id), ErrorCode::NotSeated, "spectators cannot play", None)
+                .await;
+        };
+        match handle.command(seat, command).await {
+            Ok(last_seq) => {
+                // The actor broadcast the events before acking: deliver them first, so the
+                // ack always follows the events it acknowledges.
+                loop {
+                    match feed.try_recv() {
+                        Ok(batch) => {
+                            let reached = batch.for_viewer(self.viewer).update.last_seq >= last_seq;
+                            if !self.forward(&batch).await {
+                                return false;
+                            }
+                            if reached {
+                                break;
+                            }
+                        }
+                        Err(TryRecvError::Empty) | Err(TryRecvError::Closed) => break,
+                        Err(TryRecvError::Lagged(_)) => {
+                            self.close(close::TRY_AGAIN, "too far behind: reconnect with resume_from")
+                                .await;
+                            return false;
+                        }
+                    }
+                }
+                self.accepted = true;
+                self.send(&ServerMessage::Ack { id, last_seq }).await
+            }
+            Err(error) => self.refused(id, error).await,
+        }
+    }
+
+    async fn refused(&mut self, id: String, error: CommandError) -> bool {
+        let message = error.to_string();
+        self.error(Some(id), error.code(), &message, error.reason()).await
+    }
+}

@@ -1,0 +1,129 @@
+//! What happened in a match: its log (as the caller may see it), scorecard and verification.
+
+use super::{AppState, bearer, optional_player};
+use crate::error::ApiError;
+use crate::fairness::VerifyReport;
+use crate::protocol::{LogEntryBody, MatchLog, Scorecard, VerifyBody};
+use crate::rules::{Outcome, Viewer};
+use crate::store::MatchStatus;
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::{Json, Router, routing::get};
+use serde::Deserialize;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/v1/matches/{id}/log", get(log))
+        .route("/v1/matches/{id}/scorecard", get(scorecard))
+        .route("/v1/matches/{id}/verify", get(verify))
+}
+
+#[derive(Deserialize)]
+struct TokenQuery {
+    token: Option<String>,
+}
+
+async fn viewer_of(
+    state: &AppState,
+    headers: &HeaderMap,
+    token: Option<&str>,
+    id: &str,
+) -> Result<Viewer, ApiError> {
+    let token = token.or_else(|| bearer(headers));
+    let seat = match optional_player(state, token).await? {
+        Some(player) => state.lobby.seat_of(&player, id).await?,
+        None => None,
+    };
+    Ok(seat.map_or(Viewer::Spectator, Viewer::Seat))
+}
+
+/// Live: the events the caller may see. Finished: every entry, commands included.
+async fn log(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(query): Query<TokenQuery>,
+) -> Result<Json<MatchLog>, ApiError> {
+    let row = state.lobby.match_row(&id).await?;
+    let viewer = viewer_of(&state, &headers, query.token.as_deref(), &id).await?;
+    let status = row.status();
+    let entries = match status {
+        MatchStatus::Finished => state
+            .lobby
+            .store
+            .log(&id)
+            .await?
+            .into_iter()
+            .map(|entry| LogEntryBody {
+                seq: entry.seq,
+                kind: entry.kind,
+                payload: entry.payload,
+                at: Some(entry.at),
+            })
+            .collect(),
+        MatchStatus::Live => match state.lobby.live.get(&id) {
+            Some(handle) => handle
+                .log(viewer)
+                .await
+                .map(|(_, entries)| entries)
+                .unwrap_or_default(),
+            None => Vec::new(),
+        },
+        MatchStatus::Open | MatchStatus::Cancelled => Vec::new(),
+    };
+    Ok(Json(MatchLog {
+        match_id: id,
+        status,
+        entries,
+    }))
+}
+
+async fn scorecard(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Scorecard>, ApiError> {
+    let row = state.lobby.match_row(&id).await?;
+    let status = row.status();
+    let view = match (status, state.lobby.live.get(&id)) {
+        (MatchStatus::Live, Some(handle)) => handle.log(Viewer::Spectator).await.map(|(view, _)| view),
+        (MatchStatus::Finished, _) => {
+            let game = state
+                .lobby
+                .games
+                .get(&row.game)
+                .ok_or_else(|| ApiError::UnknownGame(row.game.clone()))?;
+            let log = state.lobby.store.log(&id).await?;
+            Some(
+                game.replayed_view(&row, &log, Viewer::Spectator)
+                    .map_err(ApiError::Internal)?,
+            )
+        }
+        _ => None,
+    };
+    let result = row
+        .result
+        .as_ref()
+        .and_then(|json| serde_json::from_value::<Outcome>(json.0.clone()).ok());
+    Ok(Json(Scorecard {
+        match_id: id,
+        status,
+        view: view.unwrap_or(serde_json::Value::Null),
+        result,
+    }))
+}
+
+async fn verify(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<VerifyBody>, ApiError> {
+    let row = state.lobby.match_row(&id).await?;
+    let report = if row.status() == MatchStatus::Finished {
+        let game = state
+            .lobby
+            .games
+            .get(&row.game)
+            .ok_or_else(|| ApiError::UnknownGame(row.game.clone()))?;
+        let log = state.lobby.store.log(&id).await?;
+        game.verify(&row, &log)
+    } else {
+        VerifyReport::NotFinished
+    };
+    Ok(Json(VerifyBody { match_id: id, report }))
+}

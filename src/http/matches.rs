@@ -1,0 +1,182 @@
+//! The lobby's match routes and the match WebSocket.
+
+use super::{AppState, JsonBody, bearer, optional_player, require_player};
+use crate::error::ApiError;
+use crate::gateway::{self, Inbound, Outbound};
+use crate::protocol::{CreateMatch, MAX_FRAME_BYTES, MatchInfo, MatchList, PROTOCOL_VERSION, Snapshot};
+use crate::rules::{Outcome, Viewer};
+use crate::store::MatchStatus;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use axum::{Json, Router, routing::get, routing::post};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/v1/matches", post(create).get(list))
+        .route("/v1/matches/{id}", get(show))
+        .route("/v1/matches/{id}/join", post(join))
+        .route("/v1/matches/{id}/leave", post(leave))
+        .route("/v1/matches/{id}/ws", get(websocket))
+}
+
+async fn create(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<CreateMatch>,
+) -> Result<(StatusCode, Json<MatchInfo>), ApiError> {
+    let player = require_player(&state, &headers).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(state.lobby.create_match(&player, body).await?),
+    ))
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    status: Option<String>,
+}
+
+async fn list(
+    State(state): State<AppState>,
+    Query(query): Query<ListQuery>,
+) -> Result<Json<MatchList>, ApiError> {
+    let status = match query.status.as_deref() {
+        None => None,
+        Some(text) => Some(
+            text.parse::<MatchStatus>()
+                .map_err(|_| ApiError::BadRequest("status must be open, live or finished".into()))?,
+        ),
+    };
+    Ok(Json(MatchList {
+        matches: state.lobby.list(status).await?,
+    }))
+}
+
+async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<MatchInfo>, ApiError> {
+    Ok(Json(state.lobby.match_info(&id).await?))
+}
+
+async fn join(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<MatchInfo>, ApiError> {
+    let player = require_player(&state, &headers).await?;
+    Ok(Json(state.lobby.join(&player, &id).await?))
+}
+
+async fn leave(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<MatchInfo>, ApiError> {
+    let player = require_player(&state, &headers).await?;
+    Ok(Json(state.lobby.leave(&player, &id).await?))
+}
+
+#[derive(Deserialize)]
+struct SocketQuery {
+    /// Browsers cannot set headers on a WebSocket, so the token may come in the URL.
+    token: Option<String>,
+    resume_from: Option<i64>,
+}
+
+/// `GET /v1/matches/{id}/ws`: a seat's player with its token, anyone else as a spectator.
+async fn websocket(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Query(query): Query<SocketQuery>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let token = query.token.as_deref().or_else(|| bearer(&headers));
+    let player = optional_player(&state, token).await?;
+    state.lobby.match_row(&id).await?; // 404 before anything else
+    let seat = match &player {
+        Some(player) => state.lobby.seat_of(player, &id).await?,
+        None => None,
+    };
+    let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
+    let upgrade = upgrade
+        .map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?
+        .max_message_size(MAX_FRAME_BYTES)
+        .max_frame_size(MAX_FRAME_BYTES);
+    if let Some(handle) = state.lobby.live.get(&id) {
+        // `None` means the match ended between the lookup and now: serve it as finished.
+        if let Some(subscription) = handle.subscribe(viewer, query.resume_from).await {
+            let shutdown = state.shutdown.clone();
+            return Ok(upgrade.on_upgrade(move |socket| async move {
+                let (inbound, outbound) = adapt(socket);
+                gateway::run_session(inbound, outbound, handle, viewer, subscription, shutdown).await;
+            }));
+        }
+    }
+    let row = state.lobby.match_row(&id).await?;
+    if row.status() != MatchStatus::Finished {
+        return Err(ApiError::MatchNotLive);
+    }
+    let game = state
+        .lobby
+        .games
+        .get(&row.game)
+        .ok_or_else(|| ApiError::UnknownGame(row.game.clone()))?;
+    let log = state.lobby.store.log(&id).await?;
+    let view = game
+        .replayed_view(&row, &log, viewer)
+        .map_err(ApiError::Internal)?;
+    let result = row
+        .result
+        .as_ref()
+        .and_then(|json| serde_json::from_value::<Outcome>(json.0.clone()).ok());
+    let snapshot = Snapshot {
+        protocol: PROTOCOL_VERSION,
+        match_id: row.match_id.clone(),
+        game: row.game.clone(),
+        status: MatchStatus::Finished,
+        seat,
+        view,
+        pending: Vec::new(),
+        last_seq: log.last().map_or(0, |entry| entry.seq),
+        deadline_ms: None,
+        seed_commitment: row.seed_commitment.clone(),
+        result,
+    };
+    let seed = row.seed.clone();
+    Ok(upgrade.on_upgrade(move |socket| async move {
+        let (_, outbound) = adapt(socket);
+        gateway::send_final(outbound, snapshot, seed).await;
+    }))
+}
+
+/// axum's socket as the gateway's library-neutral frames.
+fn adapt(
+    socket: WebSocket,
+) -> (
+    impl futures_util::Stream<Item = Inbound> + Unpin,
+    impl futures_util::Sink<Outbound> + Unpin,
+) {
+    let (sink, stream) = socket.split();
+    let inbound = stream.filter_map(|frame| async move {
+        match frame {
+            Ok(Message::Text(text)) => Some(Inbound::Text(text.to_string())),
+            Ok(Message::Binary(_)) => Some(Inbound::Binary),
+            Ok(Message::Ping(_)) | Ok(Message::Pong(_)) => None,
+            Ok(Message::Close(_)) | Err(_) => Some(Inbound::Closed),
+        }
+    });
+    let outbound = Box::pin(sink.with(|frame: Outbound| async move {
+        Ok::<_, axum::Error>(match frame {
+            Outbound::Text(text) => Message::Text(text.into()),
+            Outbound::Close { code, reason } => Message::Close(Some(CloseFrame {
+                code,
+                reason: reason.into(),
+            })),
+        })
+    }));
+    (Box::pin(inbound), outbound)
+}

@@ -1,0 +1,44 @@
+//! `/v1/matchmaking/tickets`: wait for opponents with the same game and options.
+
+use super::{AppState, JsonBody, require_player};
+use crate::error::ApiError;
+use crate::protocol::{CreateTicket, Ticket};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::{Json, Router, routing::get, routing::post};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/v1/matchmaking/tickets", post(open))
+        .route("/v1/matchmaking/tickets/{id}", get(show).delete(cancel))
+}
+
+async fn open(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    JsonBody(body): JsonBody<CreateTicket>,
+) -> Result<(StatusCode, Json<Ticket>), ApiError> {
+    let player = require_player(&state, &headers).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(state.lobby.open_ticket(&player, body).await?),
+    ))
+}
+
+async fn show(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<Ticket>, ApiError> {
+    let player = require_player(&state, &headers).await?;
+    Ok(Json(state.lobby.ticket(&player, &id).await?))
+}
+
+async fn cancel(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<Ticket>, ApiError> {
+    let player = require_player(&state, &headers).await?;
+    Ok(Json(state.lobby.cancel_ticket(&player, &id).await?))
+}

@@ -1,0 +1,91 @@
+//! The HTTP API, one router per concern, merged in [`router`].
+//!
+//! Handlers are thin: they authenticate, call the [`Lobby`] or a match actor, and map
+//! errors through [`ApiError`] into `{"error": {"code", "message"}}`.
+
+pub mod health;
+pub mod history;
+pub mod matches;
+pub mod matchmaking;
+pub mod players;
+
+use crate::error::ApiError;
+use crate::matches::{Lobby, Player};
+use axum::Router;
+use axum::http::HeaderMap;
+use std::sync::Arc;
+use tokio::sync::watch;
+
+#[derive(Clone)]
+pub struct AppState {
+    pub lobby: Arc<Lobby>,
+    /// Flips to true when the server stops; WebSocket sessions close on it.
+    pub shutdown: watch::Receiver<bool>,
+}
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .merge(health::router())
+        .merge(players::router())
+        .merge(matches::router())
+        .merge(history::router())
+        .merge(matchmaking::router())
+        .fallback(|| async { ApiError::NotFound("route") })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(64 * 1024))
+        .with_state(state)
+}
+
+/// The request's span: method and path only. The query is left out because the WebSocket
+/// route carries the player's token there, and tokens are never logged.
+fn request_span(request: &axum::http::Request<axum::body::Body>) -> tracing::Span {
+    tracing::info_span!("request", method = %request.method(), path = %request.uri().path())
+}
+
+/// The bearer token of a request, from `Authorization: Bearer`.
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(axum::http::header::AUTHORIZATION)?.to_str().ok()?;
+    value.strip_prefix("Bearer ").map(str::trim)
+}
+
+/// The player a request must come from.
+pub async fn require_player(state: &AppState, headers: &HeaderMap) -> Result<Player, ApiError> {
+    let token = bearer(headers).ok_or(ApiError::Unauthorized)?;
+    state
+        .lobby
+        .authenticate(token)
+        .await?
+        .ok_or(ApiError::Unauthorized)
+}
+
+/// The player behind an optional token; a token that is present but wrong is refused.
+pub async fn optional_player(state: &AppState, token: Option<&str>) -> Result<Option<Player>, ApiError> {
+    match token {
+        None => Ok(None),
+        Some(token) => state
+            .lobby
+            .authenticate(token)
+            .await?
+            .ok_or(ApiError::Unauthorized)
+            .map(Some),
+    }
+}
+
+/// A JSON body whose rejections use the API's error shape.
+pub struct JsonBody<T>(pub T);
+
+impl<T, S> axum::extract::FromRequest<S> for JsonBody<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
+        match axum::Json::<T>::from_request(request, state).await {
+            Ok(axum::Json(value)) => Ok(JsonBody(value)),
+            Err(rejection) => Err(ApiError::BadRequest(rejection.body_text())),
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! `POST /v1/players`: guest accounts.
+
+use super::{AppState, JsonBody};
+use crate::error::ApiError;
+use crate::protocol::{CreatePlayer, PlayerCreated};
+use axum::http::StatusCode;
+use axum::{Json, Router, extract::State, routing::post};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/v1/players", post(create))
+}
+
+async fn create(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody<CreatePlayer>,
+) -> Result<(StatusCode, Json<PlayerCreated>), ApiError> {
+    let (player, token) = state.lobby.create_player(&body.name).await?;
+    let created = PlayerCreated {
+        player_id: player.player_id,
+        name: player.name,
+        token,
+    };
+    Ok((StatusCode::CREATED, Json(created)))
+}

@@ -1,0 +1,166 @@
+//! The game-independent side of a match actor: what can be asked of it, over a bounded
+//! channel. A full channel makes callers wait (back-pressure) rather than grow memory.
+
+use crate::protocol::{ErrorCode, LogEntryBody, Snapshot, Update};
+use crate::rules::{Outcome, Seat, Viewer};
+use serde_json::Value;
+use std::sync::Arc;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+/// Messages queued per actor before senders wait.
+pub const MAILBOX: usize = 64;
+
+/// Why the actor refused a command. Nothing was written to the log.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum CommandError {
+    #[error("the game is not waiting for this seat: {0}")]
+    NotYourTurn(String),
+    #[error("illegal move: {message}")]
+    IllegalMove { reason: String, message: String },
+    #[error("this command cannot be read by the game: {0}")]
+    BadCommand(String),
+    #[error("the match is not live")]
+    MatchNotLive,
+    #[error("the server could not store the command: {0}")]
+    Internal(String),
+}
+
+impl CommandError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            CommandError::NotYourTurn(_) => ErrorCode::NotYourTurn,
+            CommandError::IllegalMove { .. } => ErrorCode::IllegalMove,
+            CommandError::BadCommand(_) => ErrorCode::BadMessage,
+            CommandError::MatchNotLive => ErrorCode::MatchNotLive,
+            CommandError::Internal(_) => ErrorCode::Internal,
+        }
+    }
+
+    pub fn reason(&self) -> Option<String> {
+        match self {
+            CommandError::IllegalMove { reason, .. } => Some(reason.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// What changed after one accepted command (or the start, a timeout, a bot move), prepared
+/// for every viewer at once so the fan-out never calls into the game.
+#[derive(Debug)]
+pub struct Batch {
+    /// Index = seat; the last element is the spectator's.
+    pub per_viewer: Vec<ViewerBatch>,
+    pub pending: Vec<Seat>,
+    pub finished: Option<(Outcome, String)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ViewerBatch {
+    pub events: Vec<(i64, Value)>,
+    pub update: Update,
+}
+
+impl Batch {
+    pub fn for_viewer(&self, viewer: Viewer) -> &ViewerBatch {
+        let spectator = self.per_viewer.len() - 1;
+        let index = match viewer {
+            Viewer::Seat(seat) => seat.index().min(spectator),
+            Viewer::Spectator => spectator,
+        };
+        &self.per_viewer[index]
+    }
+}
+
+/// A connection's start: a snapshot, the events after `resume_from` it missed, and the live
+/// feed from exactly that point on (taken inside the actor, so nothing falls in between).
+pub struct Subscription {
+    pub snapshot: Snapshot,
+    pub backlog: Vec<(i64, Value)>,
+    pub feed: broadcast::Receiver<Arc<Batch>>,
+}
+
+pub(crate) enum ActorMessage {
+    Command {
+        seat: Seat,
+        command: Value,
+        reply: oneshot::Sender<Result<i64, CommandError>>,
+    },
+    Subscribe {
+        viewer: Viewer,
+        resume_from: Option<i64>,
+        reply: oneshot::Sender<Subscription>,
+    },
+    Connection {
+        seat: Seat,
+        connected: bool,
+    },
+    Log {
+        viewer: Viewer,
+        reply: oneshot::Sender<(Value, Vec<LogEntryBody>)>,
+    },
+    Forfeit {
+        seat: Seat,
+        reason: String,
+        reply: oneshot::Sender<Result<(), CommandError>>,
+    },
+    Shutdown,
+}
+
+/// A cloneable address of one running match.
+#[derive(Clone)]
+pub struct MatchHandle {
+    pub(crate) sender: mpsc::Sender<ActorMessage>,
+    pub game: &'static str,
+}
+
+impl MatchHandle {
+    /// Submits a seat's command; resolves once its events are durable (or it was refused).
+    pub async fn command(&self, seat: Seat, command: Value) -> Result<i64, CommandError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(ActorMessage::Command { seat, command, reply }).await?;
+        answer.await.map_err(|_| CommandError::MatchNotLive)?
+    }
+
+    pub async fn subscribe(&self, viewer: Viewer, resume_from: Option<i64>) -> Option<Subscription> {
+        let (reply, answer) = oneshot::channel();
+        let message = ActorMessage::Subscribe {
+            viewer,
+            resume_from,
+            reply,
+        };
+        self.send(message).await.ok()?;
+        answer.await.ok()
+    }
+
+    /// Tells the actor a seat's connection opened or closed (disconnect grace).
+    pub async fn connection(&self, seat: Seat, connected: bool) {
+        let _ = self.send(ActorMessage::Connection { seat, connected }).await;
+    }
+
+    /// The viewer's current view and the events it may see so far.
+    pub async fn log(&self, viewer: Viewer) -> Option<(Value, Vec<LogEntryBody>)> {
+        let (reply, answer) = oneshot::channel();
+        self.send(ActorMessage::Log { viewer, reply }).await.ok()?;
+        answer.await.ok()
+    }
+
+    pub async fn forfeit(&self, seat: Seat, reason: &str) -> Result<(), CommandError> {
+        let (reply, answer) = oneshot::channel();
+        let reason = reason.to_string();
+        self.send(ActorMessage::Forfeit { seat, reason, reply }).await?;
+        answer.await.map_err(|_| CommandError::MatchNotLive)?
+    }
+
+    /// Asks the actor to stop after the message it is handling; resolves when it has.
+    pub async fn shutdown(&self) {
+        let _ = self.sender.send(ActorMessage::Shutdown).await;
+        self.sender.closed().await;
+    }
+
+    async fn send(&self, message: ActorMessage) -> Result<(), CommandError> {
+        self.sender
+            .send(message)
+            .await
+            .map_err(|_| CommandError::MatchNotLive)
+    }
+}

@@ -1,0 +1,466 @@
+//! The lobby: players, matches waiting for seats, matchmaking tickets, and starting a match
+//! (spawning its actor) the moment its last seat is taken.
+//!
+//! Seat changes go through one async lock, so two joins can never take the same seat or
+//! start a match twice; play itself never takes this lock (actors are independent).
+//! Matchmaking tickets live in memory: a restart forgets waiting tickets, not matches.
+
+use super::{ActorContext, GameRegistry, LiveMatches, MatchHandle};
+use crate::config::Clocks;
+use crate::error::ApiError;
+use crate::fairness;
+use crate::protocol::{CreateMatch, CreateTicket, MatchInfo, Opponent, SeatInfo, Ticket, TicketStatus};
+use crate::rules::{Outcome, Seat};
+use crate::store::{MatchRow, MatchStatus, SeatRow, Store};
+use chrono::Utc;
+use serde_json::Value;
+use sqlx::types::Json;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::task::JoinHandle;
+
+/// A player known by a valid token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub player_id: String,
+    pub name: String,
+}
+
+struct TicketState {
+    player_id: String,
+    game: String,
+    options: Value,
+    status: TicketStatus,
+    match_id: Option<String>,
+}
+
+#[derive(Default)]
+struct Tickets {
+    by_id: HashMap<String, TicketState>,
+    /// Waiting ticket ids in arrival order.
+    queue: Vec<String>,
+}
+
+pub struct Lobby {
+    pub store: Store,
+    pub games: Arc<GameRegistry>,
+    pub live: Arc<LiveMatches>,
+    pub clocks: Clocks,
+    seats_lock: tokio::sync::Mutex<Tickets>,
+    actors: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl Lobby {
+    pub fn new(store: Store, games: GameRegistry, clocks: Clocks) -> Self {
+        Lobby {
+            store,
+            games: Arc::new(games),
+            live: Arc::new(LiveMatches::default()),
+            clocks,
+            seats_lock: tokio::sync::Mutex::new(Tickets::default()),
+            actors: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub async fn create_player(&self, name: &str) -> Result<(Player, String), ApiError> {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 40 {
+            return Err(ApiError::BadRequest("name must be 1 to 40 characters".into()));
+        }
+        let token = fairness::new_token();
+        let player = Player {
+            player_id: uuid::Uuid::new_v4().to_string(),
+            name: name.to_string(),
+        };
+        let hash = fairness::token_hash(&token);
+        self.store
+            .insert_player(&player.player_id, &player.name, &hash, Utc::now())
+            .await?;
+        Ok((player, token))
+    }
+
+    pub async fn authenticate(&self, token: &str) -> Result<Option<Player>, ApiError> {
+        let found = self
+            .store
+            .player_by_token_hash(&fairness::token_hash(token))
+            .await?;
+        Ok(found.map(|(player_id, name)| Player { player_id, name }))
+    }
+
+    pub async fn create_match(&self, player: &Player, request: CreateMatch) -> Result<MatchInfo, ApiError> {
+        let game = self
+            .games
+            .get(&request.game)
+            .ok_or_else(|| ApiError::UnknownGame(request.game.clone()))?;
+        let (options, seat_count) = game
+            .check_options(request.options)
+            .map_err(ApiError::BadOptions)?;
+        let clocks = Clocks {
+            turn: request
+                .turn_clock_secs
+                .map_or(self.clocks.turn, Duration::from_secs),
+            disconnect_grace: request
+                .disconnect_grace_secs
+                .map_or(self.clocks.disconnect_grace, Duration::from_secs),
+        };
+        if clocks.turn.is_zero() {
+            return Err(ApiError::BadRequest("turn_clock_secs must be at least 1".into()));
+        }
+        let row = new_match_row(game.id(), options, seat_count, clocks);
+        let mut seats = vec![seat_row(&row.match_id, 0, Some(&player.player_id))];
+        if request.opponent == Some(Opponent::Bot) {
+            seats.extend((1..seat_count).map(|seat| seat_row(&row.match_id, seat, None)));
+        }
+        let _guard = self.seats_lock.lock().await;
+        self.store.insert_match(&row, &seats).await?;
+        if seats.len() == usize::from(seat_count) {
+            self.start(&row.match_id).await?;
+        }
+        self.match_info(&row.match_id).await
+    }
+
+    pub async fn join(&self, player: &Player, match_id: &str) -> Result<MatchInfo, ApiError> {
+        let _guard = self.seats_lock.lock().await;
+        let row = self
+            .store
+            .get_match(match_id)
+            .await?
+            .ok_or(ApiError::NotFound("match"))?;
+        if row.status() != MatchStatus::Open {
+            return Err(ApiError::MatchNotOpen);
+        }
+        let seats = self.store.seats(match_id).await?;
+        if seats
+            .iter()
+            .any(|seat| seat.player_id.as_deref() == Some(&player.player_id))
+        {
+            return Err(ApiError::AlreadySeated);
+        }
+        let free = (0..row.seat_count).find(|index| seats.iter().all(|seat| seat.seat != *index));
+        let free = free.ok_or(ApiError::MatchNotOpen)?;
+        self.store
+            .insert_seat(&seat_row(match_id, free as u8, Some(&player.player_id)))
+            .await?;
+        if seats.len() + 1 == row.seat_count as usize {
+            self.start(match_id).await?;
+        }
+        self.match_info(match_id).await
+    }
+
+    /// Leaving an open match frees the seat (the last one out cancels it); leaving a live
+    /// match forfeits it.
+    pub async fn leave(&self, player: &Player, match_id: &str) -> Result<MatchInfo, ApiError> {
+        let guard = self.seats_lock.lock().await;
+        let row = self
+            .store
+            .get_match(match_id)
+            .await?
+            .ok_or(ApiError::NotFound("match"))?;
+        let seats = self.store.seats(match_id).await?;
+        let mine = seats
+            .iter()
+            .find(|seat| seat.player_id.as_deref() == Some(&player.player_id))
+            .ok_or(ApiError::NotSeated)?;
+        match row.status() {
+            MatchStatus::Open => {
+                self.store.delete_seat(match_id, mine.seat).await?;
+                if seats.iter().all(|seat| seat.bot || seat.seat == mine.seat) {
+                    self.store
+                        .set_status(match_id, MatchStatus::Cancelled, Utc::now())
+                        .await?;
+                }
+            }
+            MatchStatus::Live => {
+                let handle = self.live.get(match_id).ok_or(ApiError::MatchNotLive)?;
+                drop(guard);
+                handle
+                    .forfeit(Seat(mine.seat as u8), "left the match")
+                    .await
+                    .map_err(|_| ApiError::MatchNotLive)?;
+            }
+            MatchStatus::Finished | MatchStatus::Cancelled => return Err(ApiError::MatchNotLive),
+        }
+        self.match_info(match_id).await
+    }
+
+    /// Marks the match live and spawns its actor, which logs the game's start.
+    async fn start(&self, match_id: &str) -> Result<(), ApiError> {
+        self.store
+            .set_status(match_id, MatchStatus::Live, Utc::now())
+            .await?;
+        let row = self
+            .store
+            .get_match(match_id)
+            .await?
+            .ok_or(ApiError::NotFound("match"))?;
+        let handle = self
+            .spawn_actor(&row, Vec::new())
+            .await
+            .map_err(ApiError::Internal)?;
+        // The actor logs the start before it reads its mailbox, so this answer means the
+        // match is durably started when the caller hears it is live.
+        handle.log(crate::rules::Viewer::Spectator).await;
+        Ok(())
+    }
+
+    async fn spawn_actor(
+        &self,
+        row: &MatchRow,
+        log: Vec<crate::store::LogEntry>,
+    ) -> Result<MatchHandle, String> {
+        let game = self
+            .games
+            .get(&row.game)
+            .ok_or_else(|| format!("unknown game {}", row.game))?;
+        let seats = self.store.seats(&row.match_id).await.map_err(|e| e.to_string())?;
+        let context = ActorContext {
+            store: self.store.clone(),
+            live: self.live.clone(),
+            match_id: row.match_id.clone(),
+            clocks: Clocks {
+                turn: Duration::from_millis(row.turn_clock_ms.max(1) as u64),
+                disconnect_grace: Duration::from_millis(row.disconnect_grace_ms.max(0) as u64),
+            },
+            seats,
+            seed_commitment: row.seed_commitment.clone(),
+            seed_hex: row.seed.clone(),
+        };
+        let (handle, join) = game.spawn(context, &row.options.0, log)?;
+        self.live.insert(row.match_id.clone(), handle.clone());
+        self.lock_actors().push(join);
+        Ok(handle)
+    }
+
+    /// Restarts every live match from its log. A log that does not replay is reported and
+    /// left alone rather than resumed wrongly.
+    pub async fn recover(&self) -> Result<usize, ApiError> {
+        let mut resumed = 0;
+        for row in self
+            .store
+            .matches_with_status(MatchStatus::Live, i64::MAX)
+            .await?
+        {
+            let log = self.store.log(&row.match_id).await?;
+            match self.spawn_actor(&row, log).await {
+                Ok(_) => resumed += 1,
+                Err(error) => tracing::error!(match_id = %row.match_id, %error, "could not resume match"),
+            }
+        }
+        Ok(resumed)
+    }
+
+    /// Stops every actor after the message it is handling, so no write is cut in half.
+    pub async fn shutdown(&self) {
+        for handle in self.live.drain() {
+            handle.shutdown().await;
+        }
+        let joins: Vec<_> = self.lock_actors().drain(..).collect();
+        for join in joins {
+            let _ = join.await;
+        }
+    }
+
+    fn lock_actors(&self) -> std::sync::MutexGuard<'_, Vec<JoinHandle<()>>> {
+        self.actors
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub async fn match_row(&self, match_id: &str) -> Result<MatchRow, ApiError> {
+        self.store
+            .get_match(match_id)
+            .await?
+            .ok_or(ApiError::NotFound("match"))
+    }
+
+    pub async fn match_info(&self, match_id: &str) -> Result<MatchInfo, ApiError> {
+        let row = self.match_row(match_id).await?;
+        self.info_of(row).await
+    }
+
+    async fn info_of(&self, row: MatchRow) -> Result<MatchInfo, ApiError> {
+        let seats = self.store.seats_with_names(&row.match_id).await?;
+        let status = row.status();
+        let result = row
+            .result
+            .as_ref()
+            .and_then(|Json(value)| serde_json::from_value::<Outcome>(value.clone()).ok());
+        Ok(MatchInfo {
+            seats: seats
+                .into_iter()
+                .map(|(seat, player_id, name, bot)| SeatInfo {
+                    seat: Seat(seat as u8),
+                    player_id,
+                    name,
+                    bot,
+                })
+                .collect(),
+            // The seed stays secret until the match is over: it predicts every die.
+            seed: (status == MatchStatus::Finished).then(|| row.seed.clone()),
+            match_id: row.match_id,
+            game: row.game,
+            options: row.options.0,
+            status,
+            seat_count: row.seat_count as u8,
+            turn_clock_ms: row.turn_clock_ms,
+            disconnect_grace_ms: row.disconnect_grace_ms,
+            seed_commitment: row.seed_commitment,
+            created_at: row.created_at,
+            started_at: row.started_at,
+            finished_at: row.finished_at,
+            result,
+        })
+    }
+
+    pub async fn list(&self, status: Option<MatchStatus>) -> Result<Vec<MatchInfo>, ApiError> {
+        let statuses = match status {
+            Some(status) => vec![status],
+            None => vec![MatchStatus::Open, MatchStatus::Live, MatchStatus::Finished],
+        };
+        let mut infos = Vec::new();
+        for status in statuses {
+            for row in self.store.matches_with_status(status, 100).await? {
+                infos.push(self.info_of(row).await?);
+            }
+        }
+        Ok(infos)
+    }
+
+    /// The seat a player holds in a match, if any.
+    pub async fn seat_of(&self, player: &Player, match_id: &str) -> Result<Option<Seat>, ApiError> {
+        let seats = self.store.seats(match_id).await?;
+        Ok(seats
+            .iter()
+            .find(|seat| seat.player_id.as_deref() == Some(&player.player_id))
+            .map(|seat| Seat(seat.seat as u8)))
+    }
+
+    /// Queues a ticket; when enough waiting tickets share the game and (normalised) options,
+    /// they are seated together in arrival order and the match starts.
+    pub async fn open_ticket(&self, player: &Player, request: CreateTicket) -> Result<Ticket, ApiError> {
+        let game = self
+            .games
+            .get(&request.game)
+            .ok_or_else(|| ApiError::UnknownGame(request.game.clone()))?;
+        let (options, seat_count) = game
+            .check_options(request.options)
+            .map_err(ApiError::BadOptions)?;
+        let mut tickets = self.seats_lock.lock().await;
+        let ticket_id = uuid::Uuid::new_v4().to_string();
+        let mut partners: Vec<String> = Vec::new();
+        for waiting in &tickets.queue {
+            let other = &tickets.by_id[waiting];
+            let distinct = other.player_id != player.player_id
+                && partners
+                    .iter()
+                    .all(|id| tickets.by_id[id].player_id != other.player_id);
+            if other.game == game.id() && other.options == options && distinct {
+                partners.push(waiting.clone());
+                if partners.len() + 1 == usize::from(seat_count) {
+                    break;
+                }
+            }
+        }
+        let mut state = TicketState {
+            player_id: player.player_id.clone(),
+            game: game.id().to_string(),
+            options: options.clone(),
+            status: TicketStatus::Waiting,
+            match_id: None,
+        };
+        if partners.len() + 1 == usize::from(seat_count) {
+            let clocks = self.clocks;
+            let row = new_match_row(game.id(), options, seat_count, clocks);
+            let mut seats: Vec<SeatRow> = partners
+                .iter()
+                .enumerate()
+                .map(|(index, id)| seat_row(&row.match_id, index as u8, Some(&tickets.by_id[id].player_id)))
+                .collect();
+            seats.push(seat_row(
+                &row.match_id,
+                partners.len() as u8,
+                Some(&player.player_id),
+            ));
+            self.store.insert_match(&row, &seats).await?;
+            self.start(&row.match_id).await?;
+            for id in &partners {
+                if let Some(partner) = tickets.by_id.get_mut(id) {
+                    partner.status = TicketStatus::Matched;
+                    partner.match_id = Some(row.match_id.clone());
+                }
+            }
+            tickets.queue.retain(|id| !partners.contains(id));
+            state.status = TicketStatus::Matched;
+            state.match_id = Some(row.match_id);
+        } else {
+            tickets.queue.push(ticket_id.clone());
+        }
+        let ticket = ticket_of(&ticket_id, &state);
+        tickets.by_id.insert(ticket_id, state);
+        Ok(ticket)
+    }
+
+    pub async fn ticket(&self, player: &Player, ticket_id: &str) -> Result<Ticket, ApiError> {
+        let tickets = self.seats_lock.lock().await;
+        let state = tickets.by_id.get(ticket_id).ok_or(ApiError::NotFound("ticket"))?;
+        if state.player_id != player.player_id {
+            return Err(ApiError::Forbidden);
+        }
+        Ok(ticket_of(ticket_id, state))
+    }
+
+    pub async fn cancel_ticket(&self, player: &Player, ticket_id: &str) -> Result<Ticket, ApiError> {
+        let mut tickets = self.seats_lock.lock().await;
+        let state = tickets
+            .by_id
+            .get_mut(ticket_id)
+            .ok_or(ApiError::NotFound("ticket"))?;
+        if state.player_id != player.player_id {
+            return Err(ApiError::Forbidden);
+        }
+        if state.status == TicketStatus::Waiting {
+            state.status = TicketStatus::Cancelled;
+        }
+        let ticket = ticket_of(ticket_id, state);
+        tickets.queue.retain(|id| id != ticket_id);
+        Ok(ticket)
+    }
+}
+
+fn ticket_of(ticket_id: &str, state: &TicketState) -> Ticket {
+    Ticket {
+        ticket_id: ticket_id.to_string(),
+        game: state.game.clone(),
+        status: state.status,
+        match_id: state.match_id.clone(),
+    }
+}
+
+fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: Clocks) -> MatchRow {
+    let seed = fairness::new_seed();
+    MatchRow {
+        match_id: uuid::Uuid::new_v4().to_string(),
+        game: game.to_string(),
+        options: Json(options),
+        status: MatchStatus::Open.as_str().to_string(),
+        seat_count: i32::from(seat_count),
+        turn_clock_ms: clocks.turn.as_millis() as i64,
+        disconnect_grace_ms: clocks.disconnect_grace.as_millis() as i64,
+        seed_commitment: seed.commitment(),
+        seed: seed.to_hex(),
+        created_at: Utc::now(),
+        started_at: None,
+        finished_at: None,
+        result: None,
+    }
+}
+
+fn seat_row(match_id: &str, seat: u8, player_id: Option<&str>) -> SeatRow {
+    SeatRow {
+        match_id: match_id.to_string(),
+        seat: i32::from(seat),
+        player_id: player_id.map(str::to_string),
+        bot: player_id.is_none(),
+    }
+}

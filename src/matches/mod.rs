@@ -1,0 +1,38 @@
+//! Live matches: one actor per match, the single writer of its log.
+//!
+//! * [`actor`]: the generic `MatchActor<G>`: command -> `MatchCore` -> events committed ->
+//!   ack + per-viewer broadcast; turn clocks, disconnect grace, server-side bots.
+//! * [`handle`]: the cloneable, game-independent [`MatchHandle`] (a bounded mpsc sender);
+//!   commands, views and events cross it as JSON, which is what lets one registry hold
+//!   matches of every game.
+//! * [`games`]: [`GameRegistry`], the type-erased table of games: registering one more
+//!   `Game` type is all a new game needs.
+//! * [`live`]: the table of running actors, filled at start (recovery) and when a lobby
+//!   match fills.
+
+pub mod actor;
+pub mod games;
+pub mod handle;
+pub mod live;
+pub mod lobby;
+
+pub use games::{GameKind, GameRegistry, GameSchemas};
+pub use handle::{CommandError, MatchHandle, Subscription, ViewerBatch};
+pub use live::LiveMatches;
+pub use lobby::{Lobby, Player};
+
+use crate::config::Clocks;
+use crate::store::{SeatRow, Store};
+use std::sync::Arc;
+
+/// What an actor needs from the server around it.
+#[derive(Clone)]
+pub struct ActorContext {
+    pub store: Store,
+    pub live: Arc<LiveMatches>,
+    pub match_id: String,
+    pub clocks: Clocks,
+    pub seats: Vec<SeatRow>,
+    pub seed_commitment: String,
+    pub seed_hex: String,
+}

@@ -1,0 +1,151 @@
+//! Bodies of the HTTP API under `/v1`.
+
+use crate::fairness::VerifyReport;
+use crate::rules::{Outcome, Seat};
+use crate::store::{EntryKind, MatchStatus};
+use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Every HTTP error: `{"error": {"code": ..., "message": ...}}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ErrorDetail {
+    pub code: String,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreatePlayer {
+    pub name: String,
+}
+
+/// The token is shown once; send it as `Authorization: Bearer <token>` (or `?token=` on the
+/// WebSocket).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlayerCreated {
+    pub player_id: String,
+    pub name: String,
+    pub token: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Opponent {
+    /// Fill every other seat with a server-side bot and start at once.
+    Bot,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateMatch {
+    pub game: String,
+    /// The game's options (per-game schema in `proto/<game>/options.json`); default if absent.
+    #[serde(default)]
+    pub options: Option<Value>,
+    #[serde(default)]
+    pub opponent: Option<Opponent>,
+    /// Seconds per decision before the server plays the default move (server default 60).
+    #[serde(default)]
+    pub turn_clock_secs: Option<u64>,
+    /// Seconds a disconnected player keeps the seat before forfeiting (server default 300).
+    #[serde(default)]
+    pub disconnect_grace_secs: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatInfo {
+    pub seat: Seat,
+    pub player_id: Option<String>,
+    pub name: Option<String>,
+    pub bot: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MatchInfo {
+    pub match_id: String,
+    pub game: String,
+    pub options: Value,
+    pub status: MatchStatus,
+    pub seat_count: u8,
+    pub seats: Vec<SeatInfo>,
+    pub turn_clock_ms: i64,
+    pub disconnect_grace_ms: i64,
+    /// hex sha256 of the seed, public from creation.
+    pub seed_commitment: String,
+    /// The seed itself, only once the match is finished.
+    pub seed: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub started_at: Option<DateTime<Utc>>,
+    pub finished_at: Option<DateTime<Utc>>,
+    pub result: Option<Outcome>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MatchList {
+    pub matches: Vec<MatchInfo>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTicket {
+    pub game: String,
+    #[serde(default)]
+    pub options: Option<Value>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TicketStatus {
+    Waiting,
+    Matched,
+    Cancelled,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Ticket {
+    pub ticket_id: String,
+    pub game: String,
+    pub status: TicketStatus,
+    pub match_id: Option<String>,
+}
+
+/// One log entry as the caller may see it. While a match is live only redacted events are
+/// listed; once it is over, every entry, commands included.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LogEntryBody {
+    pub seq: i64,
+    pub kind: EntryKind,
+    pub payload: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<DateTime<Utc>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MatchLog {
+    pub match_id: String,
+    pub status: MatchStatus,
+    pub entries: Vec<LogEntryBody>,
+}
+
+/// For now the game's final (public) view and outcome; the cricket scorecard comes later.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Scorecard {
+    pub match_id: String,
+    pub status: MatchStatus,
+    pub view: Value,
+    pub result: Option<Outcome>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct VerifyBody {
+    pub match_id: String,
+    #[serde(flatten)]
+    pub report: VerifyReport,
+}

@@ -1,0 +1,55 @@
+//! The JSON Schemas of the wire, as `(path under proto/, pretty JSON)` pairs. The committed
+//! `proto/` directory is exactly this list; `tests/proto_schema.rs` keeps it so.
+
+use super::*;
+use crate::matches::GameRegistry;
+use schemars::{JsonSchema, schema_for};
+
+fn pretty<T: JsonSchema>() -> String {
+    let schema = schema_for!(T);
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn render(schema: &schemars::Schema) -> String {
+    let mut text = serde_json::to_string_pretty(schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Every schema file of `proto/`, for the envelopes and for each game of `games`.
+pub fn files(games: &GameRegistry) -> Vec<(String, String)> {
+    let mut files = vec![
+        ("ws/client_message.json".to_string(), pretty::<ClientMessage>()),
+        ("ws/server_message.json".to_string(), pretty::<ServerMessage>()),
+        ("http/error.json".to_string(), pretty::<ErrorBody>()),
+        ("http/create_player.json".to_string(), pretty::<CreatePlayer>()),
+        ("http/player_created.json".to_string(), pretty::<PlayerCreated>()),
+        ("http/create_match.json".to_string(), pretty::<CreateMatch>()),
+        ("http/match_info.json".to_string(), pretty::<MatchInfo>()),
+        ("http/match_list.json".to_string(), pretty::<MatchList>()),
+        ("http/create_ticket.json".to_string(), pretty::<CreateTicket>()),
+        ("http/ticket.json".to_string(), pretty::<Ticket>()),
+        ("http/match_log.json".to_string(), pretty::<MatchLog>()),
+        ("http/scorecard.json".to_string(), pretty::<Scorecard>()),
+        ("http/verify.json".to_string(), pretty::<VerifyBody>()),
+        (
+            "log/command_entry.json".to_string(),
+            pretty::<crate::fairness::CommandRecord>(),
+        ),
+        (
+            "log/forfeit_entry.json".to_string(),
+            pretty::<crate::fairness::ForfeitRecord>(),
+        ),
+    ];
+    for id in games.ids() {
+        let Some(game) = games.get(id) else { continue };
+        let schemas = game.schemas();
+        files.push((format!("{id}/options.json"), render(&schemas.options)));
+        files.push((format!("{id}/command.json"), render(&schemas.command)));
+        files.push((format!("{id}/event.json"), render(&schemas.event)));
+        files.push((format!("{id}/view.json"), render(&schemas.view)));
+    }
+    files
+}

@@ -1,0 +1,285 @@
+//! The event log and lobby tables, on SQLite or PostgreSQL chosen at run time from
+//! `DATABASE_URL`.
+//!
+//! Both backends run the same SQL text (`$1` placeholders work on both); only the migrations
+//! differ, in their column types (`migrations/sqlite`, `migrations/postgres`). The
+//! `with_pool!` macro writes each query once and type-checks it against both drivers.
+//!
+//! `match_event` is append-only: [`Store::append`] writes a batch of entries (and, when the
+//! batch ends the match, the result) in one transaction, so a command is never half-logged.
+
+mod rows;
+
+pub use rows::{EntryKind, LogEntry, MatchRow, MatchStatus, NewEntry, SeatRow};
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
+use sqlx::types::Json;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// A database failure. The message never contains bound values (tokens are hashed first anyway).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("unsupported DATABASE_URL (use sqlite://... or postgres://...): {0}")]
+    UnsupportedUrl(String),
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migration failed: {0}")]
+    Migration(#[from] sqlx::migrate::MigrateError),
+    #[error("stored data is malformed: {0}")]
+    Malformed(String),
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// A connection pool to one of the two supported databases.
+#[derive(Clone, Debug)]
+pub enum Store {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// Runs `$body` with `$pool` bound to whichever pool the store holds; the body is compiled
+/// once per backend, so a query that does not suit both fails to build.
+macro_rules! with_pool {
+    ($store:expr, $pool:ident => $body:expr) => {
+        match $store {
+            Store::Sqlite($pool) => $body,
+            Store::Postgres($pool) => $body,
+        }
+    };
+}
+
+const MATCH_COLUMNS: &str = "match_id, game, options, status, seat_count, turn_clock_ms, disconnect_grace_ms, \
+     seed_commitment, seed, created_at, started_at, finished_at, result";
+
+impl Store {
+    /// Connects and runs the migrations. A SQLite file is created if missing.
+    pub async fn connect(url: &str) -> StoreResult<Store> {
+        let store = if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .busy_timeout(Duration::from_secs(10))
+                .foreign_keys(true);
+            // A local file needs no liveness pings or connection recycling; leaving them out
+            // also keeps acquiring a connection free of timers and round trips.
+            let pool = SqlitePoolOptions::new()
+                .max_connections(4)
+                .test_before_acquire(false)
+                .idle_timeout(None)
+                .max_lifetime(None);
+            Store::Sqlite(pool.connect_with(options).await?)
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Store::Postgres(PgPoolOptions::new().max_connections(8).connect(url).await?)
+        } else {
+            let scheme = url.split(':').next().unwrap_or_default().to_string();
+            return Err(StoreError::UnsupportedUrl(scheme));
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    async fn migrate(&self) -> StoreResult<()> {
+        match self {
+            Store::Sqlite(pool) => sqlx::migrate!("./migrations/sqlite").run(pool).await?,
+            Store::Postgres(pool) => sqlx::migrate!("./migrations/postgres").run(pool).await?,
+        }
+        Ok(())
+    }
+
+    pub fn backend(&self) -> &'static str {
+        match self {
+            Store::Sqlite(_) => "sqlite",
+            Store::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Waits for in-flight queries and closes every connection (graceful shutdown).
+    pub async fn close(&self) {
+        with_pool!(self, pool => pool.close().await)
+    }
+
+    /// True when the database answers; `/readyz` uses it.
+    pub async fn ping(&self) -> bool {
+        with_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.is_ok())
+    }
+
+    /// Runs operator SQL as-is (the tests use it to tamper with a log on purpose).
+    pub async fn execute_unchecked(&self, sql: &str) -> StoreResult<u64> {
+        let sql = sqlx::AssertSqlSafe(sql.to_string());
+        Ok(with_pool!(self, pool => sqlx::raw_sql(sql).execute(pool).await?.rows_affected()))
+    }
+
+    pub async fn insert_player(
+        &self,
+        player_id: &str,
+        name: &str,
+        token_hash: &str,
+        now: DateTime<Utc>,
+    ) -> StoreResult<()> {
+        const SQL: &str =
+            "INSERT INTO player (player_id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)";
+        with_pool!(self, pool => sqlx::query(SQL)
+            .bind(player_id).bind(name).bind(token_hash).bind(now)
+            .execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    /// The player whose token hashes to `token_hash`, as `(player_id, name)`.
+    pub async fn player_by_token_hash(&self, token_hash: &str) -> StoreResult<Option<(String, String)>> {
+        const SQL: &str = "SELECT player_id, name FROM player WHERE token_hash = $1";
+        Ok(
+            with_pool!(self, pool => sqlx::query_as::<_, (String, String)>(SQL)
+            .bind(token_hash).fetch_optional(pool).await)?,
+        )
+    }
+
+    /// Creates a match and its first seats in one transaction.
+    pub async fn insert_match(&self, row: &MatchRow, seats: &[SeatRow]) -> StoreResult<()> {
+        const MATCH_SQL: &str = "INSERT INTO \"match\" (match_id, game, options, status, seat_count, turn_clock_ms, \
+             disconnect_grace_ms, seed_commitment, seed, created_at, started_at, finished_at, result) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(MATCH_SQL)
+                .bind(&row.match_id).bind(&row.game).bind(&row.options).bind(&row.status)
+                .bind(row.seat_count).bind(row.turn_clock_ms).bind(row.disconnect_grace_ms)
+                .bind(&row.seed_commitment).bind(&row.seed).bind(row.created_at)
+                .bind(row.started_at).bind(row.finished_at).bind(&row.result)
+                .execute(&mut *tx).await?;
+            for seat in seats {
+                sqlx::query(SEAT_SQL)
+                    .bind(&seat.match_id).bind(seat.seat).bind(&seat.player_id).bind(seat.bot)
+                    .execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    pub async fn insert_seat(&self, seat: &SeatRow) -> StoreResult<()> {
+        with_pool!(self, pool => sqlx::query(SEAT_SQL)
+            .bind(&seat.match_id).bind(seat.seat).bind(&seat.player_id).bind(seat.bot)
+            .execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    pub async fn delete_seat(&self, match_id: &str, seat: i32) -> StoreResult<()> {
+        const SQL: &str = "DELETE FROM match_seat WHERE match_id = $1 AND seat = $2";
+        with_pool!(self, pool => sqlx::query(SQL).bind(match_id).bind(seat).execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    /// Moves a match to `live` (stamping `started_at`) or `cancelled`.
+    pub async fn set_status(
+        &self,
+        match_id: &str,
+        status: MatchStatus,
+        now: DateTime<Utc>,
+    ) -> StoreResult<()> {
+        const LIVE: &str = "UPDATE \"match\" SET status = $2, started_at = $3 WHERE match_id = $1";
+        const OTHER: &str = "UPDATE \"match\" SET status = $2, finished_at = $3 WHERE match_id = $1";
+        let sql = if status == MatchStatus::Live { LIVE } else { OTHER };
+        with_pool!(self, pool => sqlx::query(sql).bind(match_id).bind(status.as_str()).bind(now)
+            .execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    pub async fn get_match(&self, match_id: &str) -> StoreResult<Option<MatchRow>> {
+        let sql = sqlx::AssertSqlSafe(format!(
+            "SELECT {MATCH_COLUMNS} FROM \"match\" WHERE match_id = $1"
+        ));
+        Ok(
+            with_pool!(self, pool => sqlx::query_as::<_, MatchRow>(sql).bind(match_id)
+            .fetch_optional(pool).await)?,
+        )
+    }
+
+    /// Matches with the given status, oldest first (lobby listing and recovery).
+    pub async fn matches_with_status(&self, status: MatchStatus, limit: i64) -> StoreResult<Vec<MatchRow>> {
+        let sql = sqlx::AssertSqlSafe(format!(
+            "SELECT {MATCH_COLUMNS} FROM \"match\" WHERE status = $1 ORDER BY created_at, match_id LIMIT $2"
+        ));
+        Ok(
+            with_pool!(self, pool => sqlx::query_as::<_, MatchRow>(sql).bind(status.as_str()).bind(limit)
+            .fetch_all(pool).await)?,
+        )
+    }
+
+    pub async fn seats(&self, match_id: &str) -> StoreResult<Vec<SeatRow>> {
+        const SQL: &str =
+            "SELECT match_id, seat, player_id, bot FROM match_seat WHERE match_id = $1 ORDER BY seat";
+        Ok(
+            with_pool!(self, pool => sqlx::query_as::<_, SeatRow>(SQL).bind(match_id)
+            .fetch_all(pool).await)?,
+        )
+    }
+
+    /// Seats with their players' names, for match listings.
+    pub async fn seats_with_names(
+        &self,
+        match_id: &str,
+    ) -> StoreResult<Vec<(i32, Option<String>, Option<String>, bool)>> {
+        const SQL: &str = "SELECT s.seat, s.player_id, p.name, s.bot FROM match_seat s \
+             LEFT JOIN player p ON p.player_id = s.player_id WHERE s.match_id = $1 ORDER BY s.seat";
+        Ok(
+            with_pool!(self, pool => sqlx::query_as::<_, (i32, Option<String>, Option<String>, bool)>(SQL)
+            .bind(match_id).fetch_all(pool).await)?,
+        )
+    }
+
+    /// Appends log entries in one transaction and, if `result` is given, finishes the match in
+    /// the same transaction. Fails (writing nothing) if any seq is already taken, which is what
+    /// keeps a second writer from forking a log.
+    pub async fn append(
+        &self,
+        match_id: &str,
+        entries: &[NewEntry],
+        result: Option<&Value>,
+        now: DateTime<Utc>,
+    ) -> StoreResult<()> {
+        const EVENT_SQL: &str =
+            "INSERT INTO match_event (match_id, seq, at, kind, payload) VALUES ($1, $2, $3, $4, $5)";
+        const FINISH_SQL: &str = "UPDATE \"match\" SET status = 'finished', finished_at = $2, result = $3 \
+             WHERE match_id = $1";
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            for entry in entries {
+                sqlx::query(EVENT_SQL)
+                    .bind(match_id).bind(entry.seq).bind(now).bind(entry.kind.as_str())
+                    .bind(Json(&entry.payload))
+                    .execute(&mut *tx).await?;
+            }
+            if let Some(result) = result {
+                sqlx::query(FINISH_SQL).bind(match_id).bind(now).bind(Json(result))
+                    .execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+
+    /// The whole log of a match in seq order.
+    pub async fn log(&self, match_id: &str) -> StoreResult<Vec<LogEntry>> {
+        const SQL: &str = "SELECT seq, at, kind, payload FROM match_event WHERE match_id = $1 ORDER BY seq";
+        let rows = with_pool!(self, pool => sqlx::query_as::<_, (i64, DateTime<Utc>, String, Json<Value>)>(SQL)
+            .bind(match_id).fetch_all(pool).await)?;
+        rows.into_iter()
+            .map(|(seq, at, kind, Json(payload))| {
+                let kind = kind.parse().map_err(StoreError::Malformed)?;
+                Ok(LogEntry {
+                    seq,
+                    at,
+                    kind,
+                    payload,
+                })
+            })
+            .collect()
+    }
+}
+
+const SEAT_SQL: &str = "INSERT INTO match_seat (match_id, seat, player_id, bot) VALUES ($1, $2, $3, $4)";

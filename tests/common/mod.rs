@@ -1,0 +1,413 @@
+//! Shared test harness: the app on port 0 with a fresh database, an HTTP helper, and a
+//! WebSocket client that records everything it receives.
+//!
+//! Postgres: tests ask for [`Backend::Postgres`]; they run when `TEST_DATABASE_URL` points at
+//! a server (each test creates and drops its own `test_<uuid>` database), are skipped without
+//! it, and fail without it when `CI=true`.
+#![allow(dead_code)]
+
+pub mod toy;
+
+use crease::app::Application;
+use crease::config::ServeConfig;
+use crease::matches::GameRegistry;
+use crease::protocol::*;
+use crease::rules::{BotPolicy, Dice, Game, Seat, Seed};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A database that exists for one test.
+pub enum TestDb {
+    Sqlite {
+        _dir: tempfile::TempDir,
+        url: String,
+    },
+    Postgres {
+        server: String,
+        name: String,
+        url: String,
+    },
+}
+
+impl TestDb {
+    /// `None` means "skip": Postgres was asked for and is not configured outside CI.
+    pub async fn create(backend: Backend) -> Option<TestDb> {
+        match backend {
+            Backend::Sqlite => {
+                let dir = tempfile::tempdir().expect("temp dir");
+                let url = format!("sqlite://{}", dir.path().join("crease.db").display());
+                Some(TestDb::Sqlite { _dir: dir, url })
+            }
+            Backend::Postgres => {
+                let Ok(admin) = std::env::var("TEST_DATABASE_URL") else {
+                    if std::env::var("CI").as_deref() == Ok("true") {
+                        panic!("CI=true but TEST_DATABASE_URL is unset: the Postgres tests must run");
+                    }
+                    eprintln!("skipping: set TEST_DATABASE_URL=postgres://... to run the Postgres tests");
+                    return None;
+                };
+                let name = format!("test_{}", uuid::Uuid::new_v4().simple());
+                let server = admin
+                    .rsplit_once('/')
+                    .map_or(admin.as_str(), |(server, _)| server)
+                    .to_string();
+                let mut connection = <sqlx::PgConnection as sqlx::Connection>::connect(&admin)
+                    .await
+                    .expect("connect to TEST_DATABASE_URL");
+                sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                    .execute(&mut connection)
+                    .await
+                    .expect("create the test database");
+                let url = format!("{server}/{name}");
+                Some(TestDb::Postgres {
+                    server: admin,
+                    name,
+                    url,
+                })
+            }
+        }
+    }
+
+    pub fn url(&self) -> &str {
+        match self {
+            TestDb::Sqlite { url, .. } | TestDb::Postgres { url, .. } => url,
+        }
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if let TestDb::Postgres { server, name, .. } = self {
+            let (server, name) = (server.clone(), name.clone());
+            // Drop runs inside the test's runtime, which must not block: use a thread of our own.
+            let _ = std::thread::spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()?;
+                runtime
+                    .block_on(async move {
+                        let mut connection =
+                            <sqlx::PgConnection as sqlx::Connection>::connect(&server).await?;
+                        let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+                        sqlx::raw_sql(sqlx::AssertSqlSafe(sql))
+                            .execute(&mut connection)
+                            .await?;
+                        Ok::<_, sqlx::Error>(())
+                    })
+                    .map_err(std::io::Error::other)
+            })
+            .join();
+        }
+    }
+}
+
+pub fn toy_games() -> GameRegistry {
+    GameRegistry::new().register::<toy::Toy>()
+}
+
+pub struct TestApp {
+    pub app: Option<Application>,
+    pub db: TestDb,
+    pub config: ServeConfig,
+    pub games: GameRegistry,
+    pub base: String,
+    pub http: reqwest::Client,
+}
+
+pub async fn spawn_app(games: GameRegistry) -> TestApp {
+    spawn_app_on(Backend::Sqlite, games)
+        .await
+        .expect("SQLite is always available")
+}
+
+pub async fn spawn_app_on(backend: Backend, games: GameRegistry) -> Option<TestApp> {
+    let db = TestDb::create(backend).await?;
+    let config = ServeConfig::for_database(db.url());
+    let app = Application::build(&config, games.clone())
+        .await
+        .expect("build the app");
+    let base = format!("http://{}", app.address());
+    Some(TestApp {
+        app: Some(app),
+        db,
+        config,
+        games,
+        base,
+        http: reqwest::Client::new(),
+    })
+}
+
+impl TestApp {
+    pub fn app(&self) -> &Application {
+        self.app.as_ref().expect("the app is running")
+    }
+
+    /// Stops the server gracefully and starts a new one on the same database (new port).
+    pub async fn restart(&mut self) {
+        if let Some(app) = self.app.take() {
+            app.shutdown().await;
+        }
+        let app = Application::build(&self.config, self.games.clone())
+            .await
+            .expect("rebuild the app");
+        self.base = format!("http://{}", app.address());
+        self.app = Some(app);
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(app) = self.app.take() {
+            app.shutdown().await;
+        }
+    }
+
+    pub async fn player(&self, name: &str) -> PlayerCreated {
+        let response = self.post("/v1/players", None, json!({ "name": name })).await;
+        assert_eq!(response.0, 201, "{}", response.1);
+        serde_json::from_value(response.1).expect("player body")
+    }
+
+    /// `(status, body)` of a POST.
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+        let mut request = self.http.post(format!("{}{path}", self.base)).json(&body);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.expect("POST");
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        let mut request = self.http.get(format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.expect("GET");
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn delete(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        let mut request = self.http.delete(format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.expect("DELETE");
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    /// Two players in one live match of `game`: `(match, seat-0 player, seat-1 player)`.
+    pub async fn live_match(&self, game: &str, options: Value) -> (MatchInfo, PlayerCreated, PlayerCreated) {
+        let (home, away) = (self.player("home").await, self.player("away").await);
+        let body = json!({ "game": game, "options": options });
+        let (status, created) = self.post("/v1/matches", Some(&home.token), body).await;
+        assert_eq!(status, 201, "{created}");
+        let match_id = created["match_id"].as_str().expect("match id").to_string();
+        let (status, joined) = self
+            .post(
+                &format!("/v1/matches/{match_id}/join"),
+                Some(&away.token),
+                json!({}),
+            )
+            .await;
+        assert_eq!(status, 200, "{joined}");
+        let info: MatchInfo = serde_json::from_value(joined).expect("match info");
+        assert_eq!(info.status, crease::store::MatchStatus::Live);
+        (info, home, away)
+    }
+
+    pub async fn connect(&self, match_id: &str, token: Option<&str>, resume_from: Option<i64>) -> Client {
+        let mut url = format!("{}/v1/matches/{match_id}/ws", self.base.replacen("http", "ws", 1));
+        let mut query = Vec::new();
+        if let Some(token) = token {
+            query.push(format!("token={token}"));
+        }
+        if let Some(seq) = resume_from {
+            query.push(format!("resume_from={seq}"));
+        }
+        if !query.is_empty() {
+            url = format!("{url}?{}", query.join("&"));
+        }
+        let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+            .await
+            .expect("WebSocket connect");
+        Client {
+            socket,
+            transcript: Vec::new(),
+            next_id: 0,
+            timeout: Some(Duration::from_secs(30)),
+        }
+    }
+}
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A WebSocket client that keeps every server message it received, in order.
+pub struct Client {
+    pub socket: Socket,
+    pub transcript: Vec<ServerMessage>,
+    next_id: u64,
+    /// Real-time guard against a hung test; `None` under paused time, where it would fire early.
+    pub timeout: Option<Duration>,
+}
+
+/// What the socket delivered next.
+#[derive(Debug)]
+pub enum Received {
+    Message(Box<ServerMessage>),
+    Closed(Option<u16>),
+}
+
+impl Client {
+    pub async fn next(&mut self) -> Received {
+        loop {
+            let frame = match self.timeout {
+                Some(limit) => tokio::time::timeout(limit, self.socket.next())
+                    .await
+                    .expect("server went quiet"),
+                None => self.socket.next().await,
+            };
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    let message: ServerMessage = serde_json::from_str(&text).expect("a valid server message");
+                    self.transcript.push(message.clone());
+                    return Received::Message(Box::new(message));
+                }
+                Some(Ok(Message::Close(frame))) => return Received::Closed(frame.map(|f| u16::from(f.code))),
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return Received::Closed(None),
+            }
+        }
+    }
+
+    pub async fn recv(&mut self) -> ServerMessage {
+        match self.next().await {
+            Received::Message(message) => *message,
+            Received::Closed(code) => panic!("socket closed ({code:?}) while a message was expected"),
+        }
+    }
+
+    pub async fn send_text(&mut self, text: String) {
+        self.socket.send(Message::Text(text.into())).await.expect("send");
+    }
+
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) {
+        self.socket
+            .send(Message::Binary(bytes.into()))
+            .await
+            .expect("send");
+    }
+
+    /// Sends a command and returns its id.
+    pub async fn command(&mut self, command: Value) -> String {
+        self.next_id += 1;
+        let id = format!("c{}", self.next_id);
+        let message = ClientMessage::Command {
+            id: id.clone(),
+            command,
+        };
+        self.send_text(serde_json::to_string(&message).expect("encode"))
+            .await;
+        id
+    }
+
+    /// Reads until the answer to command `id` (ack or error).
+    pub async fn answer(&mut self, id: &str) -> ServerMessage {
+        loop {
+            match self.recv().await {
+                ServerMessage::Ack { id: got, .. } if got == id => {
+                    return ServerMessage::Ack { id: got, last_seq: 0 };
+                }
+                ServerMessage::Error(error) if error.id.as_deref() == Some(id) => {
+                    return ServerMessage::Error(error);
+                }
+                _ => continue,
+            }
+        }
+    }
+
+    /// Plays with `G::bot_command` from the views received until the match finishes;
+    /// returns the result.
+    pub async fn play_to_end<G: Game>(&mut self, seed: u64) -> crease::rules::Outcome {
+        self.try_play_to_end::<G>(seed).await.expect("a result")
+    }
+
+    async fn try_play_to_end<G: Game>(&mut self, seed: u64) -> Option<crease::rules::Outcome> {
+        let mut dice = Dice::new(&Seed::from_u64(seed));
+        let mut seat: Option<Seat> = self
+            .transcript
+            .iter()
+            .rev()
+            .find_map(|message| match message {
+                ServerMessage::Snapshot(snapshot) => Some(snapshot.seat),
+                _ => None,
+            })
+            .flatten();
+        let mut awaiting: Option<String> = None;
+        // The latest view: acted on when it arrives, or when the ack that blocked acting on
+        // it arrives (a seat is often asked again by the very batch its command produced).
+        // It starts as the last view already received, in case the game waits for us now.
+        let mut latest: Option<ServerMessage> =
+            self.transcript.iter().rev().find_map(|message| match message {
+                ServerMessage::Snapshot(_) | ServerMessage::Update(_) => Some(message.clone()),
+                _ => None,
+            });
+        let mut replay = latest.clone();
+        loop {
+            let next = match replay.take() {
+                Some(message) => message,
+                None => self.recv().await,
+            };
+            if matches!(next, ServerMessage::Snapshot(_) | ServerMessage::Update(_)) {
+                latest = Some(next.clone());
+            }
+            let (view, pending) = match next {
+                ServerMessage::Snapshot(snapshot) => {
+                    seat = snapshot.seat;
+                    if let Some(result) = snapshot.result {
+                        return Some(result);
+                    }
+                    (snapshot.view, snapshot.pending)
+                }
+                ServerMessage::Update(update) => (update.view, update.pending),
+                ServerMessage::Ack { id, .. } => {
+                    assert_eq!(awaiting.as_deref(), Some(id.as_str()));
+                    awaiting = None;
+                    replay = latest.clone();
+                    continue;
+                }
+                ServerMessage::Error(error) => panic!("a bot move was refused: {error:?}"),
+                ServerMessage::Finished { result, .. } => return Some(result),
+                _ => continue,
+            };
+            let mine = seat.expect("a seated client");
+            if awaiting.is_none() && pending.contains(&mine) {
+                let view: G::View = serde_json::from_value(view).expect("the game's view");
+                if let Some(command) = G::bot_command(&view, BotPolicy::Random, &mut dice) {
+                    let command = serde_json::to_value(command).expect("encode command");
+                    awaiting = Some(self.command(command).await);
+                }
+            }
+        }
+    }
+
+    /// The events (seq, payload) this client received, in order.
+    pub fn events(&self) -> Vec<(i64, Value)> {
+        self.transcript
+            .iter()
+            .filter_map(|message| match message {
+                ServerMessage::Event { seq, event } => Some((*seq, event.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,848 @@
+//! Every decision as a command: typed rejections for illegal ones, and the optional rules
+//! (skill cards, DRS, Power Play, Quick Single, the bowler's choice after a miss) driven
+//! with exact die faces.
+
+use crease::rules::ctg::command::{Command, TossChoice};
+use crease::rules::ctg::engine::{self, Roller};
+use crease::rules::ctg::event::{BallEnd, Event};
+use crease::rules::ctg::field::{Field, FieldError};
+use crease::rules::ctg::reject::CtgReject;
+use crease::rules::ctg::state::{NONE, Phase, SkillsUsed, State};
+use crease::rules::ctg::types::{
+    Attitude, BowlType, Dismissal, DistanceChoice, Effect, Format, MissOption, Role,
+};
+use crease::rules::ctg::{Ctg, Options, bot, view};
+use crease::rules::{Dice, Game, Reject, RejectKind, Seat, Seed};
+
+/// Exact faces, in the order the engine draws them.
+struct Faces(Vec<u8>);
+
+impl Roller for Faces {
+    fn below(&mut self, n: u32) -> u32 {
+        assert!(!self.0.is_empty(), "the engine drew more dice than the test gave");
+        let face = self.0.remove(0);
+        assert!(
+            face >= 1 && u32::from(face) <= n,
+            "face {face} does not fit a draw below {n}"
+        );
+        u32::from(face - 1)
+    }
+}
+
+fn run(state: &mut State, seat: Seat, command: Command, faces: &[u8]) -> Vec<Event> {
+    let mut roller = Faces(faces.to_vec());
+    let mut out = Vec::new();
+    engine::execute(state, seat, &command, &mut roller, &mut out)
+        .unwrap_or_else(|e| panic!("{command:?} refused: {e}"));
+    assert!(roller.0.is_empty(), "faces left unused: {:?}", roller.0);
+    out
+}
+
+/// Plays default commands with real dice until `stop` holds.
+fn play_until(state: &mut State, dice: &mut Dice, stop: impl Fn(&State) -> bool) {
+    let mut out = Vec::new();
+    for _ in 0..100_000 {
+        if stop(state) {
+            return;
+        }
+        let seat = Seat(state.pending_mask().trailing_zeros() as u8);
+        let ask = view::ask(state, seat).expect("something is asked");
+        engine::execute(state, seat, &bot::default_command(&ask), dice, &mut out).expect("default is legal");
+    }
+    panic!("situation never reached");
+}
+
+/// Over `over` (0-based) of the first innings, waiting for the field, all skill cards used
+/// (so no optional phase interrupts), every over card "play on".
+fn at_ball(format: Format, over: u8) -> State {
+    let options = Options {
+        format,
+        ..Options::default()
+    };
+    let mut state = Ctg::initial_state(&options).expect("options");
+    let mut out = Vec::new();
+    engine::start(&mut state, &mut out);
+    let mut dice = Dice::new(&Seed::from_u64(7));
+    play_until(&mut state, &mut dice, |s| {
+        s.phase == Phase::SetField && s.over == over && s.innings == 0
+    });
+    state.skills = SkillsUsed {
+        reroll_to_hit: 9,
+        reroll_distance: 9,
+        reroll_bounce: 9,
+        add_one: 9,
+        roll_d8: 9,
+    };
+    state.drs_used = true;
+    let play_on = card_with(&state, Effect::PlayOn);
+    state.dealt = Some([play_on; 6]);
+    state
+}
+
+fn card_with(state: &State, effect: Effect) -> u8 {
+    let deck = &state.rules.over_decks[state.bowl_type().index()];
+    deck.iter()
+        .position(|c| c.effect == effect)
+        .expect("effect in deck") as u8
+}
+
+fn set_field(state: &mut State, field: Field) {
+    let field = state.field_rules().repair(field);
+    let fielding = state.fielding();
+    run(state, fielding, Command::SetField { field }, &[]);
+}
+
+/// Makes the striker a non-specialist with this confidence.
+fn striker(state: &mut State, confidence: i8, role: Role) {
+    let side = state.bat_side();
+    let p = usize::from(state.striker);
+    state.confidence[side][p] = confidence;
+    state.cards[side][p].role = role;
+}
+
+/// A bowl card and the zone at `distance` from its nearest shot.
+fn card_and_zone(state: &State, distance: u8) -> (u8, u8) {
+    let deck = &state.rules.bowl_cards[state.bowl_type().index()];
+    for (i, card) in deck.iter().enumerate() {
+        for zone in 1..=5u8 {
+            let nearest = (1..=5u8)
+                .filter(|z| card.zones & (1 << z) != 0)
+                .map(|z| z.abs_diff(zone))
+                .min();
+            if nearest == Some(distance) {
+                return (i as u8, zone);
+            }
+        }
+    }
+    panic!("no card with a zone at distance {distance}");
+}
+
+fn deliver(state: &mut State, card: u8, zone: u8, attitude: Attitude, faces: &[u8]) -> Vec<Event> {
+    let (fielding, batting) = (state.fielding(), state.batting);
+    run(state, fielding, Command::Bowl { card }, &[]);
+    run(state, batting, Command::Shot { zone, attitude }, faces)
+}
+
+fn ball_end(events: &[Event]) -> BallEnd {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::BallEnded { ball } => Some(*ball),
+            _ => None,
+        })
+        .expect("the ball ended")
+}
+
+fn advantage_of(events: &[Event]) -> i8 {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::Revealed { advantage, .. } => Some(*advantage),
+            _ => None,
+        })
+        .expect("revealed")
+}
+
+fn refuse(state: &State, seat: Seat, command: Command) -> CtgReject {
+    let mut scratch = state.clone();
+    let mut out = Vec::new();
+    let mut roller = Faces(Vec::new());
+    let error = engine::execute(&mut scratch, seat, &command, &mut roller, &mut out)
+        .expect_err("the command must be refused");
+    assert_eq!(&scratch, state, "a refused command changed the state");
+    assert!(out.is_empty(), "a refused command emitted events");
+    assert!(!error.to_string().is_empty() && !error.reason().is_empty());
+    error
+}
+
+fn fresh() -> State {
+    let mut state = Ctg::initial_state(&Options::default()).expect("options");
+    let mut out = Vec::new();
+    engine::start(&mut state, &mut out);
+    state
+}
+
+#[test]
+fn squad_selection_and_toss_rejections() {
+    let mut state = fresh();
+    let order: [u8; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11];
+    assert_eq!(
+        refuse(
+            &state,
+            Seat(0),
+            Command::Toss {
+                choice: TossChoice::Bat
+            }
+        ),
+        CtgReject::WrongCommand {
+            asked: Phase::SelectSquad
+        }
+    );
+    assert_eq!(
+        refuse(
+            &state,
+            Seat(0),
+            Command::SelectSquad {
+                drop: 0,
+                batting_order: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+            }
+        ),
+        CtgReject::DropNotPaceOrSpin
+    );
+    assert_eq!(
+        refuse(
+            &state,
+            Seat(0),
+            Command::SelectSquad {
+                drop: 8,
+                batting_order: [0, 0, 2, 3, 4, 5, 6, 7, 9, 10, 11]
+            }
+        ),
+        CtgReject::BadBattingOrder
+    );
+    assert_eq!(
+        refuse(
+            &state,
+            Seat(0),
+            Command::SelectSquad {
+                drop: 8,
+                batting_order: [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11]
+            }
+        ),
+        CtgReject::BadBattingOrder
+    );
+    assert_eq!(
+        refuse(
+            &state,
+            Seat(0),
+            Command::SelectSquad {
+                drop: 12,
+                batting_order: order
+            }
+        ),
+        CtgReject::NoSuchPlayer(12)
+    );
+    assert!(matches!(
+        refuse(
+            &state,
+            Seat(2),
+            Command::SelectSquad {
+                drop: 8,
+                batting_order: order
+            }
+        ),
+        CtgReject::NotYourTurn { .. }
+    ));
+    run(
+        &mut state,
+        Seat(0),
+        Command::SelectSquad {
+            drop: 8,
+            batting_order: order,
+        },
+        &[],
+    );
+    assert_eq!(
+        view::pending(&state),
+        vec![Seat(1)],
+        "only the seat still to choose is pending"
+    );
+    let error = refuse(
+        &state,
+        Seat(0),
+        Command::SelectSquad {
+            drop: 8,
+            batting_order: order,
+        },
+    );
+    assert_eq!(error.kind(), RejectKind::NotYourTurn);
+    // Seat 1 completes the reveal: pitch card (3 cards) and the toss (2 faces).
+    run(
+        &mut state,
+        Seat(1),
+        Command::SelectSquad {
+            drop: 10,
+            batting_order: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11],
+        },
+        &[2, 2],
+    );
+    assert_eq!(state.pitch, Some(1));
+    assert_eq!(state.toss_winner, Some(Seat(1)));
+    assert!(matches!(
+        refuse(
+            &state,
+            Seat(0),
+            Command::Toss {
+                choice: TossChoice::Bat
+            }
+        ),
+        CtgReject::NotYourTurn { .. }
+    ));
+    run(
+        &mut state,
+        Seat(1),
+        Command::Toss {
+            choice: TossChoice::Bowl,
+        },
+        &[],
+    );
+    assert_eq!(state.batting, Seat(0));
+    assert_eq!(state.phase, Phase::ChooseBowler);
+}
+
+#[test]
+fn bowler_rejections() {
+    let mut state = at_ball(Format::T10, 0);
+    let side = state.field_side();
+    let fielding = state.fielding();
+    // Play out the first over so a bowler has bowled the last over.
+    let (card, zone) = card_and_zone(&state, 0);
+    for _ in 0..6 {
+        set_field(&mut state, Field::EMPTY);
+        deliver(&mut state, card, zone, Attitude::Defensive, &[3, 3]);
+    }
+    assert_eq!(state.phase, Phase::ChooseBowler);
+    let last = state.last_bowler;
+    assert_eq!(
+        refuse(&state, fielding, Command::ChooseBowler { bowler: last }),
+        CtgReject::BowlerBowledLastOver(last)
+    );
+    assert_eq!(
+        refuse(&state, fielding, Command::ChooseBowler { bowler: 0 }),
+        CtgReject::NotABowler(0)
+    );
+    let dropped = state.dropped(side);
+    assert_eq!(
+        refuse(&state, fielding, Command::ChooseBowler { bowler: dropped }),
+        CtgReject::PlayerDropped(dropped)
+    );
+    let other = (0..12u8)
+        .find(|&p| p != last && p != dropped && state.cards[side][usize::from(p)].bowl_type.is_some())
+        .expect("bowler");
+    state.overs_bowled[side][usize::from(other)] = 2;
+    assert_eq!(
+        refuse(&state, fielding, Command::ChooseBowler { bowler: other }),
+        CtgReject::BowlerOverCap(other)
+    );
+    // Feasibility: with 8 overs left, leave only two bowlers able to bowl 2 more each.
+    let mut tight = state.clone();
+    for p in 0..12usize {
+        tight.overs_bowled[side][p] = 2;
+    }
+    let (x, y) = {
+        let mut bowlers = (0..12u8)
+            .filter(|&p| p != last && p != dropped && tight.cards[side][usize::from(p)].bowl_type.is_some());
+        (bowlers.next().expect("x"), bowlers.next().expect("y"))
+    };
+    tight.overs_bowled[side][usize::from(x)] = 0;
+    tight.overs_bowled[side][usize::from(y)] = 0;
+    tight.over = 6;
+    // Over 7 by x, then 8, 9, 10 by y, x, y: exactly enough.
+    assert!(engine::bowler_reject(&tight, x).is_none());
+    tight.over = 5;
+    assert_eq!(
+        engine::bowler_reject(&tight, x),
+        Some(CtgReject::WouldLeaveNoBowler(x))
+    );
+    assert_eq!(Ctg::outcome(&state), None);
+}
+
+#[test]
+fn field_rejections_name_the_broken_restriction() {
+    let state = at_ball(Format::T10, 0);
+    let fielding = state.fielding();
+    let rules = state.field_rules();
+    assert_eq!(rules.outfield_limit, 2, "over 1 of T10 is restricted");
+    let deep = Field::EMPTY
+        .with(1, 3)
+        .with(2, 3)
+        .with(3, 3)
+        .with(1, 1)
+        .with(2, 1)
+        .with(3, 1)
+        .with(4, 1)
+        .with(5, 1)
+        .with(4, 2);
+    assert_eq!(
+        refuse(&state, fielding, Command::SetField { field: deep }),
+        CtgReject::IllegalField(FieldError::OutfieldLimit { count: 3, limit: 2 })
+    );
+    let eight = Field::EMPTY
+        .with(1, 1)
+        .with(2, 1)
+        .with(3, 1)
+        .with(4, 1)
+        .with(5, 1)
+        .with(1, 2)
+        .with(2, 2)
+        .with(3, 2);
+    assert_eq!(
+        refuse(&state, fielding, Command::SetField { field: eight }),
+        CtgReject::IllegalField(FieldError::WrongCount(8))
+    );
+    let slips = eight.with(0, 1);
+    let pace = state.bowl_type() == BowlType::Pace;
+    let result = refuse_or_accept(&mut state.clone(), fielding, slips);
+    if pace {
+        assert!(result.is_none(), "slips are legal against pace");
+    } else {
+        assert_eq!(
+            result,
+            Some(CtgReject::IllegalField(FieldError::SlipsAgainstNonPace))
+        );
+    }
+    let three = Field::EMPTY
+        .with(1, 1)
+        .with(1, 2)
+        .with(1, 3)
+        .with(2, 1)
+        .with(3, 1)
+        .with(4, 1)
+        .with(5, 1)
+        .with(2, 2)
+        .with(3, 2);
+    assert_eq!(
+        refuse_or_accept(&mut state.clone(), fielding, three),
+        Some(CtgReject::IllegalField(FieldError::ZoneOverfull(1)))
+    );
+}
+
+fn refuse_or_accept(state: &mut State, seat: Seat, field: Field) -> Option<CtgReject> {
+    let mut out = Vec::new();
+    engine::execute(
+        state,
+        seat,
+        &Command::SetField { field },
+        &mut Faces(Vec::new()),
+        &mut out,
+    )
+    .err()
+}
+
+#[test]
+fn sealed_choice_rejections_and_simultaneity() {
+    let mut state = at_ball(Format::T10, 0);
+    let (fielding, batting) = (state.fielding(), state.batting);
+    assert!(matches!(
+        refuse(
+            &state,
+            batting,
+            Command::Shot {
+                zone: 3,
+                attitude: Attitude::Defensive
+            }
+        ),
+        CtgReject::NotYourTurn { .. }
+    ));
+    set_field(&mut state, Field::EMPTY);
+    assert_eq!(view::pending(&state).len(), 2, "both seats seal at once");
+    assert_eq!(
+        refuse(&state, fielding, Command::Bowl { card: 9 }),
+        CtgReject::CardNotInHand(9)
+    );
+    assert_eq!(
+        refuse(
+            &state,
+            batting,
+            Command::Shot {
+                zone: 0,
+                attitude: Attitude::Defensive
+            }
+        ),
+        CtgReject::NoSuchZone(0)
+    );
+    assert_eq!(
+        refuse(
+            &state,
+            batting,
+            Command::Shot {
+                zone: 6,
+                attitude: Attitude::Defensive
+            }
+        ),
+        CtgReject::NoSuchZone(6)
+    );
+    run(
+        &mut state,
+        batting,
+        Command::Shot {
+            zone: 3,
+            attitude: Attitude::Aggressive,
+        },
+        &[],
+    );
+    assert!(matches!(
+        refuse(
+            &state,
+            batting,
+            Command::Shot {
+                zone: 2,
+                attitude: Attitude::Defensive
+            }
+        ),
+        CtgReject::NotYourTurn { .. }
+    ));
+    assert_eq!(view::pending(&state), vec![fielding]);
+    let fielder_view = Ctg::view(&state, crease::rules::Viewer::Seat(fielding));
+    assert!(fielder_view.ball.shot_sealed && fielder_view.ball.shot.is_none());
+    assert!(matches!(
+        refuse(
+            &state,
+            fielding,
+            Command::Shot {
+                zone: 2,
+                attitude: Attitude::Defensive
+            }
+        ),
+        CtgReject::WrongCommand { .. }
+    ));
+}
+
+#[test]
+fn skill_cards_add_one_and_roll_d8_once_per_over() {
+    let mut state = at_ball(Format::T10, 0);
+    state.skills.add_one = 0;
+    state.skills.roll_d8 = 0;
+    striker(&mut state, 1, Role::AllRounder);
+    set_field(&mut state, Field::EMPTY);
+    let (card, zone) = card_and_zone(&state, 1);
+    let events = deliver(&mut state, card, zone, Attitude::Defensive, &[]);
+    assert_eq!(advantage_of(&events), 0);
+    assert_eq!(state.phase, Phase::Skills);
+    let batting = state.batting;
+    // Roll D8 and add one: the batter's die has 8 faces and the meter moves to 1.
+    let events = run(
+        &mut state,
+        batting,
+        Command::Skills {
+            add_one: true,
+            roll_d8: true,
+        },
+        &[3, 3],
+    );
+    assert!(events.contains(&Event::Delivered {
+        bowl: 3,
+        bowl_sides: 6,
+        bat: 3,
+        bat_sides: 8
+    }));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::SkillPlayed { advantage: 1, .. }))
+    );
+    assert_eq!(ball_end(&events).runs, 0, "equal faces block");
+    // Used this over: not offered again until the next over.
+    assert_eq!(engine::skills_available(&state), (false, false));
+}
+
+#[test]
+fn skill_unavailable_is_refused() {
+    let mut state = at_ball(Format::T10, 0);
+    state.skills.add_one = 0;
+    state.skills.roll_d8 = 0;
+    striker(&mut state, 3, Role::AllRounder);
+    set_field(&mut state, Field::EMPTY);
+    let (card, zone) = card_and_zone(&state, 1);
+    deliver(&mut state, card, zone, Attitude::Defensive, &[]);
+    // Advantage 2: add one is allowed, roll D8 is not (needs Advantage below 2).
+    assert_eq!(state.ball.advantage, 2);
+    let batting = state.batting;
+    assert_eq!(
+        refuse(
+            &state,
+            batting,
+            Command::Skills {
+                add_one: false,
+                roll_d8: true
+            }
+        ),
+        CtgReject::SkillUnavailable
+    );
+}
+
+#[test]
+fn reroll_to_hit_and_review_overturn() {
+    let mut state = at_ball(Format::T10, 0);
+    state.skills.reroll_to_hit = 0;
+    state.drs_used = false;
+    set_field(&mut state, Field::EMPTY);
+    striker(&mut state, 0, Role::AllRounder);
+    let (card, zone) = card_and_zone(&state, 1);
+    let batting = state.batting;
+    // Advantage -1: 6+1 = 7 against 2 misses by 5.
+    let events = deliver(&mut state, card, zone, Attitude::Defensive, &[6, 2]);
+    assert_eq!(
+        events.last(),
+        Some(&Event::Await {
+            phase: Phase::RerollToHit
+        })
+    );
+    // Re-roll to a 3: still a miss by 4: the only option (no slips, no Howzat) is a bowled
+    // chance: defensive D6 6 bowls; then DRS 4+ overturns it.
+    let events = run(&mut state, batting, Command::Reroll { reroll: true }, &[3, 6]);
+    assert!(events.contains(&Event::ToHitRerolled { bat: 3 }));
+    assert!(events.contains(&Event::Appeal {
+        dismissal: Dismissal::Bowled
+    }));
+    assert_eq!(state.phase, Phase::Review);
+    let events = run(&mut state, batting, Command::Review { review: true }, &[4]);
+    assert!(events.contains(&Event::Reviewed {
+        face: 4,
+        overturned: true
+    }));
+    assert_eq!(ball_end(&events).wicket, None);
+    assert!(state.drs_used);
+}
+
+#[test]
+fn bowler_chooses_between_bowled_slips_and_howzat() {
+    let mut state = at_ball(Format::T10, 0);
+    // A pace bowler with two slips and a Howzat! card.
+    let side = state.field_side();
+    let pace = (0..12u8)
+        .find(|&p| {
+            state.cards[side][usize::from(p)].bowl_type == Some(BowlType::Pace) && p != state.dropped(side)
+        })
+        .expect("pace bowler");
+    state.bowler = pace;
+    let howzat = card_with(&state, Effect::Howzat);
+    state.dealt = Some([howzat; 6]);
+    set_field(&mut state, Field::EMPTY.with(0, 1).with(0, 2));
+    assert_eq!(state.field.slips(), 2);
+    striker(&mut state, 0, Role::AllRounder);
+    let (card, zone) = card_and_zone(&state, 1);
+    deliver(&mut state, card, zone, Attitude::Aggressive, &[6, 2]);
+    assert_eq!(state.phase, Phase::Miss);
+    let fielding = state.fielding();
+    let ask = view::ask(&state, fielding).expect("asked");
+    assert!(matches!(
+        ask,
+        view::Ask::Miss {
+            options: 7,
+            slips: 2,
+            ..
+        }
+    ));
+    // Slips: one D6 per slip, a 6 is caught.
+    let events = run(
+        &mut state,
+        fielding,
+        Command::Miss {
+            option: MissOption::Slips,
+        },
+        &[2, 6],
+    );
+    assert_eq!(ball_end(&events).wicket, Some(Dismissal::CaughtInSlips));
+}
+
+#[test]
+fn miss_option_unavailable_is_refused() {
+    let mut state = at_ball(Format::T10, 0);
+    let howzat = card_with(&state, Effect::Howzat);
+    state.dealt = Some([howzat; 6]);
+    set_field(&mut state, Field::EMPTY);
+    striker(&mut state, 0, Role::AllRounder);
+    let (card, zone) = card_and_zone(&state, 1);
+    deliver(&mut state, card, zone, Attitude::Aggressive, &[6, 2]);
+    assert_eq!(state.phase, Phase::Miss, "bowled chance and Howzat!");
+    let fielding = state.fielding();
+    assert_eq!(
+        refuse(
+            &state,
+            fielding,
+            Command::Miss {
+                option: MissOption::Slips
+            }
+        ),
+        CtgReject::MissOptionUnavailable
+    );
+    // Howzat! on an aggressive batter: confidence drops, D6 5 is out LBW.
+    let striker_before = state.striker_confidence();
+    let events = run(
+        &mut state,
+        fielding,
+        Command::Miss {
+            option: MissOption::Howzat,
+        },
+        &[5],
+    );
+    assert_eq!(ball_end(&events).wicket, Some(Dismissal::Lbw));
+    assert!(events.iter().any(
+        |e| matches!(e, Event::ConfidenceChanged { confidence, .. } if *confidence == striker_before - 1)
+    ));
+}
+
+#[test]
+fn quick_single_and_distance_choices() {
+    let mut state = at_ball(Format::T10, 0);
+    let quick = card_with(&state, Effect::QuickSingle);
+    state.dealt = Some([quick; 6]);
+    set_field(&mut state, Field::EMPTY);
+    let (card, zone) = card_and_zone(&state, 0);
+    deliver(&mut state, card, zone, Attitude::Defensive, &[]);
+    assert_eq!(state.phase, Phase::QuickSingle);
+    let batting = state.batting;
+    let events = run(&mut state, batting, Command::QuickSingle { take: true }, &[]);
+    let ball = ball_end(&events);
+    assert_eq!((ball.runs, ball.legal, ball.swap), (1, true, true));
+
+    // Distance: add one is refused unless Pace and a strike by 3 or more.
+    let mut state = at_ball(Format::T10, 0);
+    state.skills.reroll_distance = 0;
+    set_field(&mut state, Field::EMPTY);
+    let (card, zone) = card_and_zone(&state, 0);
+    deliver(&mut state, card, zone, Attitude::Defensive, &[3, 4, 2]);
+    assert_eq!(state.phase, Phase::Distance);
+    let batting = state.batting;
+    if state.bowl_type() != BowlType::Pace {
+        assert_eq!(
+            refuse(
+                &state,
+                batting,
+                Command::Distance {
+                    choice: DistanceChoice::AddOne
+                }
+            ),
+            CtgReject::AddOneUnavailable
+        );
+    }
+    let events = run(
+        &mut state,
+        batting,
+        Command::Distance {
+            choice: DistanceChoice::Reroll,
+        },
+        &[5, 1],
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::Distance {
+            rolled: 5,
+            rerolled: true,
+            ..
+        }
+    )));
+    assert_eq!(
+        refuse(
+            &state,
+            batting,
+            Command::Distance {
+                choice: DistanceChoice::Reroll
+            }
+        ),
+        CtgReject::WrongCommand { asked: Phase::Run }
+    );
+}
+
+#[test]
+fn power_play_restricts_the_outfield_for_one_over() {
+    let mut state = at_ball(Format::T10, 0);
+    let mut dice = Dice::new(&Seed::from_u64(5));
+    play_until(&mut state, &mut dice, |s| s.phase == Phase::PowerPlay);
+    assert_eq!(state.over, 2, "first offered in over 3");
+    let batting = state.batting;
+    engine::execute(
+        &mut state,
+        batting,
+        &Command::PowerPlay { call: true },
+        &mut dice,
+        &mut Vec::new(),
+    )
+    .expect("power play is offered");
+    assert!(state.power_play_now && state.power_play_used[state.bat_side()]);
+    play_until(&mut state, &mut dice, |s| s.phase == Phase::SetField);
+    assert_eq!(state.field_rules().outfield_limit, 2);
+    play_until(&mut state, &mut dice, |s| {
+        s.over == 3 && s.phase == Phase::SetField
+    });
+    assert_eq!(state.field_rules().outfield_limit, 5);
+    assert!(!state.power_play_now);
+    // Never offered again this innings; never in T20.
+    play_until(&mut state, &mut dice, |s| {
+        s.innings == 1 || s.phase == Phase::PowerPlay
+    });
+    assert_eq!(state.innings, 1);
+    let t20 = at_ball(Format::T20, 0);
+    assert!(!t20.format.has_power_play());
+}
+
+#[test]
+fn openers_and_next_batter_rejections() {
+    let mut state = fresh();
+    let mut dice = Dice::new(&Seed::from_u64(9));
+    play_until(&mut state, &mut dice, |s| s.phase == Phase::Openers);
+    let batting = state.batting;
+    let dropped = state.dropped(state.bat_side());
+    assert_eq!(
+        refuse(
+            &state,
+            batting,
+            Command::Openers {
+                striker: 1,
+                non_striker: 1,
+                striker_attitude: Attitude::Defensive,
+                non_striker_attitude: Attitude::Defensive
+            }
+        ),
+        CtgReject::SameBatterTwice
+    );
+    assert_eq!(
+        refuse(
+            &state,
+            batting,
+            Command::Openers {
+                striker: dropped,
+                non_striker: 1,
+                striker_attitude: Attitude::Defensive,
+                non_striker_attitude: Attitude::Defensive
+            }
+        ),
+        CtgReject::PlayerDropped(dropped)
+    );
+    let openers = Command::Openers {
+        striker: 0,
+        non_striker: 1,
+        striker_attitude: Attitude::Aggressive,
+        non_striker_attitude: Attitude::Defensive,
+    };
+    engine::execute(&mut state, batting, &openers, &mut dice, &mut Vec::new()).expect("legal openers");
+    assert_eq!((state.striker, state.non_striker), (0, 1));
+    state.striker = NONE;
+    state.phase = Phase::NextBatter;
+    assert_eq!(
+        refuse(
+            &state,
+            batting,
+            Command::NextBatter {
+                batter: 1,
+                attitude: Attitude::Defensive
+            }
+        ),
+        CtgReject::BatterNotAvailable(1)
+    );
+}
+
+#[test]
+fn a_finished_match_refuses_everything() {
+    let options = Options::default();
+    let played = crease::rules::ctg::sim::play(
+        &options,
+        &Seed::from_u64(1),
+        [crease::rules::BotPolicy::Random; 2],
+        |_| {},
+    )
+    .expect("plays");
+    assert_eq!(
+        refuse(
+            &played.state,
+            Seat(0),
+            Command::Toss {
+                choice: TossChoice::Bat
+            }
+        ),
+        CtgReject::MatchOver
+    );
+    assert_eq!(CtgReject::MatchOver.kind(), RejectKind::MatchOver);
+    assert!(Ctg::default_command(&played.state, Seat(0)).is_none());
+}
