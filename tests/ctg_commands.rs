@@ -255,7 +255,8 @@ fn squad_selection_and_toss_rejections() {
             batting_order: order,
         },
     );
-    assert_eq!(error.kind(), RejectKind::NotYourTurn);
+    assert_eq!(error, CtgReject::AlreadySealed);
+    assert_eq!(error.kind(), RejectKind::IllegalMove);
     // Seat 1 completes the reveal: pitch card (3 cards) and the toss (2 faces).
     run(
         &mut state,
@@ -480,7 +481,7 @@ fn sealed_choice_rejections_and_simultaneity() {
                 attitude: Attitude::Defensive
             }
         ),
-        CtgReject::NotYourTurn { .. }
+        CtgReject::AlreadySealed
     ));
     assert_eq!(view::pending(&state), vec![fielding]);
     let fielder_view = Ctg::view(&state, crease::rules::Viewer::Seat(fielding));

@@ -91,6 +91,17 @@ pub fn execute(
     if state.phase == Phase::MatchOver {
         return Err(CtgReject::MatchOver);
     }
+    let sealed_already = match state.phase {
+        Phase::SelectSquad => state.selection.get(seat.index()).is_some_and(|s| s.is_some()),
+        Phase::Sealed => {
+            (seat == state.fielding() && state.ball.sealed_card.is_some())
+                || (seat == state.batting && state.ball.sealed_shot.is_some())
+        }
+        _ => false,
+    };
+    if seat.0 <= 1 && sealed_already {
+        return Err(CtgReject::AlreadySealed);
+    }
     if seat.0 > 1 || state.pending_mask() & (1 << seat.0) == 0 {
         return Err(CtgReject::NotYourTurn {
             waiting_for: state.phase,
