@@ -249,3 +249,23 @@ mod pure_rules {
         }
     }
 }
+
+#[test]
+fn the_same_simulation_seed_gives_the_same_numbers() {
+    let tally = |seed: u64| {
+        let mut total = sim::Tally::default();
+        for index in 0..30 {
+            let played = sim::play(
+                &Options::t20(),
+                &sim::match_seed(seed, index),
+                [BotPolicy::Heuristic; 2],
+                |_| {},
+            )
+            .expect("plays");
+            total.add(&played.tally);
+        }
+        total
+    };
+    assert_eq!(tally(5), tally(5));
+    assert_ne!(tally(5), tally(6));
+}

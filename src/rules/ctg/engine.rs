@@ -879,7 +879,7 @@ pub fn run_choice(state: &State) -> resolve::RunChoice {
     let area = resolve::area_of(state.ball.distance + face.areas).max(1);
     let fielded = state.field.has(zone, area) && state.ball.dropped_in != area;
     let card = state.ball.effect == Some(Effect::RunOut);
-    resolve::run_choice(state.format, area, fielded, face.red, card)
+    resolve::run_choice(area, fielded, face.red, card)
 }
 
 fn run(em: &mut Emit, attempt: bool) {
