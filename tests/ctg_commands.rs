@@ -255,7 +255,8 @@ fn squad_selection_and_toss_rejections() {
             batting_order: order,
         },
     );
-    assert_eq!(error.kind(), RejectKind::NotYourTurn);
+    assert_eq!(error, CtgReject::AlreadySealed);
+    assert_eq!(error.kind(), RejectKind::IllegalMove);
     // Seat 1 completes the reveal: pitch card (3 cards) and the toss (2 faces).
     run(
         &mut state,
@@ -480,7 +481,7 @@ fn sealed_choice_rejections_and_simultaneity() {
                 attitude: Attitude::Defensive
             }
         ),
-        CtgReject::NotYourTurn { .. }
+        CtgReject::AlreadySealed
     ));
     assert_eq!(view::pending(&state), vec![fielding]);
     let fielder_view = Ctg::view(&state, crease::rules::Viewer::Seat(fielding));
@@ -845,4 +846,51 @@ fn a_finished_match_refuses_everything() {
     );
     assert_eq!(CtgReject::MatchOver.kind(), RejectKind::MatchOver);
     assert!(Ctg::default_command(&played.state, Seat(0)).is_none());
+}
+
+/// [FIX] `bowled_chance_margin`: seed 001 says both "missed by 3 or more" and "by 4 or more".
+#[test]
+fn fix_bowled_chance_margin_three_or_four() {
+    for (margin, faces) in [(3u8, vec![5u8, 3, 1]), (4, vec![5, 3])] {
+        let mut state = at_ball(Format::T10, 0);
+        state.bowled_chance_margin = margin;
+        set_field(&mut state, Field::EMPTY);
+        striker(&mut state, 0, Role::AllRounder);
+        let (card, zone) = card_and_zone(&state, 1);
+        // Advantage -1: 3 against 5+1 misses by 3.
+        let events = deliver(&mut state, card, zone, Attitude::Defensive, &faces);
+        let chance = events.iter().any(|e| {
+            matches!(
+                e,
+                Event::MissChosen {
+                    option: MissOption::Bowled
+                }
+            )
+        });
+        assert_eq!(chance, margin == 3, "margin {margin}");
+        assert_eq!(ball_end(&events).wicket, None);
+    }
+}
+
+/// [FIX] `tie`: equal totals are a tie by default, a loss for the chaser with `chaser_loses`.
+#[test]
+fn fix_tie_rule() {
+    let policies = [crease::rules::BotPolicy::Random; 2];
+    let tie_seed = (0..2000u64)
+        .find(|&seed| {
+            let played =
+                crease::rules::ctg::sim::play(&Options::default(), &Seed::from_u64(seed), policies, |_| {})
+                    .expect("plays");
+            played.state.winner == Some(None)
+        })
+        .expect("some seed ties");
+    let options = Options {
+        tie: crease::rules::ctg::options::TieRule::ChaserLoses,
+        ..Options::default()
+    };
+    let played =
+        crease::rules::ctg::sim::play(&options, &Seed::from_u64(tie_seed), policies, |_| {}).expect("plays");
+    let first = played.state.fielding();
+    assert_eq!(played.state.winner, Some(Some(first)));
+    assert_eq!(Ctg::outcome(&played.state).expect("over").winners(), vec![first]);
 }

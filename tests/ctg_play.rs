@@ -77,3 +77,56 @@ fn options_json_defaults() {
     assert_eq!(t20, Options::t20());
     assert!(serde_json::from_str::<Options>(r#"{"formt":"t20"}"#).is_err());
 }
+
+#[test]
+fn views_survive_json_and_bots_play_from_the_decoded_view() {
+    let options = Options::t20();
+    let mut core = MatchCore::<Ctg>::new(&options, &Seed::from_u64(77)).expect("valid options");
+    core.start();
+    let mut rng = Dice::new(&Seed::from_u64(78));
+    let mut steps = 0;
+    while Ctg::outcome(&core.state).is_none() && steps < 400 {
+        for seat in Ctg::pending(&core.state) {
+            let json =
+                serde_json::to_string(&Ctg::view(&core.state, Viewer::Seat(seat))).expect("view to json");
+            let view: <Ctg as Game>::View = serde_json::from_str(&json).expect("view from json");
+            let command = Ctg::bot_command(&view, BotPolicy::Heuristic, &mut rng).expect("asked");
+            let wire = serde_json::to_string(&command).expect("command to json");
+            let command: <Ctg as Game>::Command = serde_json::from_str(&wire).expect("command from json");
+            core.submit(seat, &command).expect("legal");
+            steps += 1;
+        }
+    }
+    assert!(steps >= 400, "played 400 decisions through JSON");
+    let spectator = serde_json::to_value(Ctg::view(&core.state, Viewer::Spectator)).expect("json");
+    assert!(spectator["ask"].is_null());
+}
+
+#[test]
+fn custom_squads_are_validated_with_the_bad_field_named() {
+    let rules = crease::rules::ctg::data::ruleset().expect("ruleset");
+    let mut squads = rules.squads.to_vec();
+    squads[1].players[3].confidence = 5;
+    let options = Options {
+        squads: Some(squads.clone()),
+        ..Options::default()
+    };
+    let error = Ctg::initial_state(&options).expect_err("confidence 5 is refused");
+    assert!(error.0.contains("squads[1].players[3].confidence"), "{}", error.0);
+    squads[1].players[3].confidence = 1;
+    squads[0].players.pop();
+    let error = Ctg::seat_count(&Options {
+        squads: Some(squads),
+        ..Options::default()
+    })
+    .expect_err("11 cards");
+    assert!(error.0.contains("squads[0].players"), "{}", error.0);
+    let margin: Result<Options, _> =
+        serde_json::from_str(r#"{"bowled_chance_margin": 4, "tie": "chaser_loses"}"#);
+    assert!(Ctg::initial_state(&margin.expect("json")).is_ok());
+    let bad = Options {
+        bowled_chance_margin: 7,
+        ..Options::default()
+    };
+    assert!(Ctg::initial_state(&bad).is_err());
+}

@@ -206,3 +206,66 @@ fn pending_matches_the_views_asks() {
         }
     }
 }
+
+mod pure_rules {
+    use crease::rules::ctg::field::{Field, FieldRules};
+    use crease::rules::ctg::resolve::{self, Contact};
+    use crease::rules::ctg::types::Format;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Clean bowled depends only on the faces; natural boundaries ignore Advantage.
+        #[test]
+        fn contact_rules_ignore_advantage_where_the_seed_says(
+            eight in any::<bool>(), bowl in 1u8..=8, bat in 1u8..=8, advantage in -1i8..=3, other in -1i8..=3,
+        ) {
+            let sides = if eight { 8 } else { 6 };
+            let bowl = bowl.min(sides);
+            let c = resolve::contact(bowl, sides, bat, advantage);
+            prop_assert_eq!(c == Contact::CleanBowled, bowl == sides && bat == 1);
+            if bowl == 1 && bat >= 6 {
+                prop_assert_eq!(c, resolve::contact(bowl, sides, bat, other));
+            }
+            if bat == bowl && !(bowl == sides && bat == 1) && !(bowl == 1 && bat >= 6) {
+                prop_assert_eq!(c, Contact::Block);
+            }
+        }
+
+        /// Advantage stays on the meter; specialists never go below neutral.
+        #[test]
+        fn advantage_stays_on_the_meter(confidence in -1i8..=3, zone in 1u8..=5, zones in 1u8..=31, specialist in any::<bool>()) {
+            let card = zones << 1;
+            let a = resolve::advantage(confidence, zone, card, specialist);
+            prop_assert!((-1..=3).contains(&a));
+            if specialist { prop_assert!(a >= 0); }
+            if card & (1 << zone) != 0 { prop_assert_eq!(a, 3); }
+        }
+
+        /// Repair turns any wish into a legal field.
+        #[test]
+        fn repaired_fields_are_legal(wanted in any::<u32>(), t20 in any::<bool>(), limit in prop::sample::select(vec![2u8, 5]), slips in any::<bool>()) {
+            let rules = FieldRules { format: if t20 { Format::T20 } else { Format::T10 }, outfield_limit: limit, slips_allowed: slips };
+            prop_assert_eq!(rules.check(rules.repair(Field(wanted & 0x00ff_ffff))), Ok(()));
+        }
+    }
+}
+
+#[test]
+fn the_same_simulation_seed_gives_the_same_numbers() {
+    let tally = |seed: u64| {
+        let mut total = sim::Tally::default();
+        for index in 0..30 {
+            let played = sim::play(
+                &Options::t20(),
+                &sim::match_seed(seed, index),
+                [BotPolicy::Heuristic; 2],
+                |_| {},
+            )
+            .expect("plays");
+            total.add(&played.tally);
+        }
+        total
+    };
+    assert_eq!(tally(5), tally(5));
+    assert_ne!(tally(5), tally(6));
+}

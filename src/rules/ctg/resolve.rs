@@ -144,9 +144,8 @@ pub const RUN_OUT_EMPTY_MIN: u8 = 5;
 /// Run Out? over card: 4+. Seed: 000_c44664d019aef0c0.txt "4+ RUN OUT".
 pub const RUN_OUT_CARD_MIN: u8 = 4;
 
-pub fn run_choice(format: Format, area: u8, fielded: bool, red: bool, run_out_card: bool) -> RunChoice {
+pub fn run_choice(area: u8, fielded: bool, red: bool, run_out_card: bool) -> RunChoice {
     let outfield = area > 2;
-    let _ = format;
     let (safe, min) = match (fielded, outfield, red) {
         (false, false, _) => (1, RUN_OUT_EMPTY_MIN),
         (false, true, _) => (2, RUN_OUT_EMPTY_MIN),

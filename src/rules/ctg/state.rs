@@ -4,7 +4,7 @@
 //! lives in `engine`, which decides on a scratch copy by applying each event as it emits
 //! it, so re-folding a log rebuilds exactly the state the engine saw.
 
-use super::data::{Bowling, Ruleset, Squad};
+use super::data::{Ruleset, Squad};
 use super::event::{BallEnd, Event, Shot, SquadChoice};
 use super::field::{Field, FieldRules, OUTFIELD_LIMIT, RESTRICTED_OUTFIELD_LIMIT};
 use super::options::{Options, TieRule};
@@ -569,13 +569,4 @@ pub fn innings_completable_with(state: &State, player: u8) -> bool {
         capacity += left.min(limit);
     }
     capacity >= remaining
-}
-
-/// The squad role of a card, for views and bots.
-pub fn bowling_of(squad: &Squad, player: u8) -> Bowling {
-    squad
-        .players
-        .get(usize::from(player))
-        .map(|p| p.bowling)
-        .unwrap_or(Bowling::None)
 }
