@@ -243,7 +243,7 @@ impl TestApp {
         if !query.is_empty() {
             url = format!("{url}?{}", query.join("&"));
         }
-        let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+        let (socket, _) = tokio_tungstenite::connect_async_with_config(url.as_str(), None, true)
             .await
             .expect("WebSocket connect");
         Client {
