@@ -7,6 +7,7 @@ use crate::config::ServeConfig;
 use crate::http::{self, AppState};
 use crate::matches::{GameRegistry, Lobby};
 use crate::store::Store;
+use axum::serve::ListenerExt;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::sync::watch;
@@ -28,6 +29,12 @@ impl Application {
         let resumed = lobby.recover().await?;
         let listener = tokio::net::TcpListener::bind(config.bind).await?;
         let address = listener.local_addr()?;
+        // Small frames (an event, an update, an ack) must not wait for Nagle's algorithm.
+        let listener = listener.tap_io(|stream| {
+            if let Err(error) = stream.set_nodelay(true) {
+                tracing::warn!(%error, "could not set TCP_NODELAY");
+            }
+        });
         let (shutdown, stopping) = watch::channel(false);
         let state = AppState {
             lobby: lobby.clone(),

@@ -35,6 +35,14 @@ async fn full_t10(app: TestApp) {
         .filter(|e| e["type"] == "innings_ended")
         .collect();
     assert!(!innings_ended.is_empty() && innings_ended.len() <= 2);
+    // Every update tells a seat its clock exactly when it is asked to act.
+    for message in &home_client.transcript {
+        if let ServerMessage::Update(update) = message {
+            let asked = update.pending.contains(&crease::rules::Seat(0));
+            assert_eq!(update.deadline_ms.is_some(), asked, "{:?}", update.pending);
+            assert!(update.deadline_ms.is_none_or(|ms| ms > 50_000 && ms <= 60_000));
+        }
+    }
     let (_, verify) = app.get(&format!("/v1/matches/{id}/verify"), None).await;
     assert_eq!(verify["status"], "ok", "{verify}");
     assert!(verify["commands"].as_u64().is_some_and(|n| n > 100), "{verify}");

@@ -175,7 +175,7 @@ impl BotClient {
     ) -> anyhow::Result<MatchReport> {
         let ws_base = self.base.replacen("http", "ws", 1);
         let url = format!("{ws_base}/v1/matches/{match_id}/ws?token={}", self.token);
-        let (mut socket, _) = tokio_tungstenite::connect_async(url.as_str()).await?;
+        let (mut socket, _) = tokio_tungstenite::connect_async_with_config(url.as_str(), None, true).await?;
         let mut dice = Dice::new(&crate::fairness::new_seed());
         let mut seat: Option<Seat> = None;
         let mut events = 0u64;

@@ -257,12 +257,8 @@ impl<G: Game> MatchActor<G> {
             source,
             command,
         };
-        let last_seq = self
-            .commit_events(next, before, Some(record), submitted.events)
-            .await?;
-        self.deadlines.remove(&seat);
-        self.refresh_clocks();
-        Ok(last_seq)
+        self.commit_events(next, before, Some(record), submitted.events)
+            .await
     }
 
     /// Appends `[command,] events` (and the result if they end the match), then adopts `next`.
@@ -308,8 +304,12 @@ impl<G: Game> MatchActor<G> {
                 &viewers,
             ));
         }
-        self.refresh_clocks();
         self.finished = outcome;
+        // The seat that just acted starts a fresh clock if it is asked again.
+        if let Some(record) = &command {
+            self.deadlines.remove(&record.seat);
+        }
+        self.refresh_clocks();
         self.broadcast(&new_history);
         self.history.extend(new_history);
         Ok(self.next_seq - 1)

@@ -62,10 +62,16 @@ impl TestDb {
                 let mut connection = <sqlx::PgConnection as sqlx::Connection>::connect(&admin)
                     .await
                     .expect("connect to TEST_DATABASE_URL");
-                sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                // Concurrent CREATE DATABASE calls can collide on template1: retry briefly.
+                let mut attempt = 0;
+                while let Err(error) = sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
                     .execute(&mut connection)
                     .await
-                    .expect("create the test database");
+                {
+                    attempt += 1;
+                    assert!(attempt < 20, "create the test database: {error}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
                 let url = format!("{server}/{name}");
                 Some(TestDb::Postgres {
                     server: admin,
@@ -237,7 +243,7 @@ impl TestApp {
         if !query.is_empty() {
             url = format!("{url}?{}", query.join("&"));
         }
-        let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+        let (socket, _) = tokio_tungstenite::connect_async_with_config(url.as_str(), None, true)
             .await
             .expect("WebSocket connect");
         Client {
