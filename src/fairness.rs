@@ -120,7 +120,7 @@ pub fn replay<G: Game>(
     let mut shadow = core.state.clone();
     let mut expected: std::collections::VecDeque<G::Event> = core.start().into();
     let mut replayed = Replayed {
-        core: fork(&core),
+        core: core.clone(),
         commands: 0,
         events: 0,
         forfeit: None,
@@ -186,15 +186,6 @@ pub fn replay<G: Game>(
     replayed.core = core;
     replayed.last_seq = last_seq;
     Ok(replayed)
-}
-
-/// A copy of a match to decide on. `MatchCore`'s derived `Clone` needs `G: Clone`, which
-/// game marker types need not be, so the copy is made field by field.
-pub fn fork<G: Game>(core: &MatchCore<G>) -> MatchCore<G> {
-    MatchCore {
-        state: core.state.clone(),
-        dice: core.dice.clone(),
-    }
 }
 
 /// Checks a finished match: the seed matches its commitment, and the log replays exactly.

@@ -7,7 +7,7 @@
 
 use super::handle::{ActorMessage, Batch, CommandError, MAILBOX, Subscription, ViewerBatch};
 use super::{ActorContext, MatchHandle};
-use crate::fairness::{self, CommandRecord, CommandSource, ForfeitRecord, Mismatch, fork};
+use crate::fairness::{self, CommandRecord, CommandSource, ForfeitRecord, Mismatch};
 use crate::protocol::{LogEntryBody, PROTOCOL_VERSION, Snapshot, Update};
 use crate::rules::{BotPolicy, Dice, Game, MatchCore, Outcome, Reject, RejectKind, Seat, Seed, Viewer};
 use crate::store::{EntryKind, LogEntry, MatchStatus, NewEntry};
@@ -216,7 +216,7 @@ impl<G: Game> MatchActor<G> {
     }
 
     async fn start(&mut self) -> Result<i64, CommandError> {
-        let mut next = fork(&self.core);
+        let mut next = self.core.clone();
         let before = next.state.clone();
         let events = next.start();
         self.commit_events(next, before, None, events).await
@@ -242,7 +242,7 @@ impl<G: Game> MatchActor<G> {
         }
         let typed: G::Command = serde_json::from_value(command.clone())
             .map_err(|error| CommandError::BadCommand(error.to_string()))?;
-        let mut next = fork(&self.core);
+        let mut next = self.core.clone();
         let before = next.state.clone();
         let submitted = next.submit(seat, &typed).map_err(|reject| match reject.kind() {
             RejectKind::NotYourTurn => CommandError::NotYourTurn(reject.to_string()),

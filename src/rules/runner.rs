@@ -12,10 +12,21 @@ pub struct Submitted<E> {
     pub dice_position_before: u128,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct MatchCore<G: Game> {
     pub state: G::State,
     pub dice: Dice,
+}
+
+// Written by hand because a derive would demand `G: Clone`, and a game's marker type need
+// not be: only its state and the dice are copied.
+impl<G: Game> Clone for MatchCore<G> {
+    fn clone(&self) -> Self {
+        MatchCore {
+            state: self.state.clone(),
+            dice: self.dice.clone(),
+        }
+    }
 }
 
 impl<G: Game> MatchCore<G> {
