@@ -153,6 +153,14 @@ async fn restart_mid_match(mut app: TestApp) {
         .get(&format!("/v1/matches/{id}/log"), Some(&home.token))
         .await
         .1;
+    // The live log a seat reads is redacted like its feed.
+    let shuffles: Vec<&Value> = log_before["entries"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|entry| entry["payload"]["type"] == "dispenser_shuffled")
+        .collect();
+    assert!(!shuffles.is_empty() && shuffles.iter().all(|e| e["payload"]["order"] == json!([])));
     drop(client);
 
     app.restart().await;
