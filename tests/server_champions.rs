@@ -353,3 +353,29 @@ async fn crease_bot_plays_champions_at_a_table_of_four_with_three_server_bots() 
     );
     app.stop().await;
 }
+
+#[test]
+fn crease_bot_takes_the_game_and_a_seat_count() {
+    use clap::Parser;
+    use crease::cli::{Cli, Command};
+    let cli = Cli::try_parse_from([
+        "crease",
+        "bot",
+        "--game",
+        "champions",
+        "--players",
+        "3",
+        "--vs-bot",
+    ])
+    .expect("parse");
+    let Some(Command::Bot(args)) = cli.command else {
+        panic!("the bot subcommand");
+    };
+    assert_eq!(
+        (args.game.as_str(), args.players, args.vs_bot),
+        ("champions", Some(3), true)
+    );
+    for game in ["ctg", "wicketz", "champions"] {
+        assert!(games().get(game).is_some(), "{game} is served");
+    }
+}
