@@ -379,3 +379,48 @@ fn crease_bot_takes_the_game_and_a_seat_count() {
         assert!(games().get(game).is_some(), "{game} is served");
     }
 }
+
+/// A seat that never moves has its clock play the default (roll, then stop) for it, logged
+/// as timeouts, while the bots at the table play on.
+#[tokio::test]
+async fn a_champions_seat_whose_clock_runs_out_rolls_and_stops_by_default() {
+    let app = spawn_app(games()).await;
+    let home = app.player("home").await;
+    let body =
+        json!({ "game": "champions", "options": { "players": 3 }, "opponent": "bot", "turn_clock_secs": 5 });
+    let (status, created) = app.post("/v1/matches", Some(&home.token), body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["match_id"].as_str().expect("id").to_string();
+    let mut client = app.connect(&id, Some(&home.token), None).await;
+    client.timeout = None;
+    client.recv().await;
+    tokio::time::pause();
+    loop {
+        if let ServerMessage::Event { event, .. } = client.recv().await
+            && event["type"] == "turn_ended"
+            && event["seat"] == 0
+        {
+            break;
+        }
+    }
+    tokio::time::resume();
+    let log = app.app().store().log(&id).await.expect("log");
+    let mine: Vec<&Value> = log
+        .iter()
+        .filter(|entry| entry.kind == crease::store::EntryKind::Command && entry.payload["seat"] == 0)
+        .map(|entry| &entry.payload)
+        .collect();
+    assert!(mine.len() >= 2, "{mine:?}");
+    assert!(
+        mine.iter().all(|record| record["source"] == "timeout"),
+        "{mine:?}"
+    );
+    assert_eq!(mine[0]["command"]["type"], "roll");
+    assert_eq!(mine[1]["command"]["type"], "stop");
+    let bots = log
+        .iter()
+        .filter(|entry| entry.kind == crease::store::EntryKind::Command && entry.payload["source"] == "bot")
+        .count();
+    assert!(bots > 0, "the bots played too");
+    app.stop().await;
+}
