@@ -54,7 +54,7 @@ async fn full_match(app: TestApp) {
     assert_eq!(seen, balls.len());
 
     // The operators' view: one row per ball, adding up to each innings' runs.
-    let columns = ["innings", "over_number", "bat_runs", "byes", "extras"];
+    let columns = ["innings", "over_number", "runs", "byes", "extras"];
     let rows = view_rows(&app, "wicketz_ball_by_ball", &columns, &id).await;
     assert_eq!(rows.len(), balls.len());
     for innings in &closed {
