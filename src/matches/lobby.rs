@@ -427,23 +427,6 @@ impl Lobby {
     }
 }
 
-/// How many seats after the creator's go to server-side bots: all of them for
-/// `opponent: "bot"`, `bots` of them otherwise (the creator always keeps a seat).
-fn bot_seats(opponent: Option<Opponent>, bots: Option<u8>, seat_count: u8) -> Result<u8, ApiError> {
-    let others = seat_count.saturating_sub(1);
-    match (opponent, bots) {
-        (Some(Opponent::Bot), None) => Ok(others),
-        (Some(Opponent::Bot), Some(bots)) if bots == others => Ok(others),
-        (Some(Opponent::Bot), Some(_)) => Err(ApiError::BadRequest(
-            "`opponent: \"bot\"` fills every other seat; leave out `bots` or make it match".into(),
-        )),
-        (None, Some(bots)) if bots > others => Err(ApiError::BadRequest(format!(
-            "`bots` must be at most {others}: this match has {seat_count} seats, one is yours"
-        ))),
-        (None, bots) => Ok(bots.unwrap_or(0)),
-    }
-}
-
 fn ticket_of(ticket_id: &str, state: &TicketState) -> Ticket {
     Ticket {
         ticket_id: ticket_id.to_string(),
@@ -478,5 +461,22 @@ fn seat_row(match_id: &str, seat: u8, player_id: Option<&str>) -> SeatRow {
         seat: i32::from(seat),
         player_id: player_id.map(str::to_string),
         bot: player_id.is_none(),
+    }
+}
+
+/// How many seats after the creator's go to server-side bots: all of them for
+/// `opponent: "bot"`, `bots` of them otherwise (the creator always keeps a seat).
+fn bot_seats(opponent: Option<Opponent>, bots: Option<u8>, seat_count: u8) -> Result<u8, ApiError> {
+    let others = seat_count.saturating_sub(1);
+    match (opponent, bots) {
+        (Some(Opponent::Bot), None) => Ok(others),
+        (Some(Opponent::Bot), Some(bots)) if bots == others => Ok(others),
+        (Some(Opponent::Bot), Some(_)) => Err(ApiError::BadRequest(
+            "`opponent: \"bot\"` fills every other seat; leave out `bots` or make it match".into(),
+        )),
+        (None, Some(bots)) if bots > others => Err(ApiError::BadRequest(format!(
+            "`bots` must be at most {others}: this match has {seat_count} seats, one is yours"
+        ))),
+        (None, bots) => Ok(bots.unwrap_or(0)),
     }
 }
