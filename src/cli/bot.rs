@@ -18,12 +18,16 @@ pub struct Args {
     /// Base URL of the server, e.g. http://127.0.0.1:8080
     #[arg(long, default_value = "http://127.0.0.1:8080")]
     pub server: String,
+    /// `ctg`, `wicketz` or `champions`.
     #[arg(long, default_value = "ctg")]
     pub game: String,
     /// Shortcut for `--options '{"format": ...}'`.
     #[arg(long)]
     pub format: Option<String>,
-    /// The game's options as JSON (merged under `--format`).
+    /// Shortcut for `--options '{"players": N}'` (Cricket Champions: 2 to 5 seats).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// The game's options as JSON (merged under `--format` and `--players`).
     #[arg(long)]
     pub options: Option<String>,
     /// Play against a server-side bot instead of waiting in matchmaking.
@@ -79,6 +83,9 @@ fn options_of(args: &Args) -> anyhow::Result<Option<Value>> {
     if let Some(format) = &args.format {
         options["format"] = Value::String(format.clone());
     }
+    if let Some(players) = args.players {
+        options["players"] = Value::from(players);
+    }
     Ok((options != json!({})).then_some(options))
 }
 
@@ -113,6 +120,7 @@ impl BotClient {
             game: game.into(),
             options,
             opponent: Some(Opponent::Bot),
+            bots: None,
             turn_clock_secs: None,
             disconnect_grace_secs: None,
         };

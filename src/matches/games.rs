@@ -127,7 +127,10 @@ impl GameRegistry {
 
     /// The games this build ships.
     pub fn standard() -> Self {
-        Self::new().register::<crate::rules::ctg::Ctg>()
+        Self::new()
+            .register::<crate::rules::ctg::Ctg>()
+            .register::<crate::rules::wicketz::Wicketz>()
+            .register::<crate::rules::champions::Champions>()
     }
 
     pub fn register<G: Game>(mut self) -> Self {

@@ -107,11 +107,10 @@ impl Lobby {
         if clocks.turn.is_zero() {
             return Err(ApiError::BadRequest("turn_clock_secs must be at least 1".into()));
         }
+        let bots = bot_seats(request.opponent, request.bots, seat_count)?;
         let row = new_match_row(game.id(), options, seat_count, clocks);
         let mut seats = vec![seat_row(&row.match_id, 0, Some(&player.player_id))];
-        if request.opponent == Some(Opponent::Bot) {
-            seats.extend((1..seat_count).map(|seat| seat_row(&row.match_id, seat, None)));
-        }
+        seats.extend((1..=bots).map(|seat| seat_row(&row.match_id, seat, None)));
         let _guard = self.seats_lock.lock().await;
         self.store.insert_match(&row, &seats).await?;
         if seats.len() == usize::from(seat_count) {
@@ -462,5 +461,22 @@ fn seat_row(match_id: &str, seat: u8, player_id: Option<&str>) -> SeatRow {
         seat: i32::from(seat),
         player_id: player_id.map(str::to_string),
         bot: player_id.is_none(),
+    }
+}
+
+/// How many seats after the creator's go to server-side bots: all of them for
+/// `opponent: "bot"`, `bots` of them otherwise (the creator always keeps a seat).
+fn bot_seats(opponent: Option<Opponent>, bots: Option<u8>, seat_count: u8) -> Result<u8, ApiError> {
+    let others = seat_count.saturating_sub(1);
+    match (opponent, bots) {
+        (Some(Opponent::Bot), None) => Ok(others),
+        (Some(Opponent::Bot), Some(bots)) if bots == others => Ok(others),
+        (Some(Opponent::Bot), Some(_)) => Err(ApiError::BadRequest(
+            "`opponent: \"bot\"` fills every other seat; leave out `bots` or make it match".into(),
+        )),
+        (None, Some(bots)) if bots > others => Err(ApiError::BadRequest(format!(
+            "`bots` must be at most {others}: this match has {seat_count} seats, one is yours"
+        ))),
+        (None, bots) => Ok(bots.unwrap_or(0)),
     }
 }

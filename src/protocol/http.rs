@@ -51,6 +51,11 @@ pub struct CreateMatch {
     pub options: Option<Value>,
     #[serde(default)]
     pub opponent: Option<Opponent>,
+    /// Seats (after the creator's) given to server-side bots; the rest wait for players.
+    /// `opponent: "bot"` is every other seat. The seat count comes from the game's options
+    /// (e.g. Cricket Champions `{"players": 2..5}`).
+    #[serde(default)]
+    pub bots: Option<u8>,
     /// Seconds per decision before the server plays the default move (server default 60).
     #[serde(default)]
     pub turn_clock_secs: Option<u64>,
