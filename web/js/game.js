@@ -1,0 +1,429 @@
+// The match screen shared by the three games: header (whose turn, turn clock, connection),
+// the game's own board and decision controls, the refusal banner and the commentary.
+//
+// Game modules (games/*.js) only turn a view into DOM; everything about the connection,
+// resuming and errors lives here so each game gets it for free.
+
+import { h, mount, label, pick, variant, summary, jsonTree } from './dom.js';
+import { api, savedPlayer } from './api.js';
+import { Connection } from './conn.js';
+import { toast, panel } from './ui.js';
+import { GAMES } from './lobby.js';
+import ctg from './games/ctg.js';
+import wicketz from './games/wicketz.js';
+import champions from './games/champions.js';
+import { mockSession } from './mock.js';
+
+const MODULES = { ctg, wicketz, champions };
+const COMMENTARY_LIMIT = 400;
+
+export function showMatch(root, { matchId, spectate = false, mock = null }) {
+  const s = {
+    matchId,
+    spectate,
+    game: mock || null,
+    info: null,
+    view: null,
+    legal: null,
+    seat: null,
+    seq: null,
+    deadline: null,
+    pendingSeats: [],
+    status: 'connecting',
+    statusDetail: {},
+    refusal: null,
+    commentary: [],
+    commentarySeq: -1,
+    logLoaded: false,
+    ui: {},
+    busy: false,
+    over: false,
+  };
+  let conn = null;
+  let clockTimer = null;
+  let disposed = false;
+
+  const els = {
+    header: h('div', { class: 'match-header' }),
+    board: h('div', { class: 'board', 'data-testid': 'board' }),
+    decision: h('div', { class: 'decision', 'data-testid': 'decision' }),
+    refusal: h('div', { class: 'refusal', role: 'alert', 'data-testid': 'refusal', hidden: true }),
+    commentary: h('ol', { class: 'commentary', 'data-testid': 'commentary', reversed: true }),
+    raw: h('details', { class: 'raw' }),
+  };
+  mount(
+    root,
+    h('div', { class: 'screen match', 'data-testid': 'match-screen' },
+      els.header,
+      els.refusal,
+      h('div', { class: 'match-body' },
+        h('div', { class: 'match-main' }, els.board),
+        h('aside', { class: 'match-side' },
+          panel('Your move', els.decision, { cls: 'decision-panel', testid: 'decision-panel' }),
+          panel('Commentary', els.commentary, { cls: 'commentary-panel' }),
+          els.raw,
+        ),
+      ),
+    ),
+  );
+
+  const module = () => MODULES[s.game] || null;
+
+  /** Sends a command; shows the engine's reason when refused. Returns true on ack. */
+  async function send(command) {
+    if (s.spectate) return false;
+    s.busy = true;
+    drawDecision();
+    try {
+      await conn.send(command);
+      s.refusal = null;
+      drawRefusal();
+      return true;
+    } catch (err) {
+      s.refusal = err;
+      drawRefusal();
+      return false;
+    } finally {
+      s.busy = false;
+      drawDecision();
+    }
+  }
+
+  const ctx = () => ({
+    seat: s.seat,
+    spectate: s.spectate,
+    legal: s.legal,
+    ui: s.ui,
+    busy: s.busy,
+    info: s.info,
+    send,
+    redraw: draw,
+  });
+
+  function seatName(seat) {
+    const seats = s.info && asArray(pick(s.info, 'seats', 'players'));
+    const entry = seats && seats[seat];
+    const name = entry && (typeof entry === 'string' ? entry : pick(entry, 'name', 'player_name'));
+    if (seat === s.seat && !s.spectate) return `you (seat ${seat})`;
+    if (entry && (entry.bot || entry.kind === 'bot')) return `the bot (seat ${seat})`;
+    return name ? `${name} (seat ${seat})` : `seat ${seat}`;
+  }
+
+  function drawHeader() {
+    const g = GAMES[s.game];
+    const myTurn = !s.spectate && s.seat !== null && s.pendingSeats.includes(s.seat);
+    let turnText;
+    if (s.over) turnText = 'Match over';
+    else if (!s.view) turnText = 'Loading…';
+    else if (s.pendingSeats.length === 0) turnText = 'Server is resolving…';
+    else if (myTurn) turnText = s.pendingSeats.length > 1 ? 'Your move (sealed, both sides choose)' : 'Your move';
+    else turnText = `Waiting for ${s.pendingSeats.map(seatName).join(' and ')}`;
+    const statusText = {
+      connecting: 'connecting…',
+      open: 'connected',
+      reconnecting: `reconnecting${s.statusDetail.attempt ? ` (try ${s.statusDetail.attempt})` : ''}…`,
+      closed: 'disconnected',
+      mock: 'mock data',
+    }[s.status] || s.status;
+    const commitment = s.info && pick(s.info, 'seed_commitment', 'seed_sha256', 'commitment');
+    mount(
+      els.header,
+      h('div', { class: 'title' },
+        h('a', { href: '#/', class: 'back', title: 'Lobby' }, '←'),
+        h('h2', {}, g ? g.name : 'Match'),
+        h('span', { class: 'muted mono', title: s.matchId }, String(s.matchId).slice(0, 8)),
+        h('span', { class: 'role' }, s.spectate ? 'Spectating' : s.seat !== null ? `Seat ${s.seat}` : ''),
+      ),
+      h('div', { class: ['turn', myTurn && 'mine', s.over && 'over'], 'data-testid': 'turn' }, turnText),
+      h('div', { class: 'clock', 'data-testid': 'clock' }, clockText()),
+      h('div', { class: ['conn', `conn-${s.status}`], 'data-testid': 'connection', title: s.statusDetail.reason || '' }, h('span', { class: 'dot' }), statusText),
+      !s.spectate && s.status === 'open'
+        ? h('button', { class: 'link small', title: 'Drop the connection to check that the client resumes', onclick: () => conn && conn.dropForTest() }, 'test reconnect')
+        : null,
+      commitment ? h('div', { class: 'fair muted mono', title: `sha256(seed) = ${commitment}` }, `seed sha256 ${String(commitment).slice(0, 12)}…`) : null,
+    );
+  }
+
+  function clockText() {
+    if (!s.deadline || s.over) return '';
+    const left = Math.max(0, Math.round((s.deadline - Date.now()) / 1000));
+    return `clock ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+  }
+
+  function tickClock() {
+    const el = els.header.querySelector('.clock');
+    if (el) {
+      el.textContent = clockText();
+      const left = s.deadline ? (s.deadline - Date.now()) / 1000 : 99;
+      el.classList.toggle('urgent', left < 10 && !s.over);
+    }
+  }
+
+  function drawRefusal() {
+    if (!s.refusal) {
+      els.refusal.hidden = true;
+      return;
+    }
+    els.refusal.hidden = false;
+    mount(
+      els.refusal,
+      h('strong', {}, `Refused (${label(s.refusal.code || 'error')}): `),
+      h('span', { 'data-testid': 'refusal-message' }, s.refusal.message || s.refusal.reason || ''),
+      h('button', { class: 'link', onclick: () => { s.refusal = null; drawRefusal(); } }, 'dismiss'),
+    );
+  }
+
+  function drawBoard() {
+    const m = module();
+    if (!s.view) {
+      mount(els.board, h('p', { class: 'muted' }, s.status === 'open' ? 'Waiting for the match to start…' : 'Connecting…'));
+      return;
+    }
+    try {
+      mount(els.board, m ? m.board(s.view, ctx()) : jsonTree(s.view));
+    } catch (err) {
+      console.error(err);
+      mount(els.board, h('p', { class: 'error' }, `Cannot draw this view (${err.message}); raw view below.`), jsonTree(s.view));
+    }
+  }
+
+  function drawDecision() {
+    const m = module();
+    if (s.over) {
+      mount(els.decision, h('p', { 'data-testid': 'result' }, resultText()), h('a', { class: 'button', href: '#/' }, 'Back to the lobby'));
+      return;
+    }
+    if (s.spectate) {
+      mount(els.decision, h('p', { class: 'muted' }, 'You are watching: the view hides sealed choices and face-down cards.'));
+      return;
+    }
+    if (!s.view) {
+      mount(els.decision, h('p', { class: 'muted' }, 'Waiting for the match to start (every seat must be taken).'));
+      return;
+    }
+    let node = null;
+    try {
+      node = m ? m.decision(s.view, ctx()) : null;
+    } catch (err) {
+      console.error(err);
+      node = h('p', { class: 'error' }, `Cannot draw these controls (${err.message}).`);
+    }
+    mount(els.decision, node || genericDecision());
+  }
+
+  /** Fallback controls: the server's legal commands as buttons, or a raw JSON command box. */
+  function genericDecision() {
+    const asked = askedOf(s.view);
+    const legal = Array.isArray(s.legal) ? s.legal : null;
+    if (legal && legal.length) {
+      return h('div', { class: 'generic' },
+        asked ? h('p', {}, summary(asked)) : null,
+        h('div', { class: 'buttons wrap' }, legal.slice(0, 60).map((cmd) =>
+          h('button', { class: 'action', 'data-action': 'legal', disabled: s.busy, onclick: () => send(cmd) }, summary(cmd)))),
+      );
+    }
+    if (!asked) return h('p', { class: 'muted' }, 'Nothing is asked of you right now.');
+    const box = h('textarea', { rows: 4, class: 'mono', placeholder: '{"...": ...}' });
+    return h('div', { class: 'generic' },
+      h('p', {}, 'The game asks: ', h('strong', {}, summary(asked))),
+      jsonTree(asked),
+      h('label', {}, 'Command (JSON)'),
+      box,
+      h('button', {
+        onclick: () => {
+          try {
+            send(JSON.parse(box.value));
+          } catch (err) {
+            s.refusal = { code: 'bad_json', message: err.message };
+            drawRefusal();
+          }
+        },
+      }, 'Send'),
+    );
+  }
+
+  function drawRaw() {
+    mount(els.raw, h('summary', {}, 'Raw view (what the server sent)'), h('pre', { class: 'mono' }, JSON.stringify(s.view, null, 2)));
+  }
+
+  function draw() {
+    drawHeader();
+    drawBoard();
+    drawDecision();
+    drawRefusal();
+    drawRaw();
+  }
+
+  /** entries: [{seq, event}]; an entry already shown (same or lower seq) is skipped. */
+  function addCommentary(entries) {
+    const m = module();
+    for (const { seq, event } of entries) {
+      if (typeof seq === 'number') {
+        if (seq <= s.commentarySeq) continue;
+        s.commentarySeq = seq;
+      }
+      let text = null;
+      try {
+        text = m ? m.describe(event) : null;
+      } catch {
+        text = null;
+      }
+      if (text === undefined) text = summary(event);
+      if (!text) continue;
+      const li = h('li', { class: 'line' }, text);
+      els.commentary.prepend(li);
+      s.commentary.push(text);
+    }
+    while (els.commentary.childElementCount > COMMENTARY_LIMIT) els.commentary.lastElementChild.remove();
+  }
+
+  function resultText() {
+    const outcome = s.result || pick(s.view || {}, 'outcome', 'result') || (s.info && pick(s.info, 'result', 'outcome'));
+    if (!outcome) return 'The match is over.';
+    return typeof outcome === 'string' ? outcome : pick(outcome, 'summary') || summary(outcome);
+  }
+
+  /** Takes what a snapshot, update or finished frame carries: view, pending seats, clock, result. */
+  function absorb(msg) {
+    if (msg.game) s.game = msg.game;
+    if (msg.kind === 'snapshot') s.seat = msg.seat === null || msg.seat === undefined ? null : Number(msg.seat);
+    if (msg.view !== undefined) s.view = msg.view;
+    if (msg.seed_commitment && !s.info) s.info = { seed_commitment: msg.seed_commitment };
+    if (Array.isArray(msg.pending)) s.pendingSeats = msg.pending.map(Number);
+    if ('deadline_ms' in msg) s.deadline = msg.deadline_ms === null ? null : Date.now() + Number(msg.deadline_ms);
+    if (msg.result) {
+      s.result = msg.result;
+      s.over = true;
+    }
+    if (msg.status === 'finished' || msg.kind === 'finished') s.over = true;
+  }
+
+  function start() {
+    if (mock) {
+      s.status = 'mock';
+      const session = mockSession(mock, {
+        onUpdate(update) {
+          absorb(update);
+          if (update.events) addCommentary(update.events.map((event) => ({ event })));
+          draw();
+        },
+      });
+      conn = { send: (command) => session.send(command), dropForTest() {}, close() {} };
+      return;
+    }
+    conn = new Connection(matchId, {
+      onSnapshot(msg) {
+        absorb(msg);
+        draw();
+        if (!s.logLoaded) loadLog();
+      },
+      onEvent(msg) {
+        // Views arrive in the update that follows each batch, so only the commentary moves here.
+        if (msg.event) addCommentary([{ seq: msg.seq, event: msg.event }]);
+      },
+      onUpdate(msg) {
+        absorb(msg);
+        draw();
+      },
+      onFinished(msg) {
+        absorb(msg);
+        draw();
+        loadInfo();
+      },
+      onError(err) {
+        if (err.id === undefined) {
+          s.refusal = err;
+          drawRefusal();
+        }
+      },
+      onStatus(status, detail) {
+        s.status = status;
+        s.statusDetail = detail;
+        drawHeader();
+        if (status === 'reconnecting' && detail.attempt === 1) toast('Connection lost: reconnecting…', 'error', 2500);
+      },
+      onOther(msg) {
+        absorb(msg);
+        draw();
+      },
+    }, { spectate });
+    conn.open();
+  }
+
+  /** After a page load the socket starts at the snapshot, so earlier balls come from the log. */
+  async function loadLog() {
+    s.logLoaded = true;
+    try {
+      const log = await api.log(matchId);
+      const entries = asArray(log && log.entries)
+        .filter((e) => e && (e.kind === 'event' || e.kind === undefined))
+        .map((e) => ({ seq: e.seq, event: e.payload }));
+      const live = s.commentarySeq;
+      s.commentarySeq = -1;
+      const keep = [...els.commentary.children];
+      els.commentary.replaceChildren();
+      addCommentary(entries.filter((e) => live < 0 || e.seq <= live));
+      s.commentarySeq = Math.max(s.commentarySeq, live);
+      for (const li of keep.reverse()) els.commentary.prepend(li);
+    } catch (err) {
+      console.warn('log', err);
+    }
+  }
+
+  async function loadInfo() {
+    if (mock) return;
+    try {
+      s.info = await api.getMatch(matchId);
+      if (!s.game) s.game = pick(s.info, 'game');
+      if (s.seat === null && !spectate) {
+        const me = savedPlayer();
+        const seats = asArray(pick(s.info, 'seats', 'players'));
+        const index = seats.findIndex((x) => x && (x.player_id === me?.player_id || x === me?.player_id));
+        if (index >= 0) s.seat = Number(seats[index].seat ?? index);
+      }
+      if (pick(s.info, 'status') === 'finished') s.over = true;
+      draw();
+    } catch (err) {
+      toast(`Match info: ${err.message}`, 'error');
+    }
+  }
+
+  draw();
+  loadInfo().then(() => { if (!disposed) start(); });
+  const infoTimer = setInterval(() => { if (!s.view || !s.info || pick(s.info, 'status') === 'open') loadInfo(); }, 3000);
+  clockTimer = setInterval(tickClock, 500);
+
+  return {
+    state: s,
+    dispose() {
+      disposed = true;
+      clearInterval(clockTimer);
+      clearInterval(infoTimer);
+      conn && conn.close();
+    },
+  };
+}
+
+export function askedOf(view) {
+  return pick(view || {}, 'asked', 'ask', 'decision', 'pending', 'prompt', 'awaiting', 'to_decide', 'request');
+}
+
+function asArray(x) {
+  if (Array.isArray(x)) return x;
+  if (x && typeof x === 'object') return Object.values(x);
+  return [];
+}
+
+function parseDeadline(value) {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'object') return parseDeadline(value.deadline ?? value.at ?? value.remaining_ms / 1000);
+  if (typeof value === 'string') {
+    const t = Date.parse(value);
+    return Number.isNaN(t) ? null : t;
+  }
+  if (value > 1e12) return value;
+  if (value > 1e9) return value * 1000;
+  return Date.now() + value * 1000;
+}
+
+export { variant };
