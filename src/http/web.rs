@@ -40,6 +40,7 @@ static ASSETS: &[Asset] = assets![
     "js/mock.js",
     "js/ui.js",
     "js/games/champions.js",
+    "js/games/ctg-data.js",
     "js/games/ctg.js",
     "js/games/field.js",
     "js/games/wicketz.js",

@@ -98,6 +98,9 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     info: s.info,
     send,
     redraw: draw,
+    seatName,
+    view: s.view,
+    pendingMine: !s.spectate && s.seat !== null && s.pendingSeats.includes(s.seat),
   });
 
   function seatName(seat) {
@@ -264,7 +267,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       }
       let text = null;
       try {
-        text = m ? m.describe(event) : null;
+        text = m ? m.describe(event, ctx()) : undefined;
       } catch {
         text = null;
       }

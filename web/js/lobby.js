@@ -76,7 +76,7 @@ function optionsForm(game) {
       field('innings', select('innings', [['1', 'One innings each'], ['2', 'Two innings each']], '1')),
     ];
   } else if (game === 'champions') {
-    rows = [field('seats', number('seats', 3, 2, 5), '2 to 5 players')];
+    rows = [field('players', number('players', 3, 2, 5), '2 to 5 seats; with the bot, every other seat is a bot')];
   }
   const raw = h('textarea', { rows: 3, 'data-testid': 'opt-raw', placeholder: '{} (optional: extra options as JSON, merged over the fields above)' });
   const node = h('div', { class: 'options' }, rows, h('details', {}, h('summary', {}, 'More options (JSON)'), raw));
