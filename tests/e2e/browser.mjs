@@ -20,6 +20,9 @@ export async function launch() {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      // Pages served from disk by E2E_WEB_DIR (development only) have no local address, so
+      // Chromium's local-network checks would block their socket to 127.0.0.1.
+      ...(process.env.E2E_WEB_DIR ? ['--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests'] : []),
     ],
   });
   return {

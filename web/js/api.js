@@ -65,8 +65,12 @@ export const api = {
   createPlayer: (name) => request('POST', '/v1/players', { name }),
   listMatches: (status) => request('GET', `/v1/matches?status=${encodeURIComponent(status)}`),
   getMatch: (id) => request('GET', `/v1/matches/${id}`),
-  createMatch: (game, options, opponent) =>
-    request('POST', '/v1/matches', opponent ? { game, options, opponent } : { game, options }),
+  createMatch: (game, options, opponent, turnClockSecs) => {
+    const body = { game, options };
+    if (opponent) body.opponent = opponent;
+    if (turnClockSecs) body.turn_clock_secs = turnClockSecs;
+    return request('POST', '/v1/matches', body);
+  },
   joinMatch: (id) => request('POST', `/v1/matches/${id}/join`, {}),
   leaveMatch: (id) => request('POST', `/v1/matches/${id}/leave`, {}),
   createTicket: (game, options) => request('POST', '/v1/matchmaking/tickets', { game, options }),

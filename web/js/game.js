@@ -34,6 +34,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     refusal: null,
     commentary: [],
     commentarySeq: -1,
+    viewSeq: -1,
+    awaitingUpdate: false,
     logLoaded: false,
     ui: {},
     busy: false,
@@ -75,9 +77,15 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     s.busy = true;
     drawDecision();
     try {
-      await conn.send(command);
+      const ack = await conn.send(command);
       s.refusal = null;
       drawRefusal();
+      if (ack && typeof ack.last_seq === 'number' && s.viewSeq >= ack.last_seq) return true;
+      // The ack can overtake the update it caused: keep the controls locked until the new
+      // view is in, so the same question is never answered twice.
+      s.awaitingUpdate = true;
+      clearTimeout(s.awaitTimer);
+      s.awaitTimer = setTimeout(() => { s.awaitingUpdate = false; drawDecision(); }, 3000);
       return true;
     } catch (err) {
       s.refusal = err;
@@ -94,7 +102,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     spectate: s.spectate,
     legal: s.legal,
     ui: s.ui,
-    busy: s.busy,
+    busy: s.busy || s.awaitingUpdate,
     info: s.info,
     send,
     redraw: draw,
@@ -291,6 +299,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     if (msg.game) s.game = msg.game;
     if (msg.kind === 'snapshot') s.seat = msg.seat === null || msg.seat === undefined ? null : Number(msg.seat);
     if (msg.view !== undefined) s.view = msg.view;
+    if (typeof msg.seq === 'number' && (msg.kind === 'update' || msg.kind === 'snapshot')) s.viewSeq = Math.max(s.viewSeq, msg.seq);
     if (msg.seed_commitment && !s.info) s.info = { seed_commitment: msg.seed_commitment };
     if (Array.isArray(msg.pending)) s.pendingSeats = msg.pending.map(Number);
     if ('deadline_ms' in msg) s.deadline = msg.deadline_ms === null ? null : Date.now() + Number(msg.deadline_ms);
@@ -325,6 +334,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
         if (msg.event) addCommentary([{ seq: msg.seq, event: msg.event }]);
       },
       onUpdate(msg) {
+        s.awaitingUpdate = false;
+        clearTimeout(s.awaitTimer);
         absorb(msg);
         draw();
       },

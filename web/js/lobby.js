@@ -69,27 +69,34 @@ function optionsForm(game) {
     rows = [
       field('format', select('format', [['t10', 'T10 (10 overs)'], ['t20', 'T20 (20 overs)']], 't10')),
       field('tie', select('tie', [['tie', 'Equal totals are a tie'], ['chaser_loses', 'Chasing side must pass the target']], 'tie')),
+      field('bowled_chance_margin', select('bowled_chance_margin', [['3', 'Miss by 3+: bowled chance'], ['4', 'Miss by 4+: bowled chance']], '3')),
     ];
   } else if (game === 'wicketz') {
     rows = [
       field('overs', number('overs', 20, 1, 50), 'per innings'),
-      field('innings', select('innings', [['1', 'One innings each'], ['2', 'Two innings each']], '1')),
+      field('innings_per_side', select('innings_per_side', [['1', 'One innings each'], ['2', 'Two innings each']], '1')),
+      field('bowling_variations', select('bowling_variations', [['false', 'Off'], ['true', 'On: the bowler declares a line']], 'false'), 'advanced'),
+      field('wild_card', select('wild_card', [['false', 'Off'], ['true', 'On: wild card after a quiet over']], 'false'), 'advanced'),
     ];
   } else if (game === 'champions') {
     rows = [field('players', number('players', 3, 2, 5), '2 to 5 seats; with the bot, every other seat is a bot')];
   }
+  const clock = h('input', { type: 'number', min: 5, max: 3600, value: 60, 'data-testid': 'opt-clock' });
   const raw = h('textarea', { rows: 3, 'data-testid': 'opt-raw', placeholder: '{} (optional: extra options as JSON, merged over the fields above)' });
-  const node = h('div', { class: 'options' }, rows, h('details', {}, h('summary', {}, 'More options (JSON)'), raw));
+  const node = h('div', { class: 'options' }, rows,
+    h('label', { class: 'opt' }, h('span', {}, 'Turn clock'), clock, h('small', { class: 'muted' }, 'seconds per decision; then the server plays a default move')),
+    h('details', {}, h('summary', {}, 'More options (JSON)'), raw));
   function read() {
     const options = {};
     for (const { name, control } of fields) {
       const value = control.value;
-      options[name] = control.type === 'number' || /^\d+$/.test(value) ? Number(value) : value;
+      if (value === 'true' || value === 'false') options[name] = value === 'true';
+      else options[name] = control.type === 'number' || /^\d+$/.test(value) ? Number(value) : value;
     }
     if (raw.value.trim()) Object.assign(options, JSON.parse(raw.value));
     return options;
   }
-  return { node, read };
+  return { node, read, clock: () => Number(clock.value) || undefined };
 }
 
 export function showLobby(root) {
@@ -146,7 +153,7 @@ export function showLobby(root) {
       return;
     }
     try {
-      const match = await api.createMatch(game, options, opponent);
+      const match = await api.createMatch(game, options, opponent, form.clock());
       const id = matchId(match);
       location.hash = `#/match/${id}`;
     } catch (err) {

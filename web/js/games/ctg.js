@@ -20,114 +20,71 @@ function arr(x) {
   return Array.isArray(x) ? x : [];
 }
 
-/** A normalised CTG view: every name the screen uses, whatever the engine called it. */
+const bits = (mask) => [...Array(16).keys()].filter((i) => Number(mask) & (1 << i));
+
+/**
+ * A normalised CTG view (engine `rules::ctg::view::View`): every name the screen uses.
+ * Players are squad indices 0..11; `scores` and `confidence` are by seat.
+ */
 export function model(view, seat) {
-  const squads = arr(pick(view, 'squads', 'teams'));
-  const batting = Number(pick(view, 'batting', 'batting_seat') ?? 0);
+  const squads = arr(view.squads);
+  const batting = Number(view.batting ?? 0);
   const fielding = 1 - batting;
-  const innings = Number(pick(view, 'innings') ?? 1);
-  const scores = pick(view, 'score', 'scores');
-  const scoreOf = (side) => (Array.isArray(scores) ? scores[side] : side === batting ? scores : null) || {};
-  const format = String(pick(view, 'format') || 't10').toLowerCase();
+  const scores = arr(view.scores);
+  const format = String(view.format || 't10').toLowerCase();
   const player = (side, index) => {
     if (index === undefined || index === null || index === NONE) return null;
-    const squad = squads[side];
-    const card = squad && arr(squad.players)[index];
+    const card = arr(squads[side] && squads[side].players)[index];
     return card ? { ...card, index } : { name: `#${index}`, index };
   };
-  const confidence = pick(view, 'confidence');
-  const confOf = (side, index) => {
-    if (Array.isArray(confidence) && Array.isArray(confidence[side])) return confidence[side][index];
-    const p = player(side, index);
-    return p ? p.confidence : null;
-  };
-  const attitudes = pick(view, 'attitude', 'attitudes');
-  const batterStats = pick(view, 'batter_stats', 'batting_card', 'scorecard');
   const batter = (index) => {
     const p = player(batting, index);
     if (!p) return null;
-    const statsRow = Array.isArray(batterStats) ? batterStats[index] : null;
-    return {
-      ...p,
-      confidence: confOf(batting, index),
-      attitude: Array.isArray(attitudes) ? attitudes[index] : p.attitude,
-      runs: statsRow ? pick(statsRow, 'runs') : undefined,
-      balls: statsRow ? pick(statsRow, 'balls') : undefined,
-    };
+    return { ...p, confidence: arr(arr(view.confidence)[batting])[index] ?? p.confidence, attitude: arr(view.attitudes)[index] };
   };
-  const bowlerIndex = pick(view, 'bowler');
-  const bowler = typeof bowlerIndex === 'object' && bowlerIndex !== null ? bowlerIndex : player(fielding, bowlerIndex);
-  const bowlType = String(pick(view, 'bowl_type', 'bowling_type') || (bowler && (bowler.bowling || bowler.bowl_type)) || '').toLowerCase();
-  const target = pick(view, 'target') ?? (innings === 2 ? (scoreOf(fielding).runs ?? 0) + 1 : null);
-  const phase = pick(view, 'phase', 'awaiting');
+  const bowler = player(fielding, view.bowler);
+  const ask = view.ask || null;
+  const bowlType = String((ask && ask.bowl_type) || (bowler && bowler.bowling) || '').toLowerCase();
+  const ball = view.ball || {};
+  const cards = arr(view.over_cards);
+  const overCards = [0, 1, 2, 3, 4, 5].map((slot) => cards.find((c) => c.slot === slot) || null);
+  for (const c of cards) if (c.slot > 5) overCards.push(c);
   return {
     view,
     seat,
+    ask,
+    askKind: ask ? ask.ask : null,
     format,
     areas: format === 't20' ? 4 : 3,
     overs: format === 't20' ? 20 : 10,
-    phase: typeof phase === 'string' ? phase : phase && Object.keys(phase)[0],
+    phase: view.phase,
     squads,
     batting,
     fielding,
-    side: seat === null || seat === undefined ? null : Number(seat) === batting ? 'batting' : 'fielding',
-    innings,
-    score: scoreOf(batting),
-    otherScore: scoreOf(fielding),
-    target,
-    pitch: pitchName(pick(view, 'pitch')),
-    striker: batter(pick(view, 'striker')),
-    nonStriker: batter(pick(view, 'non_striker')),
+    side: seat === null || seat === undefined || !view.innings ? null : Number(seat) === batting ? 'batting' : 'fielding',
+    innings: Number(view.innings || 0),
+    score: scores[batting] || {},
+    otherScore: scores[fielding] || {},
+    target: view.target,
+    pitch: view.pitch ? label(view.pitch) : null,
+    striker: batter(view.striker),
+    nonStriker: batter(view.non_striker),
     bowler,
     bowlType,
-    advantage: pick(view, 'advantage'),
-    field: readField(pick(view, 'field', 'fielders')),
-    overCards: overCards(view, bowlType),
-    slot: pick(view, 'slot', 'ball_in_over'),
-    ball: pick(view, 'ball', 'last_ball', 'delivery') || null,
-    skills: pick(view, 'skills', 'skills_used'),
-    drsUsed: pick(view, 'drs_used'),
-    hand: hand(view, bowlType),
-    eligibleBowlers: pick(view, 'eligible_bowlers', 'bowlers'),
-    availableBatters: pick(view, 'available_batters', 'next_batters'),
-    fieldRules: pick(view, 'field_rules', 'restrictions') || {},
-    outfieldLimit: pick(pick(view, 'field_rules') || {}, 'outfield_limit'),
-    runChoice: pick(view, 'run_choice', 'runs_choice'),
-    missOptions: pick(view, 'miss_options'),
-    appeal: pick(view, 'appeal', 'dismissal'),
-    batted: Number(pick(view, 'batted') ?? 0),
-    out: Number(pick(view, 'out') ?? 0),
-    oversBowled: pick(view, 'overs_bowled'),
-    lastBowler: pick(view, 'last_bowler'),
-    outcome: pick(view, 'outcome', 'winner'),
+    advantage: ball.advantage ?? null,
+    field: readField(view.field),
+    fieldRules: view.field_rules || {},
+    overCards,
+    slot: cards.length,
+    ball,
+    skills: view.skills_used || {},
+    drsUsed: view.drs_used,
+    powerPlayNow: view.power_play_now,
+    hand: CTG_DATA.bowling_decks[bowlType] || [],
+    oversBowled: view.overs_bowled,
+    winner: view.winner,
+    player,
   };
-}
-
-function pitchName(pitch) {
-  if (pitch === null || pitch === undefined) return null;
-  if (typeof pitch === 'number') return CTG_DATA.pitch_cards[pitch] || `card ${pitch}`;
-  return typeof pitch === 'string' ? label(pitch) : pick(pitch, 'name') || summary(pitch);
-}
-
-/** Over cards as [{express, effect} | null (face down)] from names or deck indices. */
-function overCards(view, bowlType) {
-  const raw = pick(view, 'over_cards', 'revealed', 'over');
-  if (!Array.isArray(raw)) return [];
-  const deck = CTG_DATA.over_decks[bowlType];
-  const cards = raw.map((c) => {
-    if (c === null || c === undefined) return null;
-    if (typeof c === 'number') return deck ? { express: deck.express_values[c], effect: deck.effects[c] } : { express: '?', effect: `card ${c}` };
-    return { express: pick(c, 'express', 'express_value'), effect: pick(c, 'effect') };
-  });
-  while (cards.length < 6) cards.push(null);
-  return cards;
-}
-
-/** The bowler's deck: [{name, shots}] from the view or, by type, from the ruleset copy. */
-function hand(view, bowlType) {
-  const raw = pick(view, 'hand', 'bowling_deck', 'deck');
-  if (Array.isArray(raw) && raw.length && typeof raw[0] === 'object') return raw;
-  return CTG_DATA.bowling_decks[bowlType] || [];
 }
 
 // ---------------------------------------------------------------- board
@@ -172,33 +129,33 @@ function overStrip(m) {
 }
 
 function ballPanel(m) {
-  const b = m.ball;
-  if (!b || typeof b !== 'object') return h('p', { class: 'muted' }, 'No delivery yet.');
+  const b = m.ball || {};
   const dice = [];
-  const push = (name, value, sides) => {
-    if (value !== undefined && value !== null && value !== 0) dice.push(rolledDie(name, value, sides));
+  const pair = (name, value) => {
+    if (Array.isArray(value)) dice.push(rolledDie(name, value[0], value[1]));
   };
-  push('Bowler', b.bowl, b.bowl_sides);
-  push('Batter', b.bat, b.bat_sides);
-  push('Distance', b.distance);
-  const bounceFace = b.bounce;
-  if (bounceFace) {
+  pair('Bowler', b.bowl);
+  pair('Batter', b.bat);
+  if (b.distance) dice.push(rolledDie('Distance', b.distance, m.format === 't20' ? 8 : 6));
+  if (b.bounce_face) {
     const attitude = b.shot && b.shot.attitude;
     const die = attitude === 'aggressive' ? CTG_DATA.bounce_dice.red : CTG_DATA.bounce_dice.green;
-    push('Bounce', die ? die[bounceFace - 1] : bounceFace);
+    dice.push(rolledDie(`Bounce (${attitude === 'aggressive' ? 'red' : 'green'} die)`, die ? die[b.bounce_face - 1] : b.bounce_face));
   }
-  const bits = [];
-  if (b.revealed && b.card !== undefined) {
+  const facts = [];
+  if (b.card !== null && b.card !== undefined) {
     const card = m.hand[b.card];
-    bits.push(`Bowl card: ${card ? card.name : '#' + b.card}`);
-  }
-  if (b.shot) bits.push(`zone ${b.shot.zone} (${ZONE_SHOTS[b.shot.zone]?.map(label).join(' / ') ?? ''}), ${label(b.shot.attitude)}`);
-  if (b.effect) bits.push(`over card: ${label(b.effect)}`);
-  if (b.no_ball) bits.push('NO BALL');
-  if (b.appeal) bits.push(`appeal: ${label(b.appeal)}`);
+    facts.push(`Bowl card: ${card ? card.name : '#' + (b.card + 1)}${b.shot ? '' : ' (sealed)'}`);
+  } else if (b.card_sealed) facts.push('Bowl card sealed');
+  if (b.shot) facts.push(`zone ${b.shot.zone} (${ZONE_SHOTS[b.shot.zone] ? ZONE_SHOTS[b.shot.zone].map(label).join(' / ') : ''}), ${label(b.shot.attitude)}`);
+  else if (b.shot_sealed) facts.push('Zone sealed');
+  if (b.effect) facts.push(`over card: ${label(b.effect)}`);
+  if (b.no_ball) facts.push('NO BALL');
+  if (b.free_hit) facts.push('FREE HIT');
+  if (b.appeal) facts.push(`appeal: ${label(b.appeal)}`);
   return h('div', { 'data-testid': 'last-ball' },
     h('div', { class: 'dice-row' }, dice.length ? dice : h('span', { class: 'muted' }, 'No dice rolled yet this ball.')),
-    bits.length ? h('p', {}, bits.join(' · ')) : null);
+    facts.length ? h('p', {}, facts.join(' · ')) : null);
 }
 
 function skillsPanel(m) {
@@ -219,13 +176,13 @@ function skillsPanel(m) {
 function board(view, ctx) {
   const m = model(view, ctx.spectate ? null : ctx.seat);
   const plan = ctx.ui.fieldPlan;
-  const placing = Boolean(plan) && m.phase === 'set_field' && m.side === 'fielding';
+  const placing = Boolean(plan) && m.askKind === 'set_field';
   const chosenZone = ctx.ui.zone ?? (m.ball && m.ball.shot ? m.ball.shot.zone : undefined);
   const score = m.score;
   const runs = score.runs ?? 0;
   const teamName = (side) => (m.squads[side] && m.squads[side].name) || `Seat ${side}`;
   const scoreboard = h('div', { class: 'panel', 'data-testid': 'scoreboard' },
-    h('h3', {}, `Innings ${m.innings || 1} · ${teamName(m.batting)} batting${m.side ? ` · you are ${m.side}` : ''}`),
+    h('h3', {}, m.innings ? `Innings ${m.innings} · ${teamName(m.batting)} batting${m.side ? ` · you are ${m.side}` : ''}` : 'Before the first ball: squads and toss'),
     h('div', { class: 'scoreline', 'data-testid': 'score' }, `${runs}/${score.wickets ?? 0}`, h('small', {}, ` after ${oversText(score.balls)} of ${m.overs} overs`)),
     h('div', { class: 'stat-row' },
       stat('Overs', `${oversText(score.balls)}/${m.overs}`, 'overs'),
@@ -241,14 +198,14 @@ function board(view, ctx) {
     : h('p', { class: 'muted' }, 'No bowler chosen yet.');
   const handPanel = m.side === 'fielding' && m.hand.length
     ? panel("Bowler's hand", h('div', { class: 'hand' }, m.hand.map((card, i) =>
-      h('div', { class: ['bowl-card', m.ball && m.ball.revealed && m.ball.card === i && 'played'] },
+      h('div', { class: ['bowl-card', m.ball && m.ball.shot && m.ball.card === i && 'played'] },
         h('strong', {}, card.name), h('small', {}, `weak to ${arr(card.shots).map(label).join(', ')}`)))))
     : null;
 
   return h('div', { class: 'ctg-top' },
     h('div', { class: 'panel' },
       h('h3', {}, placing ? 'Place your fielders: click an area to add or remove one' : 'The field'),
-      fieldPicture({ areas: m.areas, fielders: plan && m.phase === 'set_field' ? plan : m.field, onToggle: placing ? ctx.ui.onToggleFielder : undefined, chosenZone }),
+      fieldPicture({ areas: m.areas, fielders: placing ? plan : m.field, onToggle: placing ? ctx.ui.onToggleFielder : undefined, chosenZone }),
       placing ? h('p', { class: 'placing-status', 'data-testid': 'placing-status' }, ctx.ui.placingStatus || '') : null,
       h('p', { class: 'muted' }, 'Red outline: catch needs one less. Dashed ring: the infield (areas 1-2).'),
     ),
@@ -275,133 +232,124 @@ function actionButton(ctx, text, command, { primary = false, action = 'choose', 
 function attitudeToggle(ctx, key, initial) {
   if (!ctx.ui[key]) ctx.ui[key] = initial || 'defensive';
   return h('div', { class: 'buttons' }, ATTITUDES.map((a) =>
-    h('button', { class: ['pill-btn', ctx.ui[key] === a && 'selected'], 'data-testid': `${key}-${a}`, onclick: () => { ctx.ui[key] = a; ctx.redraw(); } }, label(a))));
+    h('button', { class: ctx.ui[key] === a && 'selected', 'data-testid': `${key}-${a}`, onclick: () => { ctx.ui[key] = a; ctx.redraw(); } }, label(a))));
 }
 
-function squadDecision(m, ctx) {
+function squadDecision(m, ask, ctx) {
   const me = Number(ctx.seat);
-  const squad = m.squads[me];
-  const players = squad ? arr(squad.players) : [];
-  const droppable = players.map((p, i) => ({ ...p, i })).filter((p) => p.role === 'pace' || p.role === 'spin');
-  if (ctx.ui.drop === undefined && droppable.length) ctx.ui.drop = droppable[droppable.length - 1].i;
-  const drop = ctx.ui.drop ?? 11;
+  const players = arr(m.squads[me] && m.squads[me].players);
+  const droppable = bits(ask.droppable);
+  if (ctx.ui.drop === undefined || !droppable.includes(ctx.ui.drop)) ctx.ui.drop = droppable[droppable.length - 1];
+  const drop = ctx.ui.drop;
   const order = players.map((_, i) => i).filter((i) => i !== drop).slice(0, 11);
+  const nameOf = (i) => (players[i] ? players[i].name : `#${i}`);
   return h('div', {},
     h('p', {}, 'Pick your eleven: drop one pace or spin bowler. The batting order is the squad order.'),
-    h('div', { class: 'buttons' }, droppable.map((p) =>
-      h('button', { class: drop === p.i && 'selected', onclick: () => { ctx.ui.drop = p.i; ctx.redraw(); } }, `Drop ${p.name} (${label(p.role)})`))),
-    h('ol', { class: 'order' }, order.map((i) => h('li', {}, players[i] ? `${players[i].name} · ${label(players[i].role)} · conf ${players[i].confidence}` : `#${i}`))),
+    h('div', { class: 'buttons' }, droppable.map((i) =>
+      h('button', { class: drop === i && 'selected', onclick: () => { ctx.ui.drop = i; ctx.redraw(); } }, `Drop ${nameOf(i)} (${label(ask.roles[i])})`))),
+    h('ol', { class: 'order' }, order.map((i) => h('li', {}, `${nameOf(i)} · ${label(ask.roles[i])} · confidence ${ask.confidence[i]}`))),
     actionButton(ctx, 'Confirm the eleven', { type: 'select_squad', drop, batting_order: order }, { primary: true }));
 }
 
-function bowlerDecision(m, ctx) {
-  const me = m.fielding;
-  const players = arr(m.squads[me] && m.squads[me].players);
-  const max = m.format === 't20' ? 3 : 2;
-  const bowled = Array.isArray(m.oversBowled) ? m.oversBowled[me] || [] : [];
-  let eligible = Array.isArray(m.eligibleBowlers) ? m.eligibleBowlers.map(Number) : null;
-  if (!eligible) {
-    eligible = players.map((p, i) => ({ p, i }))
-      .filter(({ p, i }) => p.bowling !== 'none' && (bowled[i] ?? 0) < max && i !== m.lastBowler)
-      .map(({ i }) => i);
-  }
+function bowlerDecision(m, ask, ctx) {
+  const players = arr(m.squads[Number(ctx.seat)] && m.squads[Number(ctx.seat)].players);
+  const legal = bits(ask.legal);
   return h('div', {},
-    h('p', {}, `Choose the bowler for over ${Math.floor((m.score.balls ?? 0) / 6) + 1} (not last over's bowler, at most ${max} overs each).`),
-    h('div', { class: 'buttons' }, eligible.map((i, n) => {
-      const p = players[i] || { name: `#${i}` };
-      return actionButton(ctx, `${p.name} (${label(p.bowling || '')}, ${bowled[i] ?? 0} ov)`, { type: 'choose_bowler', bowler: i }, { primary: n === 0 });
-    })));
+    h('p', {}, `Choose the bowler for over ${(m.view.overs_completed ?? 0) + 1}: not last over's bowler, at most ${m.format === 't20' ? 3 : 2} overs each.`),
+    h('div', { class: 'buttons' }, legal.map((i, n) =>
+      actionButton(ctx, `${players[i] ? players[i].name : '#' + i} (${label(ask.types[i] || '')}, ${ask.overs_bowled[i]} ov)`, { type: 'choose_bowler', bowler: i }, { primary: n === 0 }))));
 }
 
-function waitingBatters(m) {
-  const players = arr(m.squads[m.batting] && m.squads[m.batting].players);
-  if (Array.isArray(m.availableBatters)) return m.availableBatters.map(Number);
-  return players.map((_, i) => i).filter((i) => !(m.batted & (1 << i)) && !(m.out & (1 << i)));
+function inOrder(ask) {
+  const available = bits(ask.available);
+  const ordered = arr(ask.order).filter((i) => available.includes(i));
+  return ordered.length ? [...new Set(ordered)] : available;
 }
 
-function openersDecision(m, ctx) {
+function openersDecision(m, ask, ctx) {
   const players = arr(m.squads[m.batting] && m.squads[m.batting].players);
-  const avail = waitingBatters(m);
-  const order = Array.isArray(pick(m.view, 'batting_order')) ? pick(m.view, 'batting_order')[m.batting] : null;
-  const list = Array.isArray(order) ? order.filter((i) => avail.includes(i)) : avail;
-  const striker = ctx.ui.striker ?? list[0];
-  const nonStriker = ctx.ui.nonStriker ?? list.find((i) => i !== striker);
-  const choose = (key) => h('select', { onchange: (e) => { ctx.ui[key] = Number(e.target.value); ctx.redraw(); } },
-    list.map((i) => h('option', { value: String(i), selected: i === (key === 'striker' ? striker : nonStriker) }, players[i] ? players[i].name : `#${i}`)));
+  const list = inOrder(ask);
+  if (!list.includes(ctx.ui.striker)) ctx.ui.striker = list[0];
+  if (!list.includes(ctx.ui.nonStriker) || ctx.ui.nonStriker === ctx.ui.striker) ctx.ui.nonStriker = list.find((i) => i !== ctx.ui.striker);
+  const choose = (key) => h('select', { 'data-testid': `select-${key}`, onchange: (e) => { ctx.ui[key] = Number(e.target.value); ctx.redraw(); } },
+    list.map((i) => h('option', { value: String(i), selected: i === ctx.ui[key] }, players[i] ? players[i].name : `#${i}`)));
   return h('div', {},
-    h('p', {}, 'Send in your openers.'),
+    h('p', {}, 'Send in your openers and pick their attitudes.'),
     h('label', { class: 'opt' }, h('span', {}, 'Striker'), choose('striker')),
     attitudeToggle(ctx, 'strikerAttitude', 'defensive'),
     h('label', { class: 'opt' }, h('span', {}, 'Non-striker'), choose('nonStriker')),
     attitudeToggle(ctx, 'nonStrikerAttitude', 'defensive'),
-    actionButton(ctx, 'Walk out', { type: 'openers', striker, non_striker: nonStriker, striker_attitude: ctx.ui.strikerAttitude, non_striker_attitude: ctx.ui.nonStrikerAttitude }, { primary: true }));
+    actionButton(ctx, 'Walk out', { type: 'openers', striker: ctx.ui.striker, non_striker: ctx.ui.nonStriker, striker_attitude: ctx.ui.strikerAttitude, non_striker_attitude: ctx.ui.nonStrikerAttitude }, { primary: true }));
 }
 
-function nextBatterDecision(m, ctx) {
+function nextBatterDecision(m, ask, ctx) {
   const players = arr(m.squads[m.batting] && m.squads[m.batting].players);
-  const avail = waitingBatters(m);
   return h('div', {},
-    h('p', {}, 'A wicket! Who comes in next?'),
+    h('p', {}, 'Who comes in next, and with which attitude?'),
     attitudeToggle(ctx, 'nextAttitude', 'defensive'),
-    h('div', { class: 'buttons' }, avail.map((i, n) =>
+    h('div', { class: 'buttons' }, inOrder(ask).map((i, n) =>
       h('button', { class: n === 0 && 'primary', 'data-action': 'choose', disabled: ctx.busy,
         onclick: () => ctx.send({ type: 'next_batter', batter: i, attitude: ctx.ui.nextAttitude }) }, players[i] ? players[i].name : `#${i}`))));
 }
 
-function defaultField(areas) {
-  // Legal for every over: two per zone in the infield of zones 1-5, less one: no outfield, no slips.
+function defaultField() {
+  // Legal in every over: two per zone in the infield of zones 1-5, less one; no outfield, no slips.
   const spots = [];
   for (let zone = 1; zone <= 5; zone += 1) for (let area = 1; area <= 2; area += 1) spots.push({ zone, area });
   return spots.slice(0, 9);
 }
 
-function fieldDecision(m, ctx) {
-  const key = `${m.innings}:${m.score.balls}:${m.score.wickets}:${m.score.runs}`;
+function fieldDecision(m, ask, ctx) {
+  const current = readField(ask.current);
+  const key = `${m.innings}:${m.score.balls}:${m.score.wickets}:${m.score.runs}:${ask.current}`;
   if (ctx.ui.fieldKey !== key || !ctx.ui.fieldPlan) {
     ctx.ui.fieldKey = key;
-    ctx.ui.fieldPlan = m.field.length ? [...m.field] : defaultField(m.areas);
+    ctx.ui.fieldPlan = current.length === 9 ? current : defaultField();
   }
-  const over = Math.floor((m.score.balls ?? 0) / 6) + 1;
-  const restricted = over <= (m.format === 't20' ? 6 : 2) || pick(m.view, 'power_play_now');
-  const limit = m.outfieldLimit ?? (restricted ? 2 : 5);
-  const rules = { outfieldLimit: limit, slipsAllowed: m.bowlType ? m.bowlType === 'pace' : true, oneZoneOfThree: m.format === 't20' };
-  const problems = fieldProblems(ctx.ui.fieldPlan, rules);
-  ctx.ui.placingStatus = problems.length ? `Not legal yet: ${problems.join('; ')}` : `Legal: 9 fielders, ${ctx.ui.fieldPlan.filter((s) => s.area > 2).length}/${limit} in the outfield.`;
+  const rules = ask.rules || {};
+  const limit = rules.outfield_limit ?? 5;
+  const check = { outfieldLimit: limit, slipsAllowed: rules.slips_allowed !== false, oneZoneOfThree: m.format === 't20' };
+  const problems = fieldProblems(ctx.ui.fieldPlan, check);
+  ctx.ui.placingStatus = problems.length ? `Not legal yet: ${problems.join('; ')}` : `Legal: 9 fielders, ${ctx.ui.fieldPlan.filter((sp) => sp.area > 2).length} of at most ${limit} in the outfield.`;
   ctx.ui.onToggleFielder = (zone, area) => {
     const plan = ctx.ui.fieldPlan;
-    const at = plan.findIndex((s) => s.zone === zone && s.area === area);
+    const at = plan.findIndex((sp) => sp.zone === zone && sp.area === area);
     if (at >= 0) plan.splice(at, 1);
     else plan.push({ zone, area });
     ctx.redraw();
   };
   return h('div', {},
-    h('p', {}, `Set the field for the next ball: at most ${limit} in the outfield, 2 per zone, slips only for pace. Click areas on the field.`),
-    h('p', { class: problems.length ? 'error' : 'muted' }, ctx.ui.placingStatus),
+    h('p', {}, `Set the field for the next ball: at most ${limit} in the outfield, 2 per zone${m.format === 't20' ? ' (one zone may hold 3)' : ''}, ${rules.slips_allowed ? 'up to 2 slips' : 'no slips (not a pace bowler)'}. Click areas on the field to add or remove fielders.`),
+    h('p', { class: problems.length ? 'error' : 'muted', 'data-testid': 'field-status' }, ctx.ui.placingStatus),
     h('div', { class: 'buttons' },
       h('button', { class: 'primary', 'data-action': 'set-field', disabled: ctx.busy,
-        onclick: () => ctx.send({ type: 'set_field', field: maskFromSpots(ctx.ui.fieldPlan) }) }, m.field.length ? 'Confirm field' : 'Set field'),
-      h('button', { onclick: () => { ctx.ui.fieldPlan = m.field.length ? [...m.field] : defaultField(m.areas); ctx.redraw(); } }, 'Reset')));
+        onclick: () => ctx.send({ type: 'set_field', field: maskFromSpots(ctx.ui.fieldPlan) }) }, 'Confirm field'),
+      h('button', { onclick: () => { ctx.ui.fieldPlan = current.length === 9 ? readField(ask.current) : defaultField(); ctx.redraw(); } }, 'Reset')));
 }
 
-function sealedDecision(m, ctx) {
-  const sealedMine = pick(m.view, 'my_sealed', 'sealed_mine', 'sealed');
-  if (sealedMine === true) return h('p', {}, 'Your choice is sealed. Waiting for the other side…');
-  if (m.side === 'fielding') {
-    return h('div', {},
-      h('p', {}, `Choose a bowl card face down. The batter cannot see it until both are in.`),
-      h('div', { class: 'hand' }, m.hand.map((card, i) =>
-        h('button', { class: 'bowl-card', 'data-action': 'bowl', 'data-testid': `bowl-${i}`, disabled: ctx.busy, onclick: () => ctx.send({ type: 'bowl', card: i }) },
-          h('strong', {}, card.name), h('small', {}, `weak to ${arr(card.shots).map(label).join(', ')}`)))));
-  }
-  const attitude = ctx.ui.shotAttitude || String((m.striker && m.striker.attitude) || 'defensive').toLowerCase();
-  ctx.ui.shotAttitude = attitude;
+function zonesOf(mask) {
+  return [0, 1, 2, 3, 4, 5].filter((z) => Number(mask) & (1 << z));
+}
+
+function bowlDecision(m, ask, ctx) {
+  const deck = CTG_DATA.bowling_decks[ask.bowl_type] || [];
   return h('div', {},
-    h('p', {}, `Choose a zone for ${m.striker ? m.striker.name : 'the striker'} (and the attitude).`),
-    attitudeToggle(ctx, 'shotAttitude', attitude),
+    h('p', {}, 'Choose a bowl card, face down: the batter sees it only after choosing a zone. A card is weak to the zones of its shots.'),
+    h('div', { class: 'hand', 'data-testid': 'hand' }, [...Array(ask.cards).keys()].map((i) =>
+      h('button', { class: 'bowl-card', 'data-action': 'bowl', 'data-testid': `bowl-${i}`, disabled: ctx.busy, onclick: () => ctx.send({ type: 'bowl', card: i }) },
+        h('strong', {}, deck[i] ? deck[i].name : `Card ${i + 1}`),
+        h('small', {}, deck[i] ? `weak to ${arr(deck[i].shots).map(label).join(', ')}` : ''),
+        h('small', {}, `zones ${zonesOf(ask.zones[i]).join(', ')}`)))));
+}
+
+function shotDecision(m, ask, ctx) {
+  if (!ctx.ui.shotAttitude) ctx.ui.shotAttitude = ask.attitude;
+  return h('div', {},
+    h('p', {}, `Choose a zone for ${m.striker ? m.striker.name : 'the striker'} (confidence ${ask.confidence}${ask.specialist ? ', specialist' : ''}), and the attitude. The bowler's card is hidden until both are in.`),
+    attitudeToggle(ctx, 'shotAttitude', ask.attitude),
     h('div', { class: 'zones', 'data-testid': 'zones' }, [1, 2, 3, 4, 5].map((zone) =>
       h('button', { class: 'zone-btn', 'data-action': 'shot', 'data-testid': `zone-${zone}`, disabled: ctx.busy,
-        onmouseenter: () => { ctx.ui.zone = zone; },
-        onclick: () => ctx.send({ type: 'shot', zone, attitude: ctx.ui.shotAttitude }) },
+        onclick: () => { const attitude = ctx.ui.shotAttitude; ctx.ui.shotAttitude = null; ctx.send({ type: 'shot', zone, attitude }); } },
       h('strong', {}, String(zone)), h('span', {}, ZONE_SHOTS[zone].map(label).join(' / '))))));
 }
 
@@ -410,73 +358,62 @@ function yesNo(ctx, question, yes, no, primaryYes = false) {
     actionButton(ctx, yes[0], yes[1], { primary: primaryYes }), actionButton(ctx, no[0], no[1], { primary: !primaryYes })));
 }
 
-function skillsDecision(m, ctx) {
-  const used = m.skills || {};
-  if (ctx.ui.addOne === undefined) { ctx.ui.addOne = false; ctx.ui.rollD8 = false; }
-  const toggle = (key, text, disabled) => h('label', {}, h('input', { type: 'checkbox', checked: ctx.ui[key], disabled, onchange: (e) => { ctx.ui[key] = e.target.checked; } }), ` ${text}`);
+function skillsDecision(m, ask, ctx) {
+  const pickSkills = (addOne, rollD8) => ctx.send({ type: 'skills', add_one: addOne, roll_d8: rollD8 });
   return h('div', {},
-    h('p', {}, `Bowl card revealed. Advantage ${m.advantage ?? '?'}. Play skill cards?`),
-    toggle('addOne', 'Add 1 to Advantage (once per over)', Number(used.add_one) > 0),
-    h('br'),
-    toggle('rollD8', 'Roll a D8 for this bowl (Advantage below 2)', Number(used.roll_d8) > 0 || (m.advantage ?? 0) >= 2),
+    h('p', {}, `Cards revealed: Advantage ${ask.advantage > 0 ? '+' : ''}${ask.advantage}. Play a skill card?`),
     h('div', { class: 'buttons' },
-      h('button', { class: 'primary', 'data-action': 'skills', disabled: ctx.busy, onclick: () => {
-        const command = { type: 'skills', add_one: Boolean(ctx.ui.addOne), roll_d8: Boolean(ctx.ui.rollD8) };
-        ctx.ui.addOne = undefined;
-        ctx.send(command);
-      } }, 'Continue')));
+      h('button', { class: 'primary', 'data-action': 'skills', disabled: ctx.busy, onclick: () => pickSkills(false, false) }, 'No skill card'),
+      ask.add_one ? h('button', { 'data-action': 'skill-add-one', disabled: ctx.busy, onclick: () => pickSkills(true, false) }, 'Add 1 to Advantage') : null,
+      ask.roll_d8 ? h('button', { 'data-action': 'skill-d8', disabled: ctx.busy, onclick: () => pickSkills(false, true) }, 'Roll a D8') : null,
+      ask.add_one && ask.roll_d8 ? h('button', { 'data-action': 'skill-both', disabled: ctx.busy, onclick: () => pickSkills(true, true) }, 'Both') : null));
 }
 
-function missDecision(m, ctx) {
-  const options = Array.isArray(m.missOptions) ? m.missOptions : ['bowled', 'slips', 'howzat'];
-  const text = { bowled: 'Bowled chance', slips: 'Slip catch (D6 per slip)', howzat: 'Howzat! (LBW on 5+)' };
+function missDecision(m, ask, ctx) {
+  const all = [['bowled', 1, 'Bowled chance'], ['slips', 2, `Slip catch (D6 per slip, ${ask.slips} slip${ask.slips === 1 ? '' : 's'})`], ['howzat', 4, 'Howzat! (LBW on 5+)']];
+  const options = all.filter(([, bit]) => ask.options & bit);
   return h('div', {}, h('p', {}, 'The batter missed by a lot. Pick one way to try for the wicket.'),
-    h('div', { class: 'buttons' }, options.map((o, i) => actionButton(ctx, text[o] || label(o), { type: 'miss', option: o }, { primary: i === 0 }))));
+    h('div', { class: 'buttons' }, options.map(([name, , text], i) => actionButton(ctx, text, { type: 'miss', option: name }, { primary: i === 0 }))));
 }
 
-function distanceDecision(m, ctx) {
-  const d = m.ball && m.ball.distance;
-  const addOne = m.bowlType === 'pace';
-  return h('div', {}, h('p', {}, `Distance die: ${d ?? '?'}. Keep it${addOne ? ', add 1 (pace, strike by 3+)' : ''} or play Re-roll Distance?`),
+function distanceDecision(m, ask, ctx) {
+  return h('div', {}, h('p', {}, `Struck into zone ${ask.zone}! Distance die: ${ask.distance} (of ${ask.max}).`),
     h('div', { class: 'buttons' },
-      actionButton(ctx, 'Keep', { type: 'distance', choice: 'accept' }, { primary: true }),
-      addOne ? actionButton(ctx, 'Add 1', { type: 'distance', choice: 'add_one' }) : null,
-      Number((m.skills || {}).reroll_distance) > 0 ? null : actionButton(ctx, 'Re-roll distance', { type: 'distance', choice: 'reroll' })));
-}
-
-function runDecision(m, ctx) {
-  const choice = m.runChoice || {};
-  const safe = pick(choice, 'safe');
-  const attempt = pick(choice, 'attempt');
-  return yesNo(ctx, `The ball is in play. Take ${safe ?? 'the safe'} run${safe === 1 ? '' : 's'}, or try for ${attempt ?? 'one more'} (risk of a run out)?`,
-    [`Try for ${attempt ?? 'the extra run'}`, { type: 'run', attempt: true }], [`Take ${safe ?? 'the safe runs'}`, { type: 'run', attempt: false }]);
+      actionButton(ctx, 'Keep it', { type: 'distance', choice: 'accept' }, { primary: true }),
+      ask.add_one ? actionButton(ctx, 'Add 1 (pace, strike by 3+)', { type: 'distance', choice: 'add_one' }) : null,
+      ask.reroll ? actionButton(ctx, 'Re-roll Distance card', { type: 'distance', choice: 'reroll' }) : null));
 }
 
 function decision(view, ctx) {
   const m = model(view, ctx.seat);
-  if (m.phase !== 'set_field' || m.side !== 'fielding') {
+  const ask = m.ask;
+  if (!ask || ask.ask !== 'set_field') {
     ctx.ui.fieldPlan = null;
     ctx.ui.onToggleFielder = null;
   }
-  if (m.phase !== 'sealed') ctx.ui.zone = undefined;
-  if (!ctx.pendingMine) return h('p', { class: 'muted' }, `Waiting: ${label(m.phase || 'the other side')}.`);
-  switch (m.phase) {
-    case 'select_squad': return squadDecision(m, ctx);
+  if (!ask) {
+    if (m.ball.card_sealed || m.ball.shot_sealed) return h('p', { class: 'muted' }, 'Your choice is sealed. Waiting for the other side…');
+    return h('p', { class: 'muted' }, `Waiting (${label(m.phase || '')}).`);
+  }
+  switch (ask.ask) {
+    case 'select_squad': return squadDecision(m, ask, ctx);
     case 'toss': return yesNo(ctx, 'You won the toss! Bat or bowl first?', ['Bat', { type: 'toss', choice: 'bat' }], ['Bowl', { type: 'toss', choice: 'bowl' }], true);
-    case 'choose_bowler': return bowlerDecision(m, ctx);
-    case 'openers': return openersDecision(m, ctx);
-    case 'next_batter': return nextBatterDecision(m, ctx);
-    case 'power_play': return yesNo(ctx, 'Call the Power Play for this over? (at most 2 fielders in the outfield; once per innings)', ['Call it', { type: 'power_play', call: true }], ['Not now', { type: 'power_play', call: false }]);
-    case 'set_field': return fieldDecision(m, ctx);
-    case 'sealed': return sealedDecision(m, ctx);
-    case 'skills': return skillsDecision(m, ctx);
+    case 'choose_bowler': return bowlerDecision(m, ask, ctx);
+    case 'openers': return openersDecision(m, ask, ctx);
+    case 'next_batter': return nextBatterDecision(m, ask, ctx);
+    case 'power_play': return yesNo(ctx, `Call the Power Play for over ${ask.over}? (at most 2 fielders in the outfield; once per innings)`, ['Call it', { type: 'power_play', call: true }], ['Not now', { type: 'power_play', call: false }]);
+    case 'set_field': return fieldDecision(m, ask, ctx);
+    case 'bowl': return bowlDecision(m, ask, ctx);
+    case 'shot': return shotDecision(m, ask, ctx);
+    case 'skills': return skillsDecision(m, ask, ctx);
     case 'quick_single': return yesNo(ctx, 'Quick Single! Take one run now, or play the ball out?', ['Take the single', { type: 'quick_single', take: true }], ['Play it out', { type: 'quick_single', take: false }], true);
-    case 'reroll_to_hit': return yesNo(ctx, `To-hit roll: ${m.ball?.bat ?? '?'} against ${m.ball?.bowl ?? '?'}. Play Re-roll To Hit?`, ['Re-roll', { type: 'reroll', reroll: true }], ['Keep it', { type: 'reroll', reroll: false }]);
-    case 'reroll_bounce': return yesNo(ctx, 'Play Re-roll Bounce?', ['Re-roll', { type: 'reroll', reroll: true }], ['Keep it', { type: 'reroll', reroll: false }]);
-    case 'miss': return missDecision(m, ctx);
-    case 'distance': return distanceDecision(m, ctx);
-    case 'run': return runDecision(m, ctx);
-    case 'review': return yesNo(ctx, `Out, ${label(m.ball?.appeal || m.appeal || '')}! Use your DRS review (D6 4+ overturns)?`, ['Review', { type: 'review', review: true }], ['Walk', { type: 'review', review: false }]);
+    case 'reroll_to_hit': return yesNo(ctx, `Dice: bowler ${ask.bowl} (D${ask.bowl_sides}), batter ${ask.bat} (D${ask.bat_sides}), Advantage ${ask.advantage}. Play Re-roll To Hit?`, ['Re-roll', { type: 'reroll', reroll: true }], ['Keep it', { type: 'reroll', reroll: false }]);
+    case 'reroll_bounce': return yesNo(ctx, `Bounce: ${ask.areas} area${ask.areas === 1 ? '' : 's'}, ${ask.red ? 'in the air (red)' : 'along the ground (green)'}. Play Re-roll Bounce?`, ['Re-roll', { type: 'reroll', reroll: true }], ['Keep it', { type: 'reroll', reroll: false }]);
+    case 'miss': return missDecision(m, ask, ctx);
+    case 'distance': return distanceDecision(m, ask, ctx);
+    case 'run': return yesNo(ctx, `The ball is in play. Take ${ask.safe} safe run${ask.safe === 1 ? '' : 's'}, or try for ${ask.attempt} (run out on ${ask.run_out_min}+)?`,
+      [`Try for ${ask.attempt}`, { type: 'run', attempt: true }], [`Take ${ask.safe}`, { type: 'run', attempt: false }]);
+    case 'review': return yesNo(ctx, `Out, ${label(ask.dismissal)}! Use your DRS review (D6 4+ overturns it)?`, ['Review', { type: 'review', review: true }], ['Walk', { type: 'review', review: false }]);
     default: return null;
   }
 }
@@ -493,7 +430,7 @@ function describe(event, ctx) {
   switch (event.type) {
     case 'squad_chosen': return `${ctx.seatName(event.seat)} picked their eleven.`;
     case 'squads_revealed': return 'Both elevens are revealed.';
-    case 'pitch_drawn': return `Pitch card: ${pitchName(event.card)}.`;
+    case 'pitch_drawn': return `Pitch card: ${CTG_DATA.pitch_cards[event.card] || event.card}.`;
     case 'toss_won': return `${ctx.seatName(event.seat)} won the toss.`;
     case 'innings_started': return `Innings ${event.innings}: ${ctx.seatName(event.batting)} to bat.`;
     case 'bowler_chosen': return `${name(m.fielding, event.bowler)} to bowl.`;

@@ -1,0 +1,18 @@
+import { startServer } from './server.mjs';
+import { launch } from './browser.mjs';
+import { signIn, serveWebFromDisk } from './helpers.mjs';
+const server = await startServer();
+const browser = await launch();
+await serveWebFromDisk(browser.context, server.url);
+const page = await browser.context.newPage();
+page.on('console', (m) => console.log('console:', m.type(), m.text()));
+page.on('pageerror', (e) => console.log('pageerror:', e.message));
+page.on('websocket', (ws) => { ws.on('framereceived', (f) => console.log('WS<', String(f.payload).slice(0, 600))); ws.on('framesent', (f) => console.log('WS>', String(f.payload).slice(0, 300))); });
+await signIn(page, server.url, 'dbg');
+await page.getByTestId(process.argv[2] ? `game-${process.argv[2]}` : 'game-ctg').click();
+await page.getByTestId('play-bot').click();
+await page.waitForURL(/#\/match\//);
+await page.waitForTimeout(3000);
+await page.screenshot({ path: '/tmp/dbg.png', fullPage: true });
+await browser.close();
+await server.stop();

@@ -1,0 +1,99 @@
+// A full T10 Cricket: The Game match against the server's bot, played by clicking in
+// headless Chromium; a second page spectates it from the live match list.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from './server.mjs';
+import { launch } from './browser.mjs';
+import { signIn, playByClicking, shot, serveWebFromDisk, watchErrors } from './helpers.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+  await serveWebFromDisk(browser.context, server.url);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const askOf = (page) => page.evaluate(() => window.crease.screen?.state?.view?.ask?.ask ?? null);
+
+test('a full T10 CTG match against the bot, played by clicking', { timeout: 20 * 60 * 1000 }, async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  await signIn(page, server.url, 'Ellyse');
+  await shot(page, 'lobby');
+
+  await page.getByTestId('game-ctg').click();
+  await page.getByTestId('opt-format').selectOption('t10');
+  await page.getByTestId('play-bot').click();
+  await page.waitForURL(/#\/match\//);
+  const matchId = page.url().split('/').pop();
+  await page.getByTestId('scoreboard').waitFor();
+
+  const seen = new Set();
+  let placedByClicking = false;
+  let spectated = false;
+  const clicks = await playByClicking(page, {
+    timeout: 60000,
+    async choose(p, actions, count) {
+      const ask = await askOf(p);
+      if (ask && !seen.has(ask)) {
+        seen.add(ask);
+        await shot(p, `ctg-ask-${ask}`);
+      }
+      if (ask === 'set_field' && !placedByClicking) {
+        // Move a fielder by clicking the picture: out of zone 5 area 2, into the outfield of zone 3.
+        const before = await p.evaluate(() => window.crease.screen.state.view.ask.current);
+        const spots = [];
+        for (let bit = 0; bit < 24; bit += 1) if (before & (1 << bit)) spots.push([Math.floor(bit / 4), (bit % 4) + 1]);
+        const [zone, area] = spots.find(([z, a]) => z !== 0) || [5, 2];
+        await p.getByTestId(`area-${zone}-${area}`).click();
+        const target = [[3, 3], [4, 3], [2, 3]].find(([z, a]) => !spots.some(([sz, sa]) => sz === z && sa === a)) || [3, 3];
+        await p.getByTestId(`area-${target[0]}-${target[1]}`).click();
+        const status = await p.getByTestId('field-status').textContent();
+        assert.match(status, /^Legal/, `field placed by clicking should be legal: ${status}`);
+        await shot(p, 'ctg-field-placement');
+        placedByClicking = { zone: target[0], area: target[1] };
+      }
+      return Math.floor(Math.random() * count);
+    },
+    async onStep(n) {
+      if (n === 40 && !spectated) {
+        spectated = true;
+        const watcher = await browser.context.newPage();
+        await watcher.goto(`${server.url}/#/`);
+        await watcher.getByTestId('tab-live').click();
+        await watcher.locator(`tr[data-match-id="${matchId}"] [data-testid=spectate]`).click();
+        await watcher.getByTestId('scoreboard').waitFor();
+        await watcher.waitForFunction(() => window.crease.screen?.state?.view?.scores);
+        const role = await watcher.locator('.match-header .role').textContent();
+        assert.equal(role, 'Spectating');
+        assert.equal(await watcher.evaluate(() => window.crease.screen.state.view.ask), null, 'spectators are asked nothing');
+        await shot(watcher, 'ctg-spectator');
+        await watcher.close();
+      }
+      if (n === 60) await shot(page, 'ctg-mid-innings');
+    },
+  });
+
+  await page.getByTestId('result').waitFor();
+  await shot(page, 'ctg-result');
+  assert.ok(placedByClicking, 'a field was placed by clicking areas');
+  const fieldBit = 1 << (placedByClicking.zone * 4 + placedByClicking.area - 1);
+  assert.ok(clicks > 50, `a T10 match needs many decisions, got ${clicks}`);
+  for (const ask of ['set_field', 'shot', 'bowl']) assert.ok(seen.has(ask), `the match asked for ${ask}`);
+  const info = await (await fetch(`${server.url}/v1/matches/${matchId}`)).json();
+  assert.equal(info.status, 'finished');
+  assert.ok(info.result && info.result.summary, 'the server has a result');
+  assert.match(await page.getByTestId('result').textContent(), new RegExp(info.result.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  const view = await page.evaluate(() => window.crease.screen.state.view);
+  assert.equal(view.innings, 2, 'both innings were played');
+  assert.ok(view.winner !== null && view.winner !== undefined, 'the view reports the winner');
+  assert.ok(fieldBit > 0);
+  assert.deepEqual(errors, [], 'no client errors');
+});
