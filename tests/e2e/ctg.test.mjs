@@ -38,6 +38,7 @@ test('a full T10 CTG match against the bot, played by clicking', { timeout: 20 *
   const seen = new Set();
   let placedByClicking = false;
   let spectated = false;
+  let fieldVerified = false;
   const clicks = await playByClicking(page, {
     timeout: 60000,
     async choose(p, actions, count) {
@@ -48,10 +49,9 @@ test('a full T10 CTG match against the bot, played by clicking', { timeout: 20 *
       }
       if (ask === 'set_field' && !placedByClicking) {
         // Move a fielder by clicking the picture: out of zone 5 area 2, into the outfield of zone 3.
-        const before = await p.evaluate(() => window.crease.screen.state.view.ask.current);
-        const spots = [];
-        for (let bit = 0; bit < 24; bit += 1) if (before & (1 << bit)) spots.push([Math.floor(bit / 4), (bit % 4) + 1]);
-        const [zone, area] = spots.find(([z, a]) => z !== 0) || [5, 2];
+        const spots = await p.evaluate(() => window.crease.screen.state.ui.fieldPlan.map((s) => [s.zone, s.area]));
+        assert.equal(spots.length, 9, 'the field to place starts with 9 fielders');
+        const [zone, area] = spots.find(([z, a]) => z === 3 && a <= 2) || spots.find(([z]) => z !== 0);
         await p.getByTestId(`area-${zone}-${area}`).click();
         const target = [[3, 3], [4, 3], [2, 3]].find(([z, a]) => !spots.some(([sz, sa]) => sz === z && sa === a)) || [3, 3];
         await p.getByTestId(`area-${target[0]}-${target[1]}`).click();
@@ -63,6 +63,11 @@ test('a full T10 CTG match against the bot, played by clicking', { timeout: 20 *
       return Math.floor(Math.random() * count);
     },
     async onStep(n) {
+      if (placedByClicking && !fieldVerified) {
+        const bit = 1 << (placedByClicking.zone * 4 + placedByClicking.area - 1);
+        await page.waitForFunction((b) => (window.crease.screen.state.view.field & b) !== 0, bit, { timeout: 10000 });
+        fieldVerified = true;
+      }
       if (n === 40 && !spectated) {
         spectated = true;
         const watcher = await browser.context.newPage();
@@ -84,7 +89,7 @@ test('a full T10 CTG match against the bot, played by clicking', { timeout: 20 *
   await page.getByTestId('result').waitFor();
   await shot(page, 'ctg-result');
   assert.ok(placedByClicking, 'a field was placed by clicking areas');
-  const fieldBit = 1 << (placedByClicking.zone * 4 + placedByClicking.area - 1);
+  assert.ok(fieldVerified, 'the server took the field placed by clicking');
   assert.ok(clicks > 50, `a T10 match needs many decisions, got ${clicks}`);
   for (const ask of ['set_field', 'shot', 'bowl']) assert.ok(seen.has(ask), `the match asked for ${ask}`);
   const info = await (await fetch(`${server.url}/v1/matches/${matchId}`)).json();
@@ -92,8 +97,7 @@ test('a full T10 CTG match against the bot, played by clicking', { timeout: 20 *
   assert.ok(info.result && info.result.summary, 'the server has a result');
   assert.match(await page.getByTestId('result').textContent(), new RegExp(info.result.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   const view = await page.evaluate(() => window.crease.screen.state.view);
-  assert.equal(view.innings, 2, 'both innings were played');
+  assert.equal(view.innings, 1, 'both innings were played (the engine counts from 0)');
   assert.ok(view.winner !== null && view.winner !== undefined, 'the view reports the winner');
-  assert.ok(fieldBit > 0);
   assert.deepEqual(errors, [], 'no client errors');
 });

@@ -86,6 +86,7 @@ export class Connection {
     this.timer = null;
     this.nextId = 1;
     this.inFlight = new Map();
+    this.finished = false;
     this.status = 'idle';
     this.onOnline = () => this.reconnectNow();
     window.addEventListener('online', this.onOnline);
@@ -114,8 +115,9 @@ export class Connection {
       if (this.ws !== ws) return;
       this.ws = null;
       this.failInFlight('The connection dropped before the server answered; it will be resent if still needed.');
-      if (this.closedByUs) {
-        this.setStatus('closed');
+      if (this.closedByUs || this.finished) {
+        // A finished match has nothing more to send: the server closes and we stay closed.
+        this.setStatus(this.finished ? 'finished' : 'closed');
       } else {
         this.scheduleReconnect(event.reason || `code ${event.code}`);
       }

@@ -134,6 +134,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       open: 'connected',
       reconnecting: `reconnecting${s.statusDetail.attempt ? ` (try ${s.statusDetail.attempt})` : ''}…`,
       closed: 'disconnected',
+      finished: 'match over: connection closed',
       mock: 'mock data',
     }[s.status] || s.status;
     const commitment = s.info && pick(s.info, 'seed_commitment', 'seed_sha256', 'commitment');
@@ -148,7 +149,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       h('div', { class: ['turn', myTurn && 'mine', s.over && 'over'], 'data-testid': 'turn' }, turnText),
       h('div', { class: 'clock', 'data-testid': 'clock' }, clockText()),
       h('div', { class: ['conn', `conn-${s.status}`], 'data-testid': 'connection', title: s.statusDetail.reason || '' }, h('span', { class: 'dot' }), statusText),
-      !s.spectate && s.status === 'open'
+      !s.spectate && s.status === 'open' && !s.over
         ? h('button', { class: 'link small', title: 'Drop the connection to check that the client resumes', onclick: () => conn && conn.dropForTest() }, 'test reconnect')
         : null,
       commitment ? h('div', { class: 'fair muted mono', title: `sha256(seed) = ${commitment}` }, `seed sha256 ${String(commitment).slice(0, 12)}…`) : null,
@@ -259,8 +260,9 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
 
   function draw() {
     drawHeader();
-    drawBoard();
+    // Decision first: it prepares UI state the board uses (e.g. the field being placed).
     drawDecision();
+    drawBoard();
     drawRefusal();
     drawRaw();
   }
@@ -326,6 +328,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     conn = new Connection(matchId, {
       onSnapshot(msg) {
         absorb(msg);
+        if (s.over) conn.finished = true;
         draw();
         if (!s.logLoaded) loadLog();
       },
@@ -340,6 +343,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
         draw();
       },
       onFinished(msg) {
+        conn.finished = true;
         absorb(msg);
         draw();
         loadInfo();

@@ -61,8 +61,10 @@ export function model(view, seat) {
     squads,
     batting,
     fielding,
-    side: seat === null || seat === undefined || !view.innings ? null : Number(seat) === batting ? 'batting' : 'fielding',
-    innings: Number(view.innings || 0),
+    side: seat === null || seat === undefined || ['not_started', 'select_squad', 'toss'].includes(view.phase) ? null : Number(seat) === batting ? 'batting' : 'fielding',
+    // The engine counts innings from 0; people count from 1.
+    innings: Number(view.innings || 0) + 1,
+    started: !['not_started', 'select_squad', 'toss'].includes(view.phase),
     score: scores[batting] || {},
     otherScore: scores[fielding] || {},
     target: view.target,
@@ -182,7 +184,7 @@ function board(view, ctx) {
   const runs = score.runs ?? 0;
   const teamName = (side) => (m.squads[side] && m.squads[side].name) || `Seat ${side}`;
   const scoreboard = h('div', { class: 'panel', 'data-testid': 'scoreboard' },
-    h('h3', {}, m.innings ? `Innings ${m.innings} · ${teamName(m.batting)} batting${m.side ? ` · you are ${m.side}` : ''}` : 'Before the first ball: squads and toss'),
+    h('h3', {}, m.started ? `Innings ${m.innings} · ${teamName(m.batting)} batting${m.side ? ` · you are ${m.side}` : ''}` : 'Before the first ball: squads and toss'),
     h('div', { class: 'scoreline', 'data-testid': 'score' }, `${runs}/${score.wickets ?? 0}`, h('small', {}, ` after ${oversText(score.balls)} of ${m.overs} overs`)),
     h('div', { class: 'stat-row' },
       stat('Overs', `${oversText(score.balls)}/${m.overs}`, 'overs'),
@@ -216,7 +218,7 @@ function board(view, ctx) {
       panel('This over', overStrip(m)),
       panel('This ball', ballPanel(m)),
       handPanel,
-      panel('Skill cards and DRS', skillsPanel(m)),
+      panel("Batting side's skill cards and DRS", skillsPanel(m)),
     ),
   );
 }
@@ -432,7 +434,7 @@ function describe(event, ctx) {
     case 'squads_revealed': return 'Both elevens are revealed.';
     case 'pitch_drawn': return `Pitch card: ${CTG_DATA.pitch_cards[event.card] || event.card}.`;
     case 'toss_won': return `${ctx.seatName(event.seat)} won the toss.`;
-    case 'innings_started': return `Innings ${event.innings}: ${ctx.seatName(event.batting)} to bat.`;
+    case 'innings_started': return `Innings ${event.innings + 1}: ${ctx.seatName(event.batting)} to bat.`;
     case 'bowler_chosen': return `${name(m.fielding, event.bowler)} to bowl.`;
     case 'batter_in': return `${name(m.batting, event.batter)} walks in (${label(event.attitude)}).`;
     case 'power_play': return event.called ? 'POWER PLAY called!' : null;
@@ -468,7 +470,7 @@ function describe(event, ctx) {
       return `${b.express ? 'Express: ' : ''}${b.runs ? `${b.runs} run${b.runs === 1 ? '' : 's'}` : 'dot ball'}${extra}.`;
     }
     case 'over_ended': return 'End of the over.';
-    case 'innings_ended': return `Innings ${event.innings} closes at ${event.runs}/${event.wickets}.`;
+    case 'innings_ended': return `Innings ${event.innings + 1} closes at ${event.runs}/${event.wickets}.`;
     case 'match_ended': return event.winner === null ? 'Match over: a tie!' : `Match over: ${ctx.seatName(event.winner)} won.`;
     case 'await': return null;
     default: return summary(event);
