@@ -99,5 +99,13 @@ test('a full T10 CTG match against the bot, played by clicking', { timeout: 20 *
   const view = await page.evaluate(() => window.crease.screen.state.view);
   assert.equal(view.innings, 1, 'both innings were played (the engine counts from 0)');
   assert.ok(view.winner !== null && view.winner !== undefined, 'the view reports the winner');
+
+  // The finished match is listed in the lobby and its scorecard opens from there.
+  await page.goto(`${server.url}/#/`);
+  await page.getByTestId('tab-finished').click();
+  await page.locator(`tr[data-match-id="${matchId}"] [data-testid=view-finished]`).click();
+  await page.getByTestId('result').waitFor();
+  await page.getByTestId('scoreboard').waitFor();
+  await shot(page, 'ctg-finished-scorecard');
   assert.deepEqual(errors, [], 'no client errors');
 });

@@ -30,8 +30,12 @@ function binary() {
   throw new Error('no crease binary: run tests/e2e/run.sh (it builds one) or set CREASE_BIN');
 }
 
-/** Starts a server; resolves once /healthz answers. `stop()` ends it and removes its files. */
+/**
+ * The server the tests talk to: the one run.sh started (E2E_SERVER_URL), or a fresh one
+ * started here (resolves once /healthz answers; `stop()` ends it and removes its files).
+ */
 export async function startServer({ turnClockSecs = 60 } = {}) {
+  if (process.env.E2E_SERVER_URL) return { url: process.env.E2E_SERVER_URL, async stop() {} };
   const dir = mkdtempSync(join(tmpdir(), 'crease-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

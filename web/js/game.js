@@ -407,8 +407,49 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
   }
 
   draw();
-  loadInfo().then(() => { if (!disposed) start(); });
-  const infoTimer = setInterval(() => { if (!s.view || !s.info || pick(s.info, 'status') === 'open') loadInfo(); }, 3000);
+  /** A finished match has no live socket: its final view and log come over HTTP. */
+  async function showFinished() {
+    s.over = true;
+    s.status = 'finished';
+    try {
+      const card = await api.scorecard(matchId);
+      s.view = card.view;
+      s.result = card.result || s.result;
+    } catch (err) {
+      toast(`Scorecard: ${err.message}`, 'error');
+    }
+    draw();
+    loadLog();
+  }
+
+  /** Opens the socket once the match is live; an open lobby match is polled until it starts. */
+  async function connectWhenLive() {
+    if (disposed || conn) return;
+    const status = s.info && pick(s.info, 'status');
+    if (status === 'finished') {
+      if (!s.finishedShown) {
+        s.finishedShown = true;
+        await showFinished();
+      }
+      return;
+    }
+    if (status === 'open' && !mock) {
+      mount(els.board, h('div', { class: 'panel', 'data-testid': 'waiting-room' },
+        h('h3', {}, 'Waiting for players'),
+        h('p', {}, `${asArray(pick(s.info, 'seats')).filter((x) => x && (x.player_id || x.bot)).length} of ${pick(s.info, 'seat_count') ?? '?'} seats taken. Share this page's address, or wait for someone to join from the lobby.`)));
+      return;
+    }
+    start();
+  }
+
+  loadInfo().then(connectWhenLive);
+  const infoTimer = setInterval(async () => {
+    if (disposed || s.finishedShown) return;
+    if (!conn || !s.info || pick(s.info, 'status') === 'open') {
+      await loadInfo();
+      connectWhenLive();
+    }
+  }, 2000);
   clockTimer = setInterval(tickClock, 500);
 
   return {

@@ -10,7 +10,8 @@ import { stat, panel } from '../ui.js';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQ';
 const RESPECT = new Set(['good_length', 'yorker', 'bouncer', 'googly']);
-const RING_R = [22, 44, 66, 88];
+const RING_R = [30, 52, 72, 91];
+const RING_EDGE = [41, 62, 82, 101];
 
 const pos = (p) => (typeof p === 'string' ? p : p ? `${LETTERS[p.letter]}${p.ring}` : '');
 const angleOf = (letter) => 180 + (LETTERS.indexOf(letter) * 360) / 17;
@@ -25,29 +26,29 @@ function fieldPicture(field, { onToggle, highlight } = {}) {
   const fielders = new Set((field && field.fielders ? field.fielders : []).map(pos));
   const keeper = field ? pos(field.keeper) : '';
   const bowler = field ? pos(field.bowler) : '';
-  const parts = [h('svg:circle', { cx: 0, cy: 0, r: 100, class: 'bg' })];
-  for (const r of RING_R) parts.push(h('svg:circle', { cx: 0, cy: 0, r: r + 11, class: 'ring' }));
+  const parts = [h('svg:circle', { cx: 0, cy: 0, r: 113, class: 'bg' })];
+  for (const r of RING_EDGE) parts.push(h('svg:circle', { cx: 0, cy: 0, r, class: 'ring' }));
   for (const letter of LETTERS) {
     const deg = angleOf(letter);
-    const [lx, ly] = point(104, deg);
+    const [lx, ly] = point(107, deg);
     parts.push(h('svg:text', { x: lx, y: ly + 2 }, letter));
     for (let ring = 0; ring < 4; ring += 1) {
       const code = `${letter}${ring}`;
       const [x, y] = point(RING_R[ring], deg);
       const fixed = code === keeper || code === bowler;
       parts.push(h('svg:circle', {
-        cx: x, cy: y, r: 5.5,
+        cx: x, cy: y, r: 4.6,
         class: ['pos', onToggle && !fixed && 'clickable'],
         'data-pos': code,
         onclick: onToggle && !fixed ? () => onToggle(code) : undefined,
       }, h('svg:title', {}, code)));
-      if (fielders.has(code)) parts.push(h('svg:circle', { cx: x, cy: y, r: 4, class: 'fielder', 'pointer-events': 'none' }));
+      if (fielders.has(code)) parts.push(h('svg:circle', { cx: x, cy: y, r: 3.8, class: 'fielder', 'pointer-events': 'none' }));
       if (fixed) parts.push(h('svg:text', { x, y: y + 2, 'pointer-events': 'none' }, code === keeper ? 'WK' : 'B'));
       if (highlight === code) parts.push(h('svg:circle', { cx: x, cy: y, r: 7, fill: 'none', stroke: '#ffe27a', 'stroke-width': 1.5, 'pointer-events': 'none' }));
     }
   }
   parts.push(h('svg:rect', { x: -2.5, y: -10, width: 5, height: 20, fill: '#d9c38f' }));
-  return h('svg:svg', { viewBox: '-112 -112 224 224', class: 'wz-field', role: 'img', 'aria-label': 'Wicketz field' }, parts);
+  return h('svg:svg', { viewBox: '-116 -116 232 232', class: 'wz-field', role: 'img', 'aria-label': 'Wicketz field' }, parts);
 }
 
 function innings(view) {
