@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from './server.mjs';
 import { launch } from './browser.mjs';
-import { signIn, playByClicking, shot, serveWebFromDisk, watchErrors } from './helpers.mjs';
+import { signIn, playByClicking, nextAction, shot, serveWebFromDisk, watchErrors } from './helpers.mjs';
 
 let server;
 let browser;
@@ -33,6 +33,8 @@ test('a reload and a dropped connection both resume the match', { timeout: 5 * 6
   await page.waitForURL(/#\/match\//);
   const url = page.url();
   await playByClicking(page, { maxClicks: 25 });
+  // Wait until we are asked again: the bot has nothing left to play, so the score is still.
+  await nextAction(page);
   const before = await state(page);
   assert.ok(before.commentary > 5, 'some play happened');
 
