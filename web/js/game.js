@@ -49,6 +49,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     header: h('div', { class: 'match-header' }),
     board: h('div', { class: 'board', 'data-testid': 'board' }),
     decision: h('div', { class: 'decision', 'data-testid': 'decision' }),
+    decisionTitle: h('h3', {}, 'Your move'),
     refusal: h('div', { class: 'refusal', role: 'alert', 'data-testid': 'refusal', hidden: true }),
     commentary: h('ol', { class: 'commentary', 'data-testid': 'commentary', reversed: true }),
     raw: h('details', { class: 'raw' }),
@@ -61,7 +62,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       h('div', { class: 'match-body' },
         h('div', { class: 'match-main' }, els.board),
         h('aside', { class: 'match-side' },
-          panel('Your move', els.decision, { cls: 'decision-panel', testid: 'decision-panel' }),
+          h('section', { class: 'panel decision-panel', 'data-testid': 'decision-panel' }, els.decisionTitle, els.decision),
           panel('Commentary', els.commentary, { cls: 'commentary-panel' }),
           els.raw,
         ),
@@ -201,6 +202,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
 
   function drawDecision() {
     const m = module();
+    els.decisionTitle.textContent = s.over ? 'Result' : s.spectate ? 'Watching' : 'Your move';
     if (s.over) {
       mount(els.decision, h('p', { 'data-testid': 'result' }, resultText()), h('a', { class: 'button', href: '#/' }, 'Back to the lobby'));
       return;
@@ -293,7 +295,12 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
   function resultText() {
     const outcome = s.result || pick(s.view || {}, 'outcome', 'result') || (s.info && pick(s.info, 'result', 'outcome'));
     if (!outcome) return 'The match is over.';
-    return typeof outcome === 'string' ? outcome : pick(outcome, 'summary') || summary(outcome);
+    const text = typeof outcome === 'string' ? outcome : pick(outcome, 'summary') || summary(outcome);
+    // Engines say "Seat 1 won"; people want to read who that is.
+    return text.replace(/\b[Ss]eat (\d+)/g, (whole, n) => {
+      const name = seatName(Number(n));
+      return name === `seat ${n}` ? whole : name;
+    });
   }
 
   /** Takes what a snapshot, update or finished frame carries: view, pending seats, clock, result. */
@@ -303,6 +310,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     if (msg.view !== undefined) s.view = msg.view;
     if (typeof msg.seq === 'number' && (msg.kind === 'update' || msg.kind === 'snapshot')) s.viewSeq = Math.max(s.viewSeq, msg.seq);
     if (msg.seed_commitment && !s.info) s.info = { seed_commitment: msg.seed_commitment };
+    if (msg.info && !s.info) s.info = msg.info;
     if (Array.isArray(msg.pending)) s.pendingSeats = msg.pending.map(Number);
     if ('deadline_ms' in msg) s.deadline = msg.deadline_ms === null ? null : Date.now() + Number(msg.deadline_ms);
     if (msg.result) {

@@ -111,10 +111,31 @@ function resultCard(view) {
     ball && ball.catch ? h('p', {}, `Catch spins (${ball.catch.lives} li${ball.catch.lives === 1 ? 'fe' : 'ves'}): ${ball.catch.spins.map((s) => (s ? 'not out' : 'out')).join(', ')}`) : null);
 }
 
+/** What the card's row meant, in words ([ASSUMED] reading of wicketz.md section 4). */
+function readingText(r) {
+  const zone = r.zone ? pos(r.zone) : '';
+  switch (r.kind) {
+    case 'bowled': return 'bowled';
+    case 'lbw': return 'L.B.W.';
+    case 'run_out': return `run out (fielder at ${zone})`;
+    case 'byes': return `${r.runs} bye${r.runs === 1 ? '' : 's'}`;
+    case 'played_and_missed': return 'played and missed';
+    case 'overthrows': return `overthrows to ${zone} (${r.occupied ? 'occupied' : 'empty'})`;
+    case 'no_score': return '★ no score';
+    case 'fielded': return `fielded at ${zone}`;
+    case 'runs': return `into the gap at ${zone}`;
+    case 'saved_boundary': return `boundary saved on line ${r.letter}`;
+    case 'four': return `FOUR along line ${r.letter}`;
+    case 'six': return `SIX over line ${r.letter}`;
+    case 'catch_chance': return `in the air to the fielder at ${zone}`;
+    default: return summary(r);
+  }
+}
+
 function ballText(ball) {
   if (ball.dismissal) return `OUT! Batter no. ${ball.dismissal.batter + 1} ${label(typeof ball.dismissal.how === 'string' ? ball.dismissal.how : ball.dismissal.how.kind || Object.keys(ball.dismissal.how)[0])}.`;
   const bits = [];
-  if (ball.reading) bits.push(summary(ball.reading));
+  if (ball.reading) bits.push(readingText(ball.reading));
   const runs = ball.bat_runs + ball.byes;
   bits.push(runs ? `${runs} run${runs === 1 ? '' : 's'}` : 'no run');
   if (ball.extras) bits.push(`${ball.extras} extra${ball.extras === 1 ? '' : 's'}`);
