@@ -4,7 +4,8 @@
 //! are served as they are. They are compiled into the binary with `include_bytes!` so that
 //! `cargo run --release` is all a newcomer needs: no working directory or asset path to
 //! configure. Adding a file to `web/` means adding one line to [`ASSETS`]; a test fails
-//! when the table and the directory disagree.
+//! when the table and the directory disagree. `web/README.md` documents the client and is
+//! the one file not served.
 
 use axum::{
     Router,
@@ -109,6 +110,8 @@ mod tests {
             let path = entry.expect("directory entry").path();
             if path.is_dir() {
                 files_on_disk(&path, base, out);
+            } else if path.extension().is_some_and(|ext| ext == "md") {
+                continue;
             } else {
                 let relative = path.strip_prefix(base).expect("below web/");
                 out.push(relative.to_string_lossy().replace('\\', "/"));
