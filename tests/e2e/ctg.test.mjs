@@ -53,6 +53,13 @@ test('a full T10 CTG match against the bot, played by clicking', { timeout: 20 *
         assert.equal(spots.length, 9, 'the field to place starts with 9 fielders');
         const [zone, area] = spots.find(([z, a]) => z === 3 && a <= 2) || spots.find(([z]) => z !== 0);
         await p.getByTestId(`area-${zone}-${area}`).click();
+        // With 8 fielders the page warns but still sends: the refusal shows the engine's reason.
+        assert.match(await p.getByTestId('field-status').textContent(), /Not legal yet: 8 of 9/);
+        await p.locator('[data-action=set-field]').click();
+        await p.getByTestId('refusal').waitFor({ state: 'visible', timeout: 10000 });
+        const reason = await p.getByTestId('refusal').textContent();
+        assert.match(reason, /Refused \(illegal move\): .*9 fielders/i, reason);
+        await shot(p, 'ctg-refused-move');
         const target = [[3, 3], [4, 3], [2, 3]].find(([z, a]) => !spots.some(([sz, sa]) => sz === z && sa === a)) || [3, 3];
         await p.getByTestId(`area-${target[0]}-${target[1]}`).click();
         const status = await p.getByTestId('field-status').textContent();

@@ -181,7 +181,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     mount(
       els.refusal,
       h('strong', {}, `Refused (${label(s.refusal.code || 'error')}): `),
-      h('span', { 'data-testid': 'refusal-message' }, s.refusal.message || s.refusal.reason || ''),
+      h('span', { 'data-testid': 'refusal-message' }, refusalText(s.refusal)),
       h('button', { class: 'link', onclick: () => { s.refusal = null; drawRefusal(); } }, 'dismiss'),
     );
   }
@@ -469,6 +469,13 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       conn && conn.close();
     },
   };
+}
+
+/** The server's sentence without a repeat of the code ("illegal move: illegal field: ..."). */
+function refusalText(refusal) {
+  const message = String(refusal.message || refusal.reason || '');
+  const code = String(refusal.code || '').replace(/_/g, ' ');
+  return code && message.toLowerCase().startsWith(`${code}: `) ? message.slice(code.length + 2) : message;
 }
 
 export function askedOf(view) {

@@ -192,6 +192,8 @@ function board(view, ctx) {
       m.innings === 2 && m.target ? stat('Need', Math.max(0, m.target - runs), 'need') : null,
       m.innings === 2 ? stat(`${teamName(m.fielding)}`, `${m.otherScore.runs ?? 0}/${m.otherScore.wickets ?? 0}`) : null,
       score.extras ? stat('Extras', score.extras) : null,
+      m.powerPlayNow ? stat('Power Play', 'ON', 'power-play') : null,
+      m.ball.free_hit ? stat('Free hit', 'YES') : null,
       stat('Pitch', m.pitch || '-'),
     ),
   );
