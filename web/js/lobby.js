@@ -283,7 +283,9 @@ export function showLobby(root) {
     return h('tr', { 'data-match-id': id },
       h('td', {}, (GAMES[gameId] && GAMES[gameId].name) || gameId, h('br'), h('small', { class: 'muted mono' }, String(id).slice(0, 8))),
       h('td', {}, names.join(' v ') || '-'),
-      h('td', {}, label(pick(m, 'status') || tab), result ? h('div', { class: 'muted' }, typeof result === 'string' ? result : result.summary || '') : null),
+      h('td', {}, label(pick(m, 'status') || tab),
+        m.seat_count ? h('div', { class: 'muted' }, `${seats.filter((x) => x && (x.player_id || x.bot)).length} of ${m.seat_count} seats`) : null,
+        result ? h('div', { class: 'muted' }, typeof result === 'string' ? result : result.summary || '') : null),
       h('td', { class: 'actions' }, actions),
     );
   }

@@ -44,7 +44,7 @@ function scoreboard(view, ctx) {
 function overPanel(view, ctx) {
   const over = view.over;
   if (!over) {
-    if (view.buyer !== null && view.buyer !== undefined) return h('p', {}, `Buying Xp cards: ${playerName(ctx, view.buyer)} is at the market.`);
+    if (view.buyer !== null && view.buyer !== undefined) return h("p", {}, `At the Xp market now: ${playerName(ctx, view.buyer)}.`);
     return h('p', { class: 'muted' }, 'Between overs.');
   }
   const side = (name, seat, turn, kind) => h('div', { class: 'turn-box' },
