@@ -80,6 +80,14 @@ fn serve(path: &str) -> Response {
             asset.bytes,
         )
             .into_response(),
+        // The client's catch-all route also sees mistyped API paths: answer those in the API's
+        // error shape, so a client of /v1 never has to parse an HTML or text 404.
+        None if path.starts_with("v1/") => (
+            StatusCode::NOT_FOUND,
+            [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+            r#"{"error":{"code":"not_found","message":"no such API route"}}"#,
+        )
+            .into_response(),
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }
@@ -181,6 +189,15 @@ mod tests {
         assert!(!body.is_empty());
         let (_, kind, _) = get("/style.css").await;
         assert_eq!(kind.as_deref(), Some("text/css; charset=utf-8"));
+    }
+
+    #[tokio::test]
+    async fn unknown_api_paths_get_the_api_error_shape() {
+        let (status, kind, body) = get("/v1/no-such-route").await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert_eq!(kind.as_deref(), Some("application/json"));
+        let body: serde_json::Value = serde_json::from_slice(&body).expect("json");
+        assert_eq!(body["error"]["code"], "not_found");
     }
 
     #[tokio::test]
