@@ -53,6 +53,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     refusal: h('div', { class: 'refusal', role: 'alert', 'data-testid': 'refusal', hidden: true }),
     commentary: h('ol', { class: 'commentary', 'data-testid': 'commentary', reversed: true }),
     raw: h('details', { class: 'raw' }),
+    help: h('details', { class: 'raw help' }),
   };
   mount(
     root,
@@ -64,6 +65,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
         h('aside', { class: 'match-side' },
           h('section', { class: 'panel decision-panel', 'data-testid': 'decision-panel' }, els.decisionTitle, els.decision),
           panel('Commentary', els.commentary, { cls: 'commentary-panel' }),
+          els.help,
           els.raw,
         ),
       ),
@@ -256,6 +258,13 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     );
   }
 
+  function drawHelp() {
+    const m = module();
+    if (!m || !m.help || els.help.dataset.game === s.game) return;
+    els.help.dataset.game = s.game;
+    mount(els.help, h('summary', {}, 'How to play'), h('ul', {}, m.help.map((line) => h('li', {}, line))));
+  }
+
   function drawRaw() {
     mount(els.raw, h('summary', {}, 'Raw view (what the server sent)'), h('pre', { class: 'mono' }, JSON.stringify(s.view, null, 2)));
   }
@@ -266,6 +275,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     drawDecision();
     drawBoard();
     drawRefusal();
+    drawHelp();
     drawRaw();
   }
 

@@ -204,4 +204,13 @@ function describe(event, ctx) {
   }
 }
 
-export default { board, decision, describe };
+
+/** Rules in brief, for the How to play panel. */
+const help = [
+  'Each round every player bats one over and bowls one over.',
+  'Batting: roll six dice up to three times, keeping any you like. 1 = a run, a pair of 2s = 2, three 4s = 4, four 6s = 6. Xp faces earn Xp.',
+  'Bowling: roll against the batter\'s final dice. Wicket faces take wickets (minus Defence), Save removes a run, Wide gives one.',
+  'Spend Xp on market cards between overs. After five rounds: 1 point per run and per wicket, card points, 1 per 3 unused Xp.',
+];
+
+export default { board, decision, describe, help };

@@ -479,4 +479,15 @@ function describe(event, ctx) {
   }
 }
 
-export default { board, decision, describe };
+
+/** Rules in brief, for the How to play panel. */
+const help = [
+  'Each ball the bowler picks a bowl card face down and the batter picks a zone (1-5) and an attitude; then both are revealed.',
+  'Zone on one of the card\'s shots: Advantage +3. Otherwise confidence minus the distance to the nearest shot (-1..+3).',
+  'Both roll a die; the side the Advantage favours adds it to its roll. A higher batter total strikes the ball, a much lower one risks a wicket.',
+  'A struck ball goes to the chosen zone; the distance and bounce dice decide where it lands, if a fielder can catch it, and how many runs.',
+  'Aggressive batters use the red bounce die (in the air, catchable), defensive the green one (along the ground).',
+  'The first two balls of most overs are express: the over cards\' numbers decide them.',
+];
+
+export default { board, decision, describe, help };

@@ -249,4 +249,13 @@ function describe(event, ctx) {
   }
 }
 
-export default { board, decision, describe };
+
+/** Rules in brief, for the How to play panel. */
+const help = [
+  'The bowling side picks pace or spin and sets the field before each over.',
+  'Each ball the indicator spins a delivery; the batter sees it and nominates one of twelve strokes.',
+  'A result card is dealt: the stroke\'s row says where the ball went; a fielder there stops the runs, and on a CATCH card may catch it.',
+  'Respect good lengths, yorkers and bouncers/googlies; attack the loose balls.',
+];
+
+export default { board, decision, describe, help };
