@@ -401,6 +401,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       addCommentary(entries.filter((e) => live < 0 || e.seq <= live));
       s.commentarySeq = Math.max(s.commentarySeq, live);
       for (const li of keep.reverse()) els.commentary.prepend(li);
+      // Games tally figures from the events (e.g. CTG batting card): show what the log added.
+      if (s.view) draw();
     } catch (err) {
       console.warn('log', err);
     }

@@ -177,6 +177,11 @@ function skillsPanel(m) {
 
 function board(view, ctx) {
   const m = model(view, ctx.spectate ? null : ctx.seat);
+  const figures = tally(ctx).innings;
+  const batters = figures.length ? figures[figures.length - 1].batters : {};
+  for (const b of [m.striker, m.nonStriker]) {
+    if (b && batters[b.index]) Object.assign(b, { runs: batters[b.index].runs, balls: batters[b.index].balls });
+  }
   const plan = ctx.ui.fieldPlan;
   const placing = Boolean(plan) && m.askKind === 'set_field';
   const chosenZone = ctx.ui.zone ?? (m.ball && m.ball.shot ? m.ball.shot.zone : undefined);
@@ -221,6 +226,7 @@ function board(view, ctx) {
       panel('This ball', ballPanel(m)),
       handPanel,
       panel("Batting side's skill cards and DRS", skillsPanel(m)),
+      scorecardPanel(m, ctx),
     ),
   );
 }
@@ -422,9 +428,100 @@ function decision(view, ctx) {
   }
 }
 
+// ---------------------------------------------------------------- scorecard
+
+/**
+ * Batting and bowling figures, tallied from the events because the view carries only the
+ * totals. Runs go to the striker of the ball; the ends are taken from the view whenever one
+ * arrives, so a missed event cannot leave the tally on the wrong batter for long.
+ */
+function tally(ctx) {
+  if (!ctx.ui.tally) ctx.ui.tally = { innings: [], striker: null, nonStriker: null, bowler: null };
+  return ctx.ui.tally;
+}
+
+function currentInnings(t) {
+  if (!t.innings.length) t.innings.push({ batting: null, batters: {}, bowlers: {} });
+  return t.innings[t.innings.length - 1];
+}
+
+function tallyEvent(t, event) {
+  const inn = currentInnings(t);
+  switch (event.type) {
+    case 'innings_started':
+      if (event.innings > 0 || inn.batting !== null) t.innings.push({ batting: event.batting, batters: {}, bowlers: {} });
+      else inn.batting = event.batting;
+      t.striker = null;
+      t.nonStriker = null;
+      t.bowler = null;
+      break;
+    case 'batter_in': {
+      const row = (currentInnings(t).batters[event.batter] ||= { runs: 0, balls: 0, fours: 0, sixes: 0, out: null });
+      row.in = true;
+      if (t.striker === null) t.striker = event.batter;
+      else t.nonStriker = event.batter;
+      break;
+    }
+    case 'bowler_chosen':
+      t.bowler = event.bowler;
+      break;
+    case 'ball_ended': {
+      const b = event.ball;
+      const cur = currentInnings(t);
+      if (t.striker !== null) {
+        const row = (cur.batters[t.striker] ||= { runs: 0, balls: 0, fours: 0, sixes: 0, out: null });
+        row.runs += b.runs;
+        row.balls += 1;
+        if (b.boundary === 4) row.fours += 1;
+        if (b.boundary === 6) row.sixes += 1;
+      }
+      if (t.bowler !== null) {
+        const bowl = (cur.bowlers[t.bowler] ||= { balls: 0, runs: 0, wickets: 0 });
+        if (b.legal) bowl.balls += 1;
+        bowl.runs += b.runs + (b.extras || 0);
+        if (b.wicket && b.wicket !== 'run_out') bowl.wickets += 1;
+      }
+      if (b.swap) [t.striker, t.nonStriker] = [t.nonStriker, t.striker];
+      if (b.wicket) {
+        const out = cur.batters[t.striker];
+        if (out) out.out = b.wicket;
+        t.striker = null;
+      }
+      break;
+    }
+    case 'over_ended':
+      [t.striker, t.nonStriker] = [t.nonStriker, t.striker];
+      break;
+    default:
+  }
+}
+
+function scorecardPanel(m, ctx) {
+  const t = tally(ctx);
+  if (m.started && m.view.striker !== null && m.view.striker !== undefined) {
+    t.striker = m.view.striker;
+    t.nonStriker = m.view.non_striker ?? t.nonStriker;
+  }
+  const inn = t.innings[t.innings.length - 1];
+  if (!inn || !Object.keys(inn.batters).length) return null;
+  const bat = m.squads[m.batting];
+  const bowlSquad = m.squads[m.fielding];
+  const nameIn = (squad, i) => (squad && squad.players[i] ? squad.players[i].name : `#${i}`);
+  const batRows = Object.entries(inn.batters).map(([i, r]) => h('tr', {},
+    h('td', {}, nameIn(bat, i), Number(i) === m.view.striker ? ' *' : ''),
+    h('td', { class: 'muted' }, r.out ? label(r.out) : Number(i) === m.view.striker || Number(i) === m.view.non_striker ? 'not out' : ''),
+    h('td', {}, String(r.runs)), h('td', {}, String(r.balls)), h('td', {}, String(r.fours)), h('td', {}, String(r.sixes))));
+  const bowlRows = Object.entries(inn.bowlers).map(([i, r]) => h('tr', {},
+    h('td', {}, nameIn(bowlSquad, i)), h('td', {}, `${Math.floor(r.balls / 6)}.${r.balls % 6}`), h('td', {}, String(r.runs)), h('td', {}, String(r.wickets))));
+  return panel('Scorecard, this innings', h('div', { 'data-testid': 'ctg-scorecard' },
+    h('table', { class: 'seats' }, h('thead', {}, h('tr', {}, ['Batter', '', 'R', 'B', '4s', '6s'].map((x) => h('th', {}, x)))), h('tbody', {}, batRows)),
+    bowlRows.length ? h('table', { class: 'seats' }, h('thead', {}, h('tr', {}, ['Bowler', 'O', 'R', 'W'].map((x) => h('th', {}, x)))), h('tbody', {}, bowlRows)) : null));
+}
+
 // ---------------------------------------------------------------- commentary
 
 function describe(event, ctx) {
+  tallyEvent(tally(ctx), event);
   const view = ctx.view || {};
   const m = model(view, ctx.seat);
   const name = (side, i) => {
