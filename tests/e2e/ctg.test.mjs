@@ -135,5 +135,20 @@ test('a full T10 CTG match against the bot, played by clicking', { timeout: 20 *
   await page.getByTestId('scoreboard').waitFor();
   await page.locator('[data-testid=commentary] li').nth(100).waitFor();
   await shot(page, 'ctg-finished-scorecard');
+  // The batting and bowling cards are tallied from the log; they must add up to the score.
+  const sums = await page.evaluate(() => {
+    const { view, ui } = window.crease.screen.state;
+    return ui.tally.innings.map((inn) => ({
+      side: inn.batting,
+      bat: Object.values(inn.batters).reduce((n, r) => n + r.runs, 0),
+      bowl: Object.values(inn.bowlers).reduce((n, r) => n + r.runs, 0),
+      score: view.scores[inn.batting],
+    }));
+  });
+  assert.equal(sums.length, 2, 'two innings tallied');
+  for (const inn of sums) {
+    assert.equal(inn.bat + inn.score.extras, inn.score.runs, `batters' runs + extras = total (${JSON.stringify(inn)})`);
+    assert.equal(inn.bowl, inn.score.runs, `bowlers' runs conceded = total (${JSON.stringify(inn)})`);
+  }
   assert.deepEqual(errors, [], 'no client errors');
 });
