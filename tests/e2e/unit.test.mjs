@@ -54,3 +54,18 @@ test('server frames are normalised: seq from last_seq, errors keep code, message
   assert.deepEqual([error.kind, error.id, error.code, error.message, error.reason], ['error', 'c1', 'illegal_move', 'illegal move: no', 'bad_field']);
   assert.deepEqual(wire.command('c2', { type: 'toss', choice: 'bat' }), { type: 'command', id: 'c2', command: { type: 'toss', choice: 'bat' } });
 });
+
+test("the Champions over preview reproduces the seed's worked example (champions.md section 4)", async () => {
+  const { overScore } = await import('../../web/js/games/champions.js');
+  const runSets = [
+    { face: 'one', size: 1, runs: 1 },
+    { face: 'two', size: 2, runs: 2 },
+    { face: 'four', size: 3, runs: 4 },
+    { face: 'six', size: 4, runs: 6 },
+  ];
+  const over = {
+    batting: { faces: ['one', 'two', 'four', 'two', 'defence', 'two'], bought_defence: 0 },
+    bowling: { faces: ['wicket', 'wide', 'xp', 'save', 'wicket', 'dot'] },
+  };
+  assert.deepEqual(overScore(runSets, over), { runs: 3, defence: 1, wickets: 1, bowled: true, batted: true });
+});

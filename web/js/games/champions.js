@@ -41,6 +41,30 @@ function scoreboard(view, ctx) {
     h('tbody', {}, rows));
 }
 
+const countOf = (faces, face) => (faces || []).filter((f) => f === face).length;
+
+/**
+ * The over as the dice stand, by the seed's scoring (champions.md section 4) before any card
+ * power: a guide for the player, never the score itself (the server resolves the over).
+ */
+export function overScore(runSets, over) {
+  const bat = (over.batting && over.batting.faces) || [];
+  const bowl = (over.bowling && over.bowling.faces) || [];
+  let runs = (runSets || []).reduce((n, set) => n + Math.floor(countOf(bat, set.face) / set.size) * set.runs, 0);
+  runs = Math.max(0, runs + countOf(bowl, 'wide') - countOf(bowl, 'save'));
+  const defence = countOf(bat, 'defence') + ((over.batting && over.batting.bought_defence) || 0);
+  const wickets = Math.max(0, countOf(bowl, 'wicket') - defence);
+  return { runs, defence, wickets, bowled: bowl.length > 0, batted: bat.length > 0 };
+}
+
+function preview(view, over) {
+  const { runs, defence, wickets, bowled, batted } = overScore(view.rules && view.rules.run_sets, over);
+  if (!batted) return null;
+  return h('p', { class: 'muted', 'data-testid': 'over-preview' },
+    `As the dice stand (before card powers): ${runs} run${runs === 1 ? '' : 's'}, ${defence} Defence`,
+    bowled ? `, ${wickets} wicket${wickets === 1 ? '' : 's'}` : '', '.');
+}
+
 function overPanel(view, ctx) {
   const over = view.over;
   if (!over) {
@@ -54,7 +78,8 @@ function overPanel(view, ctx) {
     turn && turn.bought_defence ? h('small', {}, `+${turn.bought_defence} Defence bought`) : null);
   return h('div', { 'data-testid': 'over' },
     side('Batting', over.batsman, over.batting, 'batting'),
-    side('Bowling', over.bowler, over.bowling, 'bowling'));
+    side('Bowling', over.bowler, over.bowling, 'bowling'),
+    preview(view, over));
 }
 
 function lastOver(view, ctx) {
