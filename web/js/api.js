@@ -54,6 +54,11 @@ async function request(method, path, body) {
       data = { raw: text };
     }
   }
+  if (response.status === 401 && player) {
+    // The server no longer knows this guest (e.g. a fresh database): start over with a name.
+    forgetPlayer();
+    setTimeout(() => window.dispatchEvent(new HashChangeEvent('hashchange')), 0);
+  }
   if (!response.ok) {
     const err = (data && data.error) || {};
     throw new ApiError(response.status, err.code, err.message || (data && data.raw) || response.statusText);
