@@ -4,7 +4,7 @@
 // Game modules (games/*.js) only turn a view into DOM; everything about the connection,
 // resuming and errors lives here so each game gets it for free.
 
-import { h, mount, label, pick, variant, summary, jsonTree } from './dom.js';
+import { h, mount, label, pick, summary, jsonTree } from './dom.js';
 import { api, savedPlayer } from './api.js';
 import { Connection } from './conn.js';
 import { toast, panel } from './ui.js';
@@ -26,7 +26,6 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     view: null,
     legal: null,
     seat: null,
-    seq: null,
     deadline: null,
     pendingSeats: [],
     status: 'connecting',
@@ -51,7 +50,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     decision: h('div', { class: 'decision', 'data-testid': 'decision' }),
     decisionTitle: h('h3', {}, 'Your move'),
     refusal: h('div', { class: 'refusal', role: 'alert', 'data-testid': 'refusal', hidden: true }),
-    commentary: h('ol', { class: 'commentary', 'data-testid': 'commentary', reversed: true }),
+    commentary: h('ol', { class: 'commentary', 'data-testid': 'commentary' }),
     raw: h('details', { class: 'raw' }),
     help: h('details', { class: 'raw help' }),
   };
@@ -512,4 +511,3 @@ function parseDeadline(value) {
   return Date.now() + value * 1000;
 }
 
-export { variant };
