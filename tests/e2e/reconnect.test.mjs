@@ -47,6 +47,11 @@ test('a reload and a dropped connection both resume the match', { timeout: 5 * 6
   assert.equal(after.seat, before.seat, 'same seat after the reload');
   assert.deepEqual(after.scores, before.scores, 'same score after the reload');
   await shot(page, 'reconnect-after-reload');
+  // Our turn: the header says so and the turn clock counts down from the server's deadline.
+  await nextAction(page);
+  assert.match(await page.getByTestId('turn').textContent(), /^Your move/);
+  const clock = await page.getByTestId('clock').textContent();
+  assert.match(clock, /^clock [01]:\d\d$/, `turn clock shown: ${clock}`);
   assert.ok(await playByClicking(page, { maxClicks: 10 }) > 0, 'play continues after the reload');
 
   // Drop the socket: the client shows it, reconnects by itself and resumes from its seq.
