@@ -1,0 +1,209 @@
+//! The browser client, embedded in the binary and served at `/`.
+//!
+//! The client in `web/` is plain HTML, CSS and ES modules with no build step, so the files
+//! are served as they are. They are compiled into the binary with `include_bytes!` so that
+//! `cargo run --release` is all a newcomer needs: no working directory or asset path to
+//! configure. Adding a file to `web/` means adding one line to [`ASSETS`]; a test fails
+//! when the table and the directory disagree. `web/README.md` documents the client and is
+//! the one file not served.
+
+use axum::{
+    Router,
+    extract::Path,
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+    routing::get,
+};
+
+/// One embedded file: its path below `web/` and its bytes.
+struct Asset {
+    path: &'static str,
+    bytes: &'static [u8],
+}
+
+macro_rules! assets {
+    ($($path:literal),* $(,)?) => {
+        &[$(Asset { path: $path, bytes: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/web/", $path)) }),*]
+    };
+}
+
+/// Every file of `web/`, by path relative to it.
+static ASSETS: &[Asset] = assets![
+    "index.html",
+    "style.css",
+    "favicon.svg",
+    "js/api.js",
+    "js/app.js",
+    "js/conn.js",
+    "js/dom.js",
+    "js/game.js",
+    "js/lobby.js",
+    "js/mock.js",
+    "js/ui.js",
+    "js/games/champions.js",
+    "js/games/ctg-data.js",
+    "js/games/ctg.js",
+    "js/games/field.js",
+    "js/games/wicketz.js",
+];
+
+/// Serves the client: `/` is `index.html`, every other file by its path. Only files in the
+/// table are served, so nothing outside `web/` can be reached by a crafted path.
+pub fn router() -> Router {
+    Router::new().route("/", get(index)).route("/{*path}", get(asset))
+}
+
+async fn index() -> Response {
+    serve("index.html")
+}
+
+async fn asset(Path(path): Path<String>) -> Response {
+    serve(&path)
+}
+
+fn serve(path: &str) -> Response {
+    match ASSETS.iter().find(|asset| asset.path == path) {
+        Some(asset) => (
+            [
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static(content_type(asset.path)),
+                ),
+                // No build step means no hashed file names: ask browsers to revalidate so a new
+                // server version is picked up on the next load.
+                (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+                (
+                    header::X_CONTENT_TYPE_OPTIONS,
+                    HeaderValue::from_static("nosniff"),
+                ),
+            ],
+            asset.bytes,
+        )
+            .into_response(),
+        // The client's catch-all route also sees mistyped API paths: answer those in the API's
+        // error shape, so a client of /v1 never has to parse an HTML or text 404.
+        None if path.starts_with("v1/") => (
+            StatusCode::NOT_FOUND,
+            [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+            r#"{"error":{"code":"not_found","message":"no such API route"}}"#,
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+/// The content type by extension; browsers refuse ES modules served with the wrong type.
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("js" | "mjs") => "text/javascript; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        Some("json") => "application/json",
+        Some("png") => "image/png",
+        Some("ico") => "image/x-icon",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::Body;
+    use axum::http::Request;
+    use tower::ServiceExt;
+
+    fn files_on_disk(dir: &std::path::Path, base: &std::path::Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).expect("web/ is readable") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                files_on_disk(&path, base, out);
+            } else if path.extension().is_some_and(|ext| ext == "md") {
+                continue;
+            } else {
+                let relative = path.strip_prefix(base).expect("below web/");
+                out.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+
+    #[test]
+    fn every_file_in_web_is_embedded_and_nothing_else() {
+        let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        let mut on_disk = Vec::new();
+        files_on_disk(&base, &base, &mut on_disk);
+        on_disk.sort();
+        let mut embedded: Vec<String> = ASSETS.iter().map(|asset| asset.path.to_string()).collect();
+        embedded.sort();
+        assert_eq!(
+            embedded, on_disk,
+            "the ASSETS table in src/http/web.rs must list every file of web/"
+        );
+    }
+
+    #[test]
+    fn every_embedded_file_has_a_known_content_type() {
+        for asset in ASSETS {
+            assert_ne!(
+                content_type(asset.path),
+                "application/octet-stream",
+                "{}",
+                asset.path
+            );
+        }
+    }
+
+    async fn get(path: &str) -> (StatusCode, Option<String>, Vec<u8>) {
+        let response = router()
+            .oneshot(Request::builder().uri(path).body(Body::empty()).expect("request"))
+            .await
+            .expect("infallible");
+        let status = response.status();
+        let kind = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .map(|value| value.to_str().expect("ascii").to_string());
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .expect("body");
+        (status, kind, body.to_vec())
+    }
+
+    #[tokio::test]
+    async fn root_serves_the_index_page_as_html() {
+        let (status, kind, body) = get("/").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(kind.as_deref(), Some("text/html; charset=utf-8"));
+        assert!(
+            String::from_utf8(body)
+                .expect("utf-8")
+                .contains("<script type=\"module\"")
+        );
+    }
+
+    #[tokio::test]
+    async fn modules_are_served_as_javascript() {
+        let (status, kind, body) = get("/js/app.js").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(kind.as_deref(), Some("text/javascript; charset=utf-8"));
+        assert!(!body.is_empty());
+        let (_, kind, _) = get("/style.css").await;
+        assert_eq!(kind.as_deref(), Some("text/css; charset=utf-8"));
+    }
+
+    #[tokio::test]
+    async fn unknown_api_paths_get_the_api_error_shape() {
+        let (status, kind, body) = get("/v1/no-such-route").await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert_eq!(kind.as_deref(), Some("application/json"));
+        let body: serde_json::Value = serde_json::from_slice(&body).expect("json");
+        assert_eq!(body["error"]["code"], "not_found");
+    }
+
+    #[tokio::test]
+    async fn unknown_and_escaping_paths_are_not_found() {
+        assert_eq!(get("/nope.js").await.0, StatusCode::NOT_FOUND);
+        assert_eq!(get("/../Cargo.toml").await.0, StatusCode::NOT_FOUND);
+        assert_eq!(get("/js/../../Cargo.toml").await.0, StatusCode::NOT_FOUND);
+    }
+}

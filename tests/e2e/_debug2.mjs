@@ -1,0 +1,24 @@
+import { startServer } from './server.mjs';
+import { launch } from './browser.mjs';
+import { signIn, serveWebFromDisk, playByClicking } from './helpers.mjs';
+const server = await startServer();
+const browser = await launch();
+await serveWebFromDisk(browser.context, server.url);
+const page = await browser.context.newPage();
+page.on('console', (m) => console.log('console:', m.type(), m.text().slice(0, 300)));
+page.on('pageerror', (e) => console.log('pageerror:', e.message));
+await signIn(page, server.url, 'dbg');
+await page.getByTestId('game-ctg').click();
+
+await page.getByTestId('play-bot').click();
+await page.waitForURL(/#\/match\//);
+const id = page.url().split('/').pop();
+await playByClicking(page, {});
+await page.goto(`${server.url}/#/watch/${id}`);
+await page.waitForTimeout(2000);
+console.log('lines', await page.locator('[data-testid=commentary] li').count());
+const r = await page.evaluate(async (id) => { const t = JSON.parse(localStorage.getItem('crease.player')).token; const x = await fetch(`/v1/matches/${id}/log`, { headers: { Authorization: 'Bearer ' + t } }); return [x.status, (await x.text()).slice(0, 300)]; }, id);
+console.log(r);
+await page.screenshot({ path: '/tmp/dbg.png', fullPage: true });
+await browser.close();
+await server.stop();

@@ -1,0 +1,77 @@
+// Shared steps of the end-to-end tests: sign in through the page, play by clicking, and
+// save screenshots of each screen.
+import { mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { join, extname } from 'node:path';
+import { REPO } from './server.mjs';
+
+export const SHOTS = join(REPO, 'test-artifacts', 'screenshots');
+mkdirSync(SHOTS, { recursive: true });
+
+export async function shot(page, name) {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * With E2E_WEB_DIR set, static files come from that directory instead of the binary, so the
+ * client can be changed without rebuilding the server (development only; CI tests the
+ * embedded files).
+ */
+export async function serveWebFromDisk(context, baseUrl) {
+  const dir = process.env.E2E_WEB_DIR;
+  if (!dir) return;
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+  await context.route((url) => url.origin === baseUrl && !url.pathname.startsWith('/v1/') && url.pathname !== '/healthz', (route) => {
+    const path = new URL(route.request().url()).pathname;
+    const file = join(dir, path === '/' ? 'index.html' : path);
+    if (!existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
+    return route.fulfill({ status: 200, contentType: types[extname(file)] || 'application/octet-stream', body: readFileSync(file) });
+  });
+}
+
+/** Collects page errors so a test can fail on a client exception. */
+export function watchErrors(page) {
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (msg) => { if (msg.type() === 'error' && !/WebSocket|Failed to load resource/.test(msg.text())) errors.push(msg.text()); });
+  return errors;
+}
+
+export async function signIn(page, baseUrl, name) {
+  await page.goto(`${baseUrl}/`);
+  await page.getByTestId('name-input').fill(name);
+  await page.getByTestId('name-submit').click();
+  await page.getByTestId('play-bot').waitFor();
+}
+
+/** Waits until the match screen shows an action for us, or the result. */
+export async function nextAction(page, timeout = 30000) {
+  const action = page.locator('[data-testid=decision] [data-action]:not([disabled])');
+  const result = page.getByTestId('result');
+  await action.or(result).first().waitFor({ timeout });
+  if (await result.count()) return null;
+  return action;
+}
+
+/**
+ * Plays by clicking until the match ends or `maxClicks` is reached. `choose(page, actions)`
+ * may pick which action to click; by default a random one, so the test explores the UI.
+ * Returns the number of clicks.
+ */
+export async function playByClicking(page, { maxClicks = 5000, choose, onStep, timeout = 30000 } = {}) {
+  let clicks = 0;
+  while (clicks < maxClicks) {
+    const actions = await nextAction(page, timeout);
+    if (!actions) return clicks;
+    const count = await actions.count();
+    if (count === 0) continue;
+    const index = choose ? await choose(page, actions, count) : Math.floor(Math.random() * count);
+    try {
+      await actions.nth(index).click({ timeout: 2000 });
+      clicks += 1;
+    } catch {
+      continue; // the view changed under us; look again
+    }
+    if (onStep) await onStep(clicks);
+  }
+  return clicks;
+}

@@ -1,0 +1,71 @@
+// The client's pure logic, run in Node without a browser: the field bitmask shared with the
+// engine, the placement checks, and the wire normalisation.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { maskFromSpots, spotsFromMask, fieldProblems, zoneOfShot } from '../../web/js/games/field.js';
+import { wire } from '../../web/js/conn.js';
+
+const spots = (...pairs) => pairs.map(([zone, area]) => ({ zone, area }));
+const infield9 = spots([1, 1], [1, 2], [2, 1], [2, 2], [3, 1], [3, 2], [4, 1], [4, 2], [5, 1]);
+
+test('the field mask uses bit zone*4 + area-1, as the engine does (src/rules/ctg/field.rs)', () => {
+  assert.equal(maskFromSpots(spots([0, 1])), 1);
+  assert.equal(maskFromSpots(spots([1, 1])), 1 << 4);
+  assert.equal(maskFromSpots(spots([5, 4])), 1 << 23);
+  const mask = maskFromSpots(infield9);
+  assert.deepEqual(spotsFromMask(mask), infield9);
+});
+
+test('a legal field has no problems; each broken rule is named', () => {
+  assert.deepEqual(fieldProblems(infield9, { outfieldLimit: 2 }), []);
+  assert.match(fieldProblems(infield9.slice(0, 8)).join(), /8 of 9/);
+  const deep = spots([1, 3], [2, 3], [3, 3], [1, 1], [2, 1], [3, 1], [4, 1], [4, 2], [5, 1]);
+  assert.match(fieldProblems(deep, { outfieldLimit: 2 }).join(), /3 in the outfield \(at most 2/);
+  assert.deepEqual(fieldProblems(deep, { outfieldLimit: 5 }), []);
+  const slips = spots([0, 1], [1, 1], [1, 2], [2, 1], [2, 2], [3, 1], [3, 2], [4, 1], [4, 2]);
+  assert.match(fieldProblems(slips, { slipsAllowed: false }).join(), /slips only/);
+  assert.deepEqual(fieldProblems(slips, { slipsAllowed: true }), []);
+});
+
+test('three in one zone is legal only in T20, and only in one zone', () => {
+  const three = spots([3, 1], [3, 2], [3, 3], [1, 1], [1, 2], [2, 1], [2, 2], [4, 1], [5, 1]);
+  assert.match(fieldProblems(three, { oneZoneOfThree: false }).join(), /at most 2 fielders per zone/);
+  assert.deepEqual(fieldProblems(three, { oneZoneOfThree: true }), []);
+  const twoThrees = spots([3, 1], [3, 2], [3, 3], [4, 1], [4, 2], [4, 3], [1, 1], [2, 1], [5, 1]);
+  assert.match(fieldProblems(twoThrees, { oneZoneOfThree: true }).join(), /one zone may hold 3/);
+});
+
+test('shots map to their zones (ctg.md section 2)', () => {
+  assert.equal(zoneOfShot('leg_glance'), 1);
+  assert.equal(zoneOfShot('big_shot'), 2);
+  assert.equal(zoneOfShot('straight_drive'), 3);
+  assert.equal(zoneOfShot('cover_drive'), 4);
+  assert.equal(zoneOfShot('late_cut'), 5);
+  assert.equal(zoneOfShot('reverse_sweep'), null);
+});
+
+test('server frames are normalised: seq from last_seq, errors keep code, message and reason', () => {
+  const snapshot = wire.parse({ type: 'snapshot', last_seq: 41, view: {}, pending: [0], seat: 0 });
+  assert.equal(snapshot.kind, 'snapshot');
+  assert.equal(snapshot.seq, 41);
+  assert.equal(wire.parse({ type: 'update', last_seq: 42, view: {} }).seq, 42);
+  assert.equal(wire.parse({ type: 'event', seq: 43, event: {} }).seq, 43);
+  const error = wire.parse({ type: 'error', id: 'c1', code: 'illegal_move', message: 'illegal move: no', reason: 'bad_field' });
+  assert.deepEqual([error.kind, error.id, error.code, error.message, error.reason], ['error', 'c1', 'illegal_move', 'illegal move: no', 'bad_field']);
+  assert.deepEqual(wire.command('c2', { type: 'toss', choice: 'bat' }), { type: 'command', id: 'c2', command: { type: 'toss', choice: 'bat' } });
+});
+
+test("the Champions over preview reproduces the seed's worked example (champions.md section 4)", async () => {
+  const { overScore } = await import('../../web/js/games/champions.js');
+  const runSets = [
+    { face: 'one', size: 1, runs: 1 },
+    { face: 'two', size: 2, runs: 2 },
+    { face: 'four', size: 3, runs: 4 },
+    { face: 'six', size: 4, runs: 6 },
+  ];
+  const over = {
+    batting: { faces: ['one', 'two', 'four', 'two', 'defence', 'two'], bought_defence: 0 },
+    bowling: { faces: ['wicket', 'wide', 'xp', 'save', 'wicket', 'dot'] },
+  };
+  assert.deepEqual(overScore(runSets, over), { runs: 3, defence: 1, wickets: 1, bowled: true, batted: true });
+});

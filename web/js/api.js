@@ -1,0 +1,95 @@
+// The HTTP lobby API (/v1). Every error body is {"error": {"code", "message"}}; callers get
+// an ApiError carrying both so the screen can show the server's own sentence.
+
+const STORE_KEY = 'crease.player';
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code || `HTTP ${status}`);
+    this.status = status;
+    this.code = code || `http_${status}`;
+  }
+}
+
+/** The guest account kept in localStorage: {player_id, token, name}. */
+export function savedPlayer() {
+  try {
+    const raw = localStorage.getItem(STORE_KEY);
+    const player = raw ? JSON.parse(raw) : null;
+    return player && player.token ? player : null;
+  } catch {
+    return null;
+  }
+}
+
+export function savePlayer(player) {
+  localStorage.setItem(STORE_KEY, JSON.stringify(player));
+}
+
+export function forgetPlayer() {
+  localStorage.removeItem(STORE_KEY);
+}
+
+async function request(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  const player = savedPlayer();
+  if (player) headers.Authorization = `Bearer ${player.token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiError(0, 'network', `The server cannot be reached (${error.message}).`);
+  }
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = { raw: text };
+    }
+  }
+  if (response.status === 401 && player) {
+    // The server no longer knows this guest (e.g. a fresh database): start over with a name.
+    forgetPlayer();
+    setTimeout(() => window.dispatchEvent(new HashChangeEvent('hashchange')), 0);
+  }
+  if (!response.ok) {
+    const err = (data && data.error) || {};
+    throw new ApiError(response.status, err.code, err.message || (data && data.raw) || response.statusText);
+  }
+  return data;
+}
+
+export const api = {
+  createPlayer: (name) => request('POST', '/v1/players', { name }),
+  listMatches: (status) => request('GET', `/v1/matches?status=${encodeURIComponent(status)}`),
+  getMatch: (id) => request('GET', `/v1/matches/${id}`),
+  createMatch: (game, options, opponent, turnClockSecs) => {
+    const body = { game, options };
+    if (opponent) body.opponent = opponent;
+    if (turnClockSecs) body.turn_clock_secs = turnClockSecs;
+    return request('POST', '/v1/matches', body);
+  },
+  joinMatch: (id) => request('POST', `/v1/matches/${id}/join`, {}),
+  leaveMatch: (id) => request('POST', `/v1/matches/${id}/leave`, {}),
+  createTicket: (game, options) => request('POST', '/v1/matchmaking/tickets', { game, options }),
+  getTicket: (id) => request('GET', `/v1/matchmaking/tickets/${id}`),
+  cancelTicket: (id) => request('DELETE', `/v1/matchmaking/tickets/${id}`),
+  scorecard: (id) => request('GET', `/v1/matches/${id}/scorecard`),
+  log: (id) => request('GET', `/v1/matches/${id}/log`),
+};
+
+/** A list endpoint may answer with a bare array or {matches: [...]}; accept both. */
+export function asList(data, ...keys) {
+  if (Array.isArray(data)) return data;
+  for (const key of [...keys, 'matches', 'items', 'results']) {
+    if (data && Array.isArray(data[key])) return data[key];
+  }
+  return [];
+}

@@ -1,0 +1,231 @@
+// One WebSocket session to a match, with automatic reconnect and resume.
+//
+// The server sends a full snapshot on connect and then every event with its seq. On a
+// dropped connection we reconnect with backoff and ask to resume from the last seq we
+// hold, so nothing is missed and nothing is applied twice (events at or below the last
+// seq are ignored). Everything protocol-specific sits in `wire` so a protocol change is a
+// change in one place.
+
+import { savedPlayer } from './api.js';
+
+export const wire = {
+  /** The socket URL; browsers cannot set headers on a WebSocket, so the token rides in the query. */
+  url(matchId, { token, since }) {
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const params = new URLSearchParams();
+    if (token) params.set('token', token);
+    if (since !== null && since !== undefined) params.set('resume_from', String(since));
+    const query = params.toString();
+    return `${proto}//${location.host}/v1/matches/${matchId}/ws${query ? '?' + query : ''}`;
+  },
+  /** A command frame with a client-chosen id. */
+  command(id, command) {
+    return { type: 'command', id, command };
+  },
+  /** Normalises one server frame to {kind, ...}: snapshot | event | ack | error | other. */
+  parse(msg) {
+    const type = msg.type || msg.kind || msg.t;
+    const body = msg.data && typeof msg.data === 'object' ? { ...msg, ...msg.data } : msg;
+    switch (type) {
+      case 'snapshot':
+      case 'welcome':
+      case 'hello':
+      case 'state':
+        return { kind: 'snapshot', ...body, seq: seqOf(body) };
+      case 'event':
+      case 'events':
+        return { kind: 'event', ...body, seq: seqOf(body) };
+      case 'update':
+        return { kind: 'update', ...body, seq: seqOf(body) };
+      case 'finished':
+        return { kind: 'finished', ...body };
+      case 'pong':
+        return { kind: 'pong', ...body };
+      case 'ack':
+      case 'accepted':
+        return { kind: 'ack', ...body };
+      case 'error':
+      case 'reject':
+      case 'rejected': {
+        const err = body.error && typeof body.error === 'object' ? body.error : body;
+        return {
+          kind: 'error',
+          id: body.id ?? body.command_id ?? err.id,
+          code: err.code || 'error',
+          message: err.message || err.reason || err.code || 'refused',
+          reason: err.reason ?? body.reason,
+        };
+      }
+      default:
+        return { kind: type || 'other', ...body };
+    }
+  },
+};
+
+function seqOf(msg) {
+  const seq = msg.seq ?? msg.last_seq ?? msg.lastSeq;
+  return typeof seq === 'number' ? seq : null;
+}
+
+const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
+
+export class Connection {
+  /**
+   * @param matchId the match to follow
+   * @param handlers {onSnapshot, onEvent, onAck, onError, onStatus, onOther}
+   * @param options {spectate: bool} spectators connect without a token
+   */
+  constructor(matchId, handlers, options = {}) {
+    this.matchId = matchId;
+    this.handlers = handlers;
+    this.spectate = Boolean(options.spectate);
+    this.lastSeq = options.since ?? null;
+    this.ws = null;
+    this.attempt = 0;
+    this.closedByUs = false;
+    this.timer = null;
+    this.nextId = 1;
+    this.inFlight = new Map();
+    this.finished = false;
+    this.status = 'idle';
+    this.onOnline = () => this.reconnectNow();
+    window.addEventListener('online', this.onOnline);
+  }
+
+  open() {
+    this.closedByUs = false;
+    clearTimeout(this.timer);
+    const player = this.spectate ? null : savedPlayer();
+    const url = wire.url(this.matchId, { token: player && player.token, since: this.lastSeq });
+    this.setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting');
+    let ws;
+    try {
+      ws = new WebSocket(url);
+    } catch (error) {
+      this.scheduleReconnect(String(error));
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.setStatus('open');
+    };
+    ws.onmessage = (frame) => this.receive(frame.data);
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.failInFlight('The connection dropped before the server answered; it will be resent if still needed.');
+      if (this.closedByUs || this.finished) {
+        // A finished match has nothing more to send: the server closes and we stay closed.
+        this.setStatus(this.finished ? 'finished' : 'closed');
+      } else {
+        this.scheduleReconnect(event.reason || `code ${event.code}`);
+      }
+    };
+    ws.onerror = () => {
+      /* onclose follows and schedules the reconnect */
+    };
+  }
+
+  receive(data) {
+    let msg;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      this.handlers.onError?.({ code: 'bad_frame', message: 'The server sent a frame that is not JSON.' });
+      return;
+    }
+    const frames = Array.isArray(msg) ? msg : [msg];
+    for (const frame of frames) this.dispatch(wire.parse(frame));
+  }
+
+  dispatch(msg) {
+    switch (msg.kind) {
+      case 'snapshot':
+        // On a resume the server may replay the events after our seq behind the snapshot,
+        // so the snapshot's seq only seeds a fresh session; updates advance it later.
+        if (msg.seq !== null && this.lastSeq === null) this.lastSeq = msg.seq;
+        this.handlers.onSnapshot?.(msg);
+        break;
+      case 'update':
+        if (msg.seq !== null) this.lastSeq = Math.max(this.lastSeq ?? msg.seq, msg.seq);
+        this.handlers.onUpdate?.(msg);
+        break;
+      case 'finished':
+        this.handlers.onFinished?.(msg);
+        break;
+      case 'pong':
+        break;
+      case 'event': {
+        if (msg.seq !== null && this.lastSeq !== null && msg.seq <= this.lastSeq) return;
+        if (msg.seq !== null) this.lastSeq = msg.seq;
+        this.handlers.onEvent?.(msg);
+        break;
+      }
+      case 'ack': {
+        const waiting = this.inFlight.get(msg.id);
+        this.inFlight.delete(msg.id);
+        waiting?.resolve(msg);
+        this.handlers.onAck?.(msg);
+        break;
+      }
+      case 'error': {
+        const waiting = msg.id !== undefined ? this.inFlight.get(msg.id) : undefined;
+        if (waiting) this.inFlight.delete(msg.id);
+        waiting?.reject(msg);
+        this.handlers.onError?.(msg);
+        break;
+      }
+      default:
+        this.handlers.onOther?.(msg);
+    }
+  }
+
+  /** Sends a command; resolves on ack, rejects with the server's {code, message}. */
+  send(command) {
+    const id = `c${Date.now().toString(36)}-${this.nextId++}`;
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      return Promise.reject({ code: 'offline', message: 'Not connected: wait for the reconnect and try again.' });
+    }
+    return new Promise((resolve, reject) => {
+      this.inFlight.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify(wire.command(id, command)));
+    });
+  }
+
+  failInFlight(message) {
+    for (const [, waiting] of this.inFlight) waiting.reject({ code: 'disconnected', message });
+    this.inFlight.clear();
+  }
+
+  scheduleReconnect(reason) {
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    this.setStatus('reconnecting', { reason, delay, attempt: this.attempt });
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  reconnectNow() {
+    if (this.closedByUs || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
+    clearTimeout(this.timer);
+    this.open();
+  }
+
+  /** Drops the socket as if the network failed (used by the "test reconnect" control). */
+  dropForTest() {
+    this.ws?.close(4000, 'dropped by the user');
+  }
+
+  close() {
+    this.closedByUs = true;
+    clearTimeout(this.timer);
+    window.removeEventListener('online', this.onOnline);
+    this.ws?.close(1000, 'leaving');
+    this.setStatus('closed');
+  }
+
+  setStatus(status, detail = {}) {
+    this.status = status;
+    this.handlers.onStatus?.(status, detail);
+  }
+}

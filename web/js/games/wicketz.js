@@ -1,0 +1,261 @@
+// Wicketz screen: the bowling indicator (the delivery spun this ball), the stroke to
+// nominate, the result card that was dealt (its row for the chosen stroke highlighted),
+// the field of 17 directions by 4 rings, and the scoreboard of every innings.
+//
+// Commands (engine `Command`, tag "type"): choose_innings {bat}, set_over {style, field,
+// line}, play {stroke, wild_card}. Positions travel as "A0".."Q3".
+
+import { h, label, summary } from '../dom.js';
+import { stat, panel } from '../ui.js';
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQ';
+const RESPECT = new Set(['good_length', 'yorker', 'bouncer', 'googly']);
+const RING_R = [30, 52, 72, 91];
+const RING_EDGE = [41, 62, 82, 101];
+
+const pos = (p) => (typeof p === 'string' ? p : p ? `${LETTERS[p.letter]}${p.ring}` : '');
+const angleOf = (letter) => 180 + (LETTERS.indexOf(letter) * 360) / 17;
+
+function point(r, deg) {
+  const rad = (deg * Math.PI) / 180;
+  return [r * Math.sin(rad), -r * Math.cos(rad)];
+}
+
+/** The field: every letter/ring spot, fielders as white dots, keeper and bowler marked. */
+function fieldPicture(field, { onToggle, highlight } = {}) {
+  const fielders = new Set((field && field.fielders ? field.fielders : []).map(pos));
+  const keeper = field ? pos(field.keeper) : '';
+  const bowler = field ? pos(field.bowler) : '';
+  const parts = [h('svg:circle', { cx: 0, cy: 0, r: 113, class: 'bg' })];
+  for (const r of RING_EDGE) parts.push(h('svg:circle', { cx: 0, cy: 0, r, class: 'ring' }));
+  for (const letter of LETTERS) {
+    const deg = angleOf(letter);
+    const [lx, ly] = point(107, deg);
+    parts.push(h('svg:text', { x: lx, y: ly + 2 }, letter));
+    for (let ring = 0; ring < 4; ring += 1) {
+      const code = `${letter}${ring}`;
+      const [x, y] = point(RING_R[ring], deg);
+      const fixed = code === keeper || code === bowler;
+      parts.push(h('svg:circle', {
+        cx: x, cy: y, r: 4.6,
+        class: ['pos', onToggle && !fixed && 'clickable'],
+        'data-pos': code,
+        onclick: onToggle && !fixed ? () => onToggle(code) : undefined,
+      }, h('svg:title', {}, code)));
+      if (fielders.has(code)) parts.push(h('svg:circle', { cx: x, cy: y, r: 3.8, class: 'fielder', 'pointer-events': 'none' }));
+      if (fixed) parts.push(h('svg:text', { x, y: y + 2, 'pointer-events': 'none' }, code === keeper ? 'WK' : 'B'));
+      if (highlight === code) parts.push(h('svg:circle', { cx: x, cy: y, r: 7, fill: 'none', stroke: '#ffe27a', 'stroke-width': 1.5, 'pointer-events': 'none' }));
+    }
+  }
+  parts.push(h('svg:rect', { x: -2.5, y: -10, width: 5, height: 20, fill: '#d9c38f' }));
+  return h('svg:svg', { viewBox: '-116 -116 232 232', class: 'wz-field', role: 'img', 'aria-label': 'Wicketz field' }, parts);
+}
+
+function innings(view) {
+  return Array.isArray(view.innings) ? view.innings : [];
+}
+
+function scoreboard(view, ctx) {
+  const list = innings(view);
+  const current = list[list.length - 1];
+  const overs = view.options ? view.options.overs : 20;
+  const ov = (balls) => `${Math.floor((balls || 0) / 6)}.${(balls || 0) % 6}`;
+  return h('div', { class: 'panel', 'data-testid': 'scoreboard' },
+    h('h3', {}, current ? `Innings ${current.number} · ${ctx.seatName(current.batting)} batting` : 'Before the toss'),
+    current ? h('div', { class: 'scoreline', 'data-testid': 'score' }, `${current.runs}/${current.wickets}`, h('small', {}, ` after ${ov(current.legal_balls)} of ${overs} overs`)) : null,
+    h('div', { class: 'stat-row' },
+      current ? stat('Extras', current.extras) : null,
+      view.target ? stat('Target', view.target, 'target') : null,
+      view.target && current ? stat('Need', Math.max(0, view.target - current.runs)) : null,
+      stat('Cards left', view.cards_in_dispenser)),
+    list.length > 1 || (current && current.closed)
+      ? h('table', { class: 'seats' }, h('tbody', {}, list.map((i) => h('tr', {},
+        h('td', {}, `Innings ${i.number}`), h('td', {}, ctx.seatName(i.batting)), h('td', {}, `${i.runs}/${i.wickets}`), h('td', {}, ov(i.legal_balls)), h('td', {}, i.merit || '')))))
+      : null);
+}
+
+function battersPanel(view) {
+  const current = innings(view)[innings(view).length - 1];
+  if (!current) return h('p', { class: 'muted' }, 'Nobody in yet.');
+  const card = (index, facing) => {
+    const b = (current.batters || [])[index] || {};
+    return h('div', { class: ['batter-card', facing && 'facing'] },
+      h('div', { class: 'name' }, `Batter no. ${index + 1}${facing ? ' *' : ''}`),
+      h('div', { class: 'line' }, `${b.runs ?? 0} (${b.balls ?? 0})`));
+  };
+  return h('div', { class: 'batters' }, card(current.striker, true), card(current.non_striker, false));
+}
+
+function indicator(view) {
+  const delivery = view.delivery || (view.last_ball && view.last_ball.delivery);
+  const over = view.over;
+  return h('div', { class: 'indicator', 'data-testid': 'indicator' },
+    h('div', { class: ['spinner-dial', delivery && !RESPECT.has(delivery) && 'loose'] }, delivery ? label(delivery) : '—'),
+    h('div', {},
+      delivery ? h('p', {}, RESPECT.has(delivery) ? 'A delivery to respect.' : 'A loose delivery: attack it!') : h('p', { class: 'muted' }, 'The indicator spins when the ball is bowled.'),
+      over ? h('p', { class: 'muted' }, `Over ${over.number + 1}: ${label(over.style)}, line ${label(over.line)}${over.line_good === false ? ' (strays)' : over.line_good ? ' (good)' : ''}; ${over.legal_balls} balls, ${over.runs} runs.`) : null,
+      view.wild_card ? h('p', {}, `Wild card face up: card ${view.wild_card.id} (window ${view.wild_card.window}).`) : null));
+}
+
+function resultCard(view) {
+  const card = view.last_card;
+  const ball = view.last_ball;
+  if (!card && !ball) return h('p', { class: 'muted' }, 'No card dealt yet.');
+  const stroke = ball && ball.stroke;
+  const row = card && (card.rows || []).find((r) => r.stroke === stroke);
+  return h('div', { class: ['result-card', card && card.kind === 'catch' && 'catch'], 'data-testid': 'result-card' },
+    card ? h('div', {}, h('strong', {}, `Card ${card.id}`), ` · ${card.kind === 'catch' ? 'CATCH card' : 'plain'} · window ${card.window}`) : null,
+    ball ? h('p', {}, `${label(ball.delivery)}${stroke ? ` → ${label(stroke)}` : ''}`) : null,
+    row ? h('p', {}, 'Row: ', h('strong', {}, `${row.code}`), row.text && row.text !== '- -' ? ` · ${row.text}` : '') : null,
+    ball ? h('p', { 'data-testid': 'ball-result' }, ballText(ball)) : null,
+    ball && ball.catch ? h('p', {}, `Catch spins (${ball.catch.lives} li${ball.catch.lives === 1 ? 'fe' : 'ves'}): ${ball.catch.spins.map((s) => (s ? 'not out' : 'out')).join(', ')}`) : null);
+}
+
+/** What the card's row meant, in words ([ASSUMED] reading of wicketz.md section 4). */
+function readingText(r) {
+  const zone = r.zone ? pos(r.zone) : '';
+  switch (r.kind) {
+    case 'bowled': return 'bowled';
+    case 'lbw': return 'L.B.W.';
+    case 'run_out': return `run out (fielder at ${zone})`;
+    case 'byes': return `${r.runs} bye${r.runs === 1 ? '' : 's'}`;
+    case 'played_and_missed': return 'played and missed';
+    case 'overthrows': return `overthrows to ${zone} (${r.occupied ? 'occupied' : 'empty'})`;
+    case 'no_score': return '★ no score';
+    case 'fielded': return `fielded at ${zone}`;
+    case 'runs': return `into the gap at ${zone}`;
+    case 'saved_boundary': return `boundary saved on line ${r.letter}`;
+    case 'four': return `FOUR along line ${r.letter}`;
+    case 'six': return `SIX over line ${r.letter}`;
+    case 'catch_chance': return `in the air to the fielder at ${zone}`;
+    default: return summary(r);
+  }
+}
+
+function ballText(ball) {
+  if (ball.dismissal) return `OUT! Batter no. ${ball.dismissal.batter + 1} ${label(typeof ball.dismissal.how === 'string' ? ball.dismissal.how : ball.dismissal.how.kind || Object.keys(ball.dismissal.how)[0])}.`;
+  const bits = [];
+  if (ball.reading) bits.push(readingText(ball.reading));
+  const runs = ball.bat_runs + ball.byes;
+  bits.push(runs ? `${runs} run${runs === 1 ? '' : 's'}` : 'no run');
+  if (ball.extras) bits.push(`${ball.extras} extra${ball.extras === 1 ? '' : 's'}`);
+  return bits.join(' · ');
+}
+
+function board(view, ctx) {
+  const ask = view.ask;
+  const editing = ask && ask.decision === 'set_over' && !ctx.spectate && ctx.ui.wzField;
+  const highlight = view.last_ball && view.last_ball.reading && view.last_ball.reading.zone ? pos(view.last_ball.reading.zone) : null;
+  return h('div', { class: 'ctg-top' },
+    h('div', { class: 'panel' },
+      h('h3', {}, editing ? 'Move your fielders: click a spot to add or remove one' : 'The field'),
+      fieldPicture(editing ? ctx.ui.wzField : view.field, { onToggle: editing ? ctx.ui.onToggleWz : undefined, highlight }),
+      editing ? h('p', { class: 'placing-status' }, ctx.ui.wzStatus || '') : null),
+    h('div', { class: 'board' },
+      scoreboard(view, ctx),
+      panel('Bowling indicator', indicator(view)),
+      panel('At the crease', battersPanel(view)),
+      panel('Result card', resultCard(view))));
+}
+
+function setOverDecision(view, ask, ctx) {
+  const key = `${ask.over}:${innings(view).length}`;
+  if (ctx.ui.wzKey !== key) {
+    ctx.ui.wzKey = key;
+    ctx.ui.wzField = JSON.parse(JSON.stringify(ask.suggested_field));
+    ctx.ui.wzStyle = ctx.ui.wzStyle || ask.styles[0];
+    ctx.ui.wzLine = ask.lines[0];
+  }
+  const field = ctx.ui.wzField;
+  const outside = field.fielders.filter((p) => Number(pos(p)[1]) >= 2).length;
+  const problems = [];
+  if (field.fielders.length !== 9) problems.push(`${field.fielders.length} of 9 fielders placed`);
+  if (ask.max_outside_inner !== null && ask.max_outside_inner !== undefined && outside > ask.max_outside_inner) problems.push(`${outside} outside rings 0-1 (at most ${ask.max_outside_inner})`);
+  ctx.ui.wzStatus = problems.length ? `Not legal yet: ${problems.join('; ')}` : 'Legal field.';
+  ctx.ui.onToggleWz = (code) => {
+    const at = field.fielders.map(pos).indexOf(code);
+    if (at >= 0) field.fielders.splice(at, 1);
+    else field.fielders.push(code);
+    ctx.redraw();
+  };
+  const choice = (key, values) => h('div', { class: 'buttons' }, values.map((v) =>
+    h('button', { class: ctx.ui[key] === v && 'selected', onclick: () => { ctx.ui[key] = v; ctx.redraw(); } }, label(v))));
+  const select = (name, values, current, set) => h('label', { class: 'opt' }, h('span', {}, name),
+    h('select', { onchange: (e) => { set(e.target.value); ctx.redraw(); } }, values.map((v) => h('option', { value: pos(v), selected: pos(v) === pos(current) }, pos(v)))));
+  return h('div', {},
+    h('p', {}, `Set up over ${ask.over + 1}: pace or spin${ask.lines.length > 1 ? ', the line' : ''}, and the field.`),
+    choice('wzStyle', ask.styles),
+    ask.lines.length > 1 ? choice('wzLine', ask.lines) : null,
+    select('Keeper', ask.keeper_positions, field.keeper, (v) => { field.keeper = v; }),
+    select('Bowler', ask.bowler_positions, field.bowler, (v) => { field.bowler = v; }),
+    h('p', { class: problems.length ? 'error' : 'muted' }, ctx.ui.wzStatus),
+    h('div', { class: 'buttons' },
+      h('button', { class: 'primary', 'data-action': 'set-over', disabled: ctx.busy, onclick: () => ctx.send({
+        type: 'set_over',
+        style: ctx.ui.wzStyle,
+        field: { keeper: pos(field.keeper), bowler: pos(field.bowler), fielders: field.fielders.map(pos) },
+        line: ctx.ui.wzLine,
+      }) }, 'Bowl the over'),
+      h('button', { onclick: () => { ctx.ui.wzKey = null; ctx.redraw(); } }, 'Reset field')));
+}
+
+function playDecision(ask, ctx) {
+  if (ctx.ui.wild === undefined) ctx.ui.wild = false;
+  const attacking = ask.legal_strokes.filter((s) => !['forward_defence', 'back_defence', 'leave', 'avoiding_action'].includes(s));
+  const defensive = ask.legal_strokes.filter((s) => !attacking.includes(s));
+  const button = (s) => h('button', { class: 'zone-btn', 'data-action': 'stroke', 'data-testid': `stroke-${s}`, disabled: ctx.busy,
+    onclick: () => ctx.send({ type: 'play', stroke: s, wild_card: Boolean(ctx.ui.wild) }) }, label(s));
+  return h('div', {},
+    h('p', {}, 'The delivery is ', h('strong', {}, label(ask.delivery)), `. Batter no. ${ask.batter_number} on strike: nominate a stroke.`),
+    h('h4', {}, 'Attacking'), h('div', { class: 'strokes' }, attacking.map(button)),
+    h('h4', {}, 'Defensive'), h('div', { class: 'strokes' }, defensive.map(button)),
+    ask.wild_card ? h('label', {}, h('input', { type: 'checkbox', checked: ctx.ui.wild, onchange: (e) => { ctx.ui.wild = e.target.checked; } }), ` Use the wild card (card ${ask.wild_card.id}, window ${ask.wild_card.window})`) : null);
+}
+
+function decision(view, ctx) {
+  const ask = view.ask;
+  if (!ask || ask.decision !== 'set_over') {
+    ctx.ui.wzField = null;
+    ctx.ui.onToggleWz = null;
+  }
+  if (!ask) return null;
+  switch (ask.decision) {
+    case 'choose_innings':
+      return h('div', {}, h('p', {}, 'You won the toss! Bat or bowl first?'), h('div', { class: 'buttons' },
+        h('button', { class: 'primary', 'data-action': 'choose', disabled: ctx.busy, onclick: () => ctx.send({ type: 'choose_innings', bat: true }) }, 'Bat'),
+        h('button', { 'data-action': 'choose', disabled: ctx.busy, onclick: () => ctx.send({ type: 'choose_innings', bat: false }) }, 'Bowl')));
+    case 'set_over': return setOverDecision(view, ask, ctx);
+    case 'play': return playDecision(ask, ctx);
+    default: return null;
+  }
+}
+
+function describe(event, ctx) {
+  switch (event.type) {
+    case 'dispenser_shuffled': return 'The result cards are shuffled into the dispenser.';
+    case 'toss_won': return `${ctx.seatName(event.seat)} won the toss.`;
+    case 'innings_chosen': return `${ctx.seatName(event.batting_first)} will bat first.`;
+    case 'innings_opened': return `Innings ${event.number}: ${ctx.seatName(event.batting)} bat.`;
+    case 'over_started': return `Over ${event.number + 1}: ${label(event.style)}, line ${label(event.line)}.`;
+    case 'line_spun': return event.good ? 'The line is good (red).' : 'The line strays (black).';
+    case 'wild_card_drawn': return `A wild card is drawn face up: card ${event.card}.`;
+    case 'delivered': return `Indicator: ${label(event.delivery)}.`;
+    case 'card_dealt': return null;
+    case 'ball_completed': return `${event.ball.stroke ? label(event.ball.stroke) + ': ' : ''}${ballText(event.ball)}`;
+    case 'over_completed': return `End of over ${event.number + 1}: ${event.runs} runs.`;
+    case 'innings_closed': return `Innings ${event.number} closed at ${event.runs}/${event.wickets}. Merit: ${event.merit}.`;
+    case 'match_finished': return `Match over: ${event.outcome.summary}`;
+    default: return summary(event);
+  }
+}
+
+
+/** Rules in brief, for the How to play panel. */
+const help = [
+  'The bowling side picks pace or spin and sets the field before each over.',
+  'Each ball the indicator spins a delivery; the batter sees it and nominates one of twelve strokes.',
+  'A result card is dealt: the stroke\'s row says where the ball went; a fielder there stops the runs, and on a CATCH card may catch it.',
+  'Respect good lengths, yorkers and bouncers/googlies; attack the loose balls.',
+];
+
+export default { board, decision, describe, help };

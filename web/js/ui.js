@@ -1,0 +1,101 @@
+// Shared screen pieces: toasts, the player badge, small widgets used by every game.
+
+import { h, mount, label } from './dom.js';
+import { savedPlayer, forgetPlayer } from './api.js';
+
+/** A short message in the corner; kind = info | error | ok. */
+export function toast(message, kind = 'info', ms = 5000) {
+  const box = document.getElementById('toasts');
+  if (!box) return;
+  const el = h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, message);
+  box.append(el);
+  setTimeout(() => el.remove(), ms);
+}
+
+export function renderWho() {
+  const who = document.getElementById('who');
+  const player = savedPlayer();
+  if (!who) return;
+  if (!player) {
+    mount(who);
+    return;
+  }
+  mount(
+    who,
+    h('span', { class: 'player-name', 'data-testid': 'player-name' }, player.name || 'guest'),
+    h(
+      'button',
+      {
+        class: 'link',
+        title: 'Forget this guest account on this browser',
+        onclick: () => {
+          forgetPlayer();
+          location.hash = '#/';
+          renderWho();
+          window.dispatchEvent(new HashChangeEvent('hashchange'));
+        },
+      },
+      'sign out',
+    ),
+  );
+}
+
+/** Dice faces as boxes; `held` marks dice the player keeps, `onToggle` makes them clickable. */
+export function diceRow(faces, { held = new Set(), onToggle, kind = '' } = {}) {
+  return h(
+    'div',
+    { class: 'dice-row' },
+    faces.map((face, index) =>
+      h(
+        onToggle ? 'button' : 'span',
+        {
+          class: ['die', kind, held.has(index) && 'held', faceClass(face)],
+          title: onToggle ? (held.has(index) ? 'Kept: click to re-roll' : 'Re-roll: click to keep') : label(face),
+          'aria-pressed': onToggle ? String(!held.has(index)) : undefined,
+          dataset: { index: String(index), face: String(face) },
+          onclick: onToggle ? () => onToggle(index) : undefined,
+        },
+        dieText(face),
+      ),
+    ),
+  );
+}
+
+function faceClass(face) {
+  return `face-${String(face).toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+}
+
+function dieText(face) {
+  if (face === null || face === undefined) return '?';
+  if (typeof face === 'object') {
+    const value = face.value ?? face.face ?? face.roll;
+    const sides = face.sides ?? face.die;
+    return sides ? `${value}` : label(JSON.stringify(face));
+  }
+  return String(face);
+}
+
+/** A single rolled die with its size: "D6 → 4". */
+export function rolledDie(name, value, sides) {
+  return h(
+    'span',
+    { class: 'rolled', title: `${name}${sides ? ` (D${sides})` : ''}` },
+    h('span', { class: 'rolled-name' }, name),
+    h('span', { class: ['die', 'small', sides === 8 && 'd8'] }, String(value ?? '?')),
+  );
+}
+
+/** A labelled stat cell for scoreboards. */
+export function stat(name, value, testid) {
+  return h(
+    'div',
+    { class: 'stat', 'data-testid': testid },
+    h('div', { class: 'stat-value' }, value === undefined || value === null ? '-' : String(value)),
+    h('div', { class: 'stat-name' }, name),
+  );
+}
+
+/** A collapsible panel. */
+export function panel(title, body, { open = true, cls = '', testid } = {}) {
+  return h('section', { class: ['panel', cls], 'data-testid': testid }, h('h3', {}, title), body);
+}
