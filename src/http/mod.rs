@@ -8,6 +8,7 @@ pub mod history;
 pub mod matches;
 pub mod matchmaking;
 pub mod players;
+pub mod web;
 
 use crate::error::ApiError;
 use crate::matches::{Lobby, Player};
@@ -35,6 +36,9 @@ pub fn router(state: AppState) -> Router {
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(64 * 1024))
         .with_state(state)
+        // The browser client: `/` and its files; its catch-all answers unknown /v1 paths in
+        // the API's error shape.
+        .merge(web::router())
 }
 
 /// The request's span: method and path only. The query is left out because the WebSocket
