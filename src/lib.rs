@@ -35,5 +35,6 @@ pub mod gateway;
 pub mod http;
 pub mod matches;
 pub mod protocol;
+pub mod ratings;
 pub mod rules;
 pub mod store;

@@ -8,6 +8,7 @@ pub mod history;
 pub mod matches;
 pub mod matchmaking;
 pub mod players;
+pub mod ratings;
 
 use crate::error::ApiError;
 use crate::matches::{Lobby, Player};
@@ -30,6 +31,7 @@ pub fn router(state: AppState) -> Router {
         .merge(matches::router())
         .merge(history::router())
         .merge(matchmaking::router())
+        .merge(ratings::router())
         .fallback(|| async { ApiError::NotFound("route") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
