@@ -34,6 +34,7 @@ pub mod fairness;
 pub mod gateway;
 pub mod http;
 pub mod matches;
+pub mod matchmaking;
 pub mod protocol;
 pub mod ratings;
 pub mod rules;

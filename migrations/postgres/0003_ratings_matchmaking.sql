@@ -39,6 +39,7 @@ CREATE TABLE matchmaking_ticket (
     options       JSONB NOT NULL,
     options_key   TEXT NOT NULL,            -- canonical JSON of the options: equal options pair
     rating        DOUBLE PRECISION NOT NULL,
+    seat_count    INTEGER NOT NULL,
     bot_fallback  BOOLEAN NOT NULL,
     status        TEXT NOT NULL CHECK (status IN ('waiting', 'matched', 'cancelled')),
     match_id      TEXT REFERENCES "match" (match_id),

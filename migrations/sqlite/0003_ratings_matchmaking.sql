@@ -39,6 +39,7 @@ CREATE TABLE matchmaking_ticket (
     options       TEXT NOT NULL,            -- JSON
     options_key   TEXT NOT NULL,            -- canonical JSON of the options: equal options pair
     rating        REAL NOT NULL,
+    seat_count    INTEGER NOT NULL,
     bot_fallback  INTEGER NOT NULL,
     status        TEXT NOT NULL CHECK (status IN ('waiting', 'matched', 'cancelled')),
     match_id      TEXT REFERENCES "match" (match_id),

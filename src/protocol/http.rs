@@ -98,6 +98,10 @@ pub struct CreateTicket {
     pub game: String,
     #[serde(default)]
     pub options: Option<Value>,
+    /// Accept a server-side bot when no player in rating range turns up within the server's
+    /// bot wait (`--matchmaking-bot-after-secs`).
+    #[serde(default)]
+    pub bot_fallback: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
