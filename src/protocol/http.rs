@@ -145,6 +145,9 @@ pub struct Scorecard {
     pub status: MatchStatus,
     pub view: Value,
     pub result: Option<Outcome>,
+    /// The cricket scorecard (CTG, Wicketz) or points table (Champions) folded from the
+    /// match's events; absent for games without one.
+    pub card: Option<crate::scorecard::GameScorecard>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
