@@ -7,6 +7,7 @@ pub mod health;
 pub mod history;
 pub mod matches;
 pub mod matchmaking;
+pub mod openapi;
 pub mod players;
 pub mod ratings;
 
@@ -32,6 +33,7 @@ pub fn router(state: AppState) -> Router {
         .merge(history::router())
         .merge(matchmaking::router())
         .merge(ratings::router())
+        .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("route") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
