@@ -129,3 +129,35 @@ async fn unknown_players_games_and_bad_cursors_are_refused() {
     assert_eq!(app.get("/v1/leaderboards/toy?limit=0", None).await.0, 400);
     app.stop().await;
 }
+
+/// A three-seat Champions match is rated pairwise from its placings: the forfeiting seat
+/// lost to both others, who drew with each other and gain the same.
+#[tokio::test]
+async fn multi_seat_champions_results_are_rated_pairwise() {
+    let games = crease::matches::GameRegistry::new().register::<crease::rules::champions::Champions>();
+    let app = spawn_app_on(Backend::Sqlite, games).await.expect("sqlite");
+    let players = [app.player("a").await, app.player("b").await, app.player("c").await];
+    let body = json!({ "game": "champions", "options": { "players": 3 } });
+    let (status, created) = app.post("/v1/matches", Some(&players[0].token), body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["match_id"].as_str().expect("id").to_string();
+    for player in &players[1..] {
+        let (status, joined) = app
+            .post(&format!("/v1/matches/{id}/join"), Some(&player.token), json!({}))
+            .await;
+        assert_eq!(status, 200, "{joined}");
+    }
+    forfeit(&app, &id, &players[1].token).await;
+    let mut ratings = Vec::new();
+    for player in &players {
+        let (_, profile) = app.get(&format!("/v1/players/{}", player.player_id), None).await;
+        assert_eq!(profile["ratings"][0]["format"], "3p", "{profile}");
+        ratings.push(rating_of(&profile));
+    }
+    assert!(ratings[1] < 1500.0, "{ratings:?}");
+    assert!(ratings[0] > 1500.0 && (ratings[0] - ratings[2]).abs() < 1e-9, "{ratings:?}");
+    let (_, board) = app.get("/v1/leaderboards/champions?format=3p", None).await;
+    assert_eq!(board["entries"].as_array().map(Vec::len), Some(3));
+    assert_eq!(board["entries"][2]["player_id"], players[1].player_id.as_str());
+    app.stop().await;
+}
