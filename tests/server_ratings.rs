@@ -136,7 +136,11 @@ async fn unknown_players_games_and_bad_cursors_are_refused() {
 async fn multi_seat_champions_results_are_rated_pairwise() {
     let games = crease::matches::GameRegistry::new().register::<crease::rules::champions::Champions>();
     let app = spawn_app_on(Backend::Sqlite, games).await.expect("sqlite");
-    let players = [app.player("a").await, app.player("b").await, app.player("c").await];
+    let players = [
+        app.player("a").await,
+        app.player("b").await,
+        app.player("c").await,
+    ];
     let body = json!({ "game": "champions", "options": { "players": 3 } });
     let (status, created) = app.post("/v1/matches", Some(&players[0].token), body).await;
     assert_eq!(status, 201, "{created}");
@@ -155,9 +159,37 @@ async fn multi_seat_champions_results_are_rated_pairwise() {
         ratings.push(rating_of(&profile));
     }
     assert!(ratings[1] < 1500.0, "{ratings:?}");
-    assert!(ratings[0] > 1500.0 && (ratings[0] - ratings[2]).abs() < 1e-9, "{ratings:?}");
+    assert!(
+        ratings[0] > 1500.0 && (ratings[0] - ratings[2]).abs() < 1e-9,
+        "{ratings:?}"
+    );
     let (_, board) = app.get("/v1/leaderboards/champions?format=3p", None).await;
     assert_eq!(board["entries"].as_array().map(Vec::len), Some(3));
     assert_eq!(board["entries"][2]["player_id"], players[1].player_id.as_str());
+    app.stop().await;
+}
+
+/// The rating update shares the finishing transaction: when writing the rating history
+/// fails, the result is not recorded either (the match stays live, nobody is rated).
+#[tokio::test]
+async fn a_failed_rating_write_leaves_the_match_unfinished() {
+    let app = spawn_app_on(Backend::Sqlite, toy_games()).await.expect("sqlite");
+    let (info, home, _) = app.live_match("toy", json!({})).await;
+    app.app()
+        .store()
+        .execute_unchecked(
+            "CREATE TRIGGER refuse_rating BEFORE INSERT ON match_rating \
+             BEGIN SELECT RAISE(ABORT, 'refused for the test'); END",
+        )
+        .await
+        .expect("trigger");
+    let path = format!("/v1/matches/{}/leave", info.match_id);
+    let (status, _) = app.post(&path, Some(&home.token), json!({})).await;
+    assert_ne!(status, 200, "the forfeit could not be recorded");
+    let (_, now) = app.get(&format!("/v1/matches/{}", info.match_id), None).await;
+    assert_eq!(now["status"], "live", "{now}");
+    assert_eq!(now["result"], Value::Null);
+    let (_, profile) = app.get(&format!("/v1/players/{}", home.player_id), None).await;
+    assert_eq!(profile["ratings"], json!([]), "{profile}");
     app.stop().await;
 }
