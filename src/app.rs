@@ -18,6 +18,7 @@ pub struct Application {
     lobby: Arc<Lobby>,
     shutdown: watch::Sender<bool>,
     server: JoinHandle<std::io::Result<()>>,
+    matchmaking: JoinHandle<()>,
 }
 
 impl Application {
@@ -25,7 +26,7 @@ impl Application {
     /// and starts listening.
     pub async fn build(config: &ServeConfig, games: GameRegistry) -> anyhow::Result<Application> {
         let store = Store::connect(&config.database_url).await?;
-        let lobby = Arc::new(Lobby::new(store, games, config.clocks()));
+        let lobby = Arc::new(Lobby::new(store, games, config.clocks()).with_matchmaking(config.matchmaking));
         let resumed = lobby.recover().await?;
         let listener = tokio::net::TcpListener::bind(config.bind).await?;
         let address = listener.local_addr()?;
@@ -40,6 +41,7 @@ impl Application {
             lobby: lobby.clone(),
             shutdown: stopping.clone(),
         };
+        let matchmaking = crate::matchmaking::spawn_ticker(lobby.clone(), stopping.clone());
         let app = http::router(state);
         let mut stop_signal = stopping;
         let server = tokio::spawn(async move {
@@ -55,6 +57,7 @@ impl Application {
             lobby,
             shutdown,
             server,
+            matchmaking,
         })
     }
 
@@ -75,6 +78,7 @@ impl Application {
     pub async fn shutdown(self) {
         let _ = self.shutdown.send(true);
         let _ = self.server.await;
+        let _ = self.matchmaking.await;
         self.lobby.shutdown().await;
         self.lobby.store.close().await;
         tracing::info!("crease stopped");

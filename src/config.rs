@@ -27,6 +27,9 @@ pub struct ServeConfig {
     /// Default seconds a seated player may stay disconnected from a live match before forfeiting.
     #[arg(long, env = "CREASE_DISCONNECT_GRACE_SECS", default_value_t = 300)]
     pub disconnect_grace_secs: u64,
+
+    #[command(flatten)]
+    pub matchmaking: crate::matchmaking::MatchmakingConfig,
 }
 
 impl ServeConfig {
@@ -38,6 +41,7 @@ impl ServeConfig {
             log_json: false,
             turn_clock_secs: 60,
             disconnect_grace_secs: 300,
+            matchmaking: crate::matchmaking::MatchmakingConfig::default(),
         }
     }
 

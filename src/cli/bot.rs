@@ -142,6 +142,7 @@ impl BotClient {
         let request = CreateTicket {
             game: game.into(),
             options,
+            bot_fallback: false,
         };
         let mut ticket: Ticket = self
             .http

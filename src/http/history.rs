@@ -104,11 +104,15 @@ async fn scorecard(
         .result
         .as_ref()
         .and_then(|json| serde_json::from_value::<Outcome>(json.0.clone()).ok());
+    let card = crate::scorecard::from_log(&row.game, &state.lobby.store.log(&id).await?)
+        .transpose()
+        .map_err(ApiError::Internal)?;
     Ok(Json(Scorecard {
         match_id: id,
         status,
         view: view.unwrap_or(serde_json::Value::Null),
         result,
+        card,
     }))
 }
 

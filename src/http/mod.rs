@@ -7,7 +7,9 @@ pub mod health;
 pub mod history;
 pub mod matches;
 pub mod matchmaking;
+pub mod openapi;
 pub mod players;
+pub mod ratings;
 pub mod web;
 
 use crate::error::ApiError;
@@ -31,6 +33,8 @@ pub fn router(state: AppState) -> Router {
         .merge(matches::router())
         .merge(history::router())
         .merge(matchmaking::router())
+        .merge(ratings::router())
+        .merge(openapi::router())
         .fallback(|| async { ApiError::NotFound("route") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))

@@ -3,19 +3,19 @@
 //!
 //! Seat changes go through one async lock, so two joins can never take the same seat or
 //! start a match twice; play itself never takes this lock (actors are independent).
-//! Matchmaking tickets live in memory: a restart forgets waiting tickets, not matches.
+//! Matchmaking tickets live in the database ([`crate::matchmaking`]).
 
 use super::{ActorContext, GameRegistry, LiveMatches, MatchHandle};
 use crate::config::Clocks;
 use crate::error::ApiError;
 use crate::fairness;
-use crate::protocol::{CreateMatch, CreateTicket, MatchInfo, Opponent, SeatInfo, Ticket, TicketStatus};
+use crate::matchmaking::{Matchmaker, MatchmakingConfig};
+use crate::protocol::{CreateMatch, CreateTicket, MatchInfo, Opponent, SeatInfo, Ticket};
 use crate::rules::{Outcome, Seat};
 use crate::store::{MatchRow, MatchStatus, SeatRow, Store};
 use chrono::Utc;
 use serde_json::Value;
 use sqlx::types::Json;
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::task::JoinHandle;
@@ -27,27 +27,13 @@ pub struct Player {
     pub name: String,
 }
 
-struct TicketState {
-    player_id: String,
-    game: String,
-    options: Value,
-    status: TicketStatus,
-    match_id: Option<String>,
-}
-
-#[derive(Default)]
-struct Tickets {
-    by_id: HashMap<String, TicketState>,
-    /// Waiting ticket ids in arrival order.
-    queue: Vec<String>,
-}
-
 pub struct Lobby {
     pub store: Store,
     pub games: Arc<GameRegistry>,
     pub live: Arc<LiveMatches>,
     pub clocks: Clocks,
-    seats_lock: tokio::sync::Mutex<Tickets>,
+    seats_lock: tokio::sync::Mutex<()>,
+    pub matchmaker: Matchmaker,
     actors: Mutex<Vec<JoinHandle<()>>>,
 }
 
@@ -58,9 +44,16 @@ impl Lobby {
             games: Arc::new(games),
             live: Arc::new(LiveMatches::default()),
             clocks,
-            seats_lock: tokio::sync::Mutex::new(Tickets::default()),
+            seats_lock: tokio::sync::Mutex::new(()),
+            matchmaker: Matchmaker::default(),
             actors: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Replaces the default matchmaking settings.
+    pub fn with_matchmaking(mut self, config: MatchmakingConfig) -> Self {
+        self.matchmaker = Matchmaker::new(config);
+        self
     }
 
     pub async fn create_player(&self, name: &str) -> Result<(Player, String), ApiError> {
@@ -184,7 +177,7 @@ impl Lobby {
     }
 
     /// Marks the match live and spawns its actor, which logs the game's start.
-    async fn start(&self, match_id: &str) -> Result<(), ApiError> {
+    pub(crate) async fn start(&self, match_id: &str) -> Result<(), ApiError> {
         self.store
             .set_status(match_id, MatchStatus::Live, Utc::now())
             .await?;
@@ -335,108 +328,21 @@ impl Lobby {
             .map(|seat| Seat(seat.seat as u8)))
     }
 
-    /// Queues a ticket; when enough waiting tickets share the game and (normalised) options,
-    /// they are seated together in arrival order and the match starts.
+    /// Stores a ticket and pairs it at once if players in rating range are waiting.
     pub async fn open_ticket(&self, player: &Player, request: CreateTicket) -> Result<Ticket, ApiError> {
-        let game = self
-            .games
-            .get(&request.game)
-            .ok_or_else(|| ApiError::UnknownGame(request.game.clone()))?;
-        let (options, seat_count) = game
-            .check_options(request.options)
-            .map_err(ApiError::BadOptions)?;
-        let mut tickets = self.seats_lock.lock().await;
-        let ticket_id = uuid::Uuid::new_v4().to_string();
-        let mut partners: Vec<String> = Vec::new();
-        for waiting in &tickets.queue {
-            let other = &tickets.by_id[waiting];
-            let distinct = other.player_id != player.player_id
-                && partners
-                    .iter()
-                    .all(|id| tickets.by_id[id].player_id != other.player_id);
-            if other.game == game.id() && other.options == options && distinct {
-                partners.push(waiting.clone());
-                if partners.len() + 1 == usize::from(seat_count) {
-                    break;
-                }
-            }
-        }
-        let mut state = TicketState {
-            player_id: player.player_id.clone(),
-            game: game.id().to_string(),
-            options: options.clone(),
-            status: TicketStatus::Waiting,
-            match_id: None,
-        };
-        if partners.len() + 1 == usize::from(seat_count) {
-            let clocks = self.clocks;
-            let row = new_match_row(game.id(), options, seat_count, clocks);
-            let mut seats: Vec<SeatRow> = partners
-                .iter()
-                .enumerate()
-                .map(|(index, id)| seat_row(&row.match_id, index as u8, Some(&tickets.by_id[id].player_id)))
-                .collect();
-            seats.push(seat_row(
-                &row.match_id,
-                partners.len() as u8,
-                Some(&player.player_id),
-            ));
-            self.store.insert_match(&row, &seats).await?;
-            self.start(&row.match_id).await?;
-            for id in &partners {
-                if let Some(partner) = tickets.by_id.get_mut(id) {
-                    partner.status = TicketStatus::Matched;
-                    partner.match_id = Some(row.match_id.clone());
-                }
-            }
-            tickets.queue.retain(|id| !partners.contains(id));
-            state.status = TicketStatus::Matched;
-            state.match_id = Some(row.match_id);
-        } else {
-            tickets.queue.push(ticket_id.clone());
-        }
-        let ticket = ticket_of(&ticket_id, &state);
-        tickets.by_id.insert(ticket_id, state);
-        Ok(ticket)
+        crate::matchmaking::open_ticket(self, player, request).await
     }
 
     pub async fn ticket(&self, player: &Player, ticket_id: &str) -> Result<Ticket, ApiError> {
-        let tickets = self.seats_lock.lock().await;
-        let state = tickets.by_id.get(ticket_id).ok_or(ApiError::NotFound("ticket"))?;
-        if state.player_id != player.player_id {
-            return Err(ApiError::Forbidden);
-        }
-        Ok(ticket_of(ticket_id, state))
+        crate::matchmaking::ticket(self, player, ticket_id).await
     }
 
     pub async fn cancel_ticket(&self, player: &Player, ticket_id: &str) -> Result<Ticket, ApiError> {
-        let mut tickets = self.seats_lock.lock().await;
-        let state = tickets
-            .by_id
-            .get_mut(ticket_id)
-            .ok_or(ApiError::NotFound("ticket"))?;
-        if state.player_id != player.player_id {
-            return Err(ApiError::Forbidden);
-        }
-        if state.status == TicketStatus::Waiting {
-            state.status = TicketStatus::Cancelled;
-        }
-        let ticket = ticket_of(ticket_id, state);
-        tickets.queue.retain(|id| id != ticket_id);
-        Ok(ticket)
+        crate::matchmaking::cancel_ticket(self, player, ticket_id).await
     }
 }
 
-fn ticket_of(ticket_id: &str, state: &TicketState) -> Ticket {
-    Ticket {
-        ticket_id: ticket_id.to_string(),
-        game: state.game.clone(),
-        status: state.status,
-        match_id: state.match_id.clone(),
-    }
-}
-
-fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: Clocks) -> MatchRow {
+pub(crate) fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: Clocks) -> MatchRow {
     let seed = fairness::new_seed();
     MatchRow {
         match_id: uuid::Uuid::new_v4().to_string(),
@@ -455,7 +361,7 @@ fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: Clocks) -> 
     }
 }
 
-fn seat_row(match_id: &str, seat: u8, player_id: Option<&str>) -> SeatRow {
+pub(crate) fn seat_row(match_id: &str, seat: u8, player_id: Option<&str>) -> SeatRow {
     SeatRow {
         match_id: match_id.to_string(),
         seat: i32::from(seat),

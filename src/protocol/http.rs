@@ -103,6 +103,10 @@ pub struct CreateTicket {
     pub game: String,
     #[serde(default)]
     pub options: Option<Value>,
+    /// Accept a server-side bot when no player in rating range turns up within the server's
+    /// bot wait (`--matchmaking-bot-after-secs`).
+    #[serde(default)]
+    pub bot_fallback: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -146,6 +150,9 @@ pub struct Scorecard {
     pub status: MatchStatus,
     pub view: Value,
     pub result: Option<Outcome>,
+    /// The cricket scorecard (CTG, Wicketz) or points table (Champions) folded from the
+    /// match's events; absent for games without one.
+    pub card: Option<crate::scorecard::GameScorecard>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]

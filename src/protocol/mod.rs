@@ -6,10 +6,12 @@
 //! from these types and fails when the committed files are stale.
 
 pub mod http;
+pub mod ratings;
 pub mod schema;
 pub mod ws;
 
 pub use http::*;
+pub use ratings::*;
 pub use ws::*;
 
 /// Bumped on any change a deployed client could trip over. Sent in every snapshot.

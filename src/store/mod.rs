@@ -12,6 +12,7 @@ mod rows;
 
 pub use rows::{EntryKind, LogEntry, MatchRow, MatchStatus, NewEntry, SeatRow};
 
+use crate::ratings::store::RecordRatings;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::postgres::{PgPool, PgPoolOptions};
@@ -52,6 +53,11 @@ macro_rules! with_pool {
         }
     };
 }
+
+mod history;
+mod tickets;
+
+pub use history::{LeaderboardRow, MatchRatingRow, PlayerMatchRow, PlayerRow};
 
 const MATCH_COLUMNS: &str = "match_id, game, options, status, seat_count, turn_clock_ms, disconnect_grace_ms, \
      seed_commitment, seed, created_at, started_at, finished_at, result";
@@ -257,6 +263,8 @@ impl Store {
             if let Some(result) = result {
                 sqlx::query(FINISH_SQL).bind(match_id).bind(now).bind(Json(result))
                     .execute(&mut *tx).await?;
+                // Ratings change in the same transaction: a result is never recorded unrated.
+                (*tx).record_ratings(match_id, result, now).await?;
             }
             tx.commit().await?;
         });

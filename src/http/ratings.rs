@@ -1,0 +1,182 @@
+//! Leaderboards and player profiles: public, no token needed.
+//!
+//! Paging uses an opaque `cursor` (today the offset of the next row) so clients never build
+//! one themselves and the encoding can change without breaking them.
+
+use super::AppState;
+use crate::error::ApiError;
+use crate::protocol::{
+    Leaderboard, LeaderboardEntry, PlayerMatch, PlayerMatches, PlayerProfile, PlayerRating,
+};
+use crate::ratings::format_of;
+use crate::rules::{Outcome, Seat};
+use crate::store::PlayerMatchRow;
+use axum::extract::{Path, Query, State};
+use axum::{Json, Router, routing::get};
+use serde::Deserialize;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/v1/leaderboards/{game}", get(leaderboard))
+        .route("/v1/players/{id}", get(profile))
+        .route("/v1/players/{id}/matches", get(matches))
+}
+
+const DEFAULT_LIMIT: i64 = 50;
+const MAX_LIMIT: i64 = 200;
+const RECENT_MATCHES: i64 = 10;
+
+#[derive(Deserialize)]
+pub struct PageQuery {
+    pub format: Option<String>,
+    pub limit: Option<i64>,
+    pub cursor: Option<String>,
+}
+
+impl PageQuery {
+    fn limit(&self) -> Result<i64, ApiError> {
+        match self.limit {
+            None => Ok(DEFAULT_LIMIT),
+            Some(limit) if (1..=MAX_LIMIT).contains(&limit) => Ok(limit),
+            Some(_) => Err(ApiError::BadRequest(format!("limit must be 1 to {MAX_LIMIT}"))),
+        }
+    }
+
+    fn offset(&self) -> Result<i64, ApiError> {
+        match &self.cursor {
+            None => Ok(0),
+            Some(cursor) => cursor
+                .parse::<i64>()
+                .ok()
+                .filter(|offset| *offset >= 0)
+                .ok_or_else(|| ApiError::BadRequest("cursor is not one this server issued".into())),
+        }
+    }
+}
+
+/// The next page's cursor, when this page was full (one row more was asked for to know).
+fn next_cursor<T>(rows: &mut Vec<T>, limit: i64, offset: i64) -> Option<String> {
+    if rows.len() as i64 > limit {
+        rows.truncate(limit as usize);
+        Some((offset + limit).to_string())
+    } else {
+        None
+    }
+}
+
+async fn leaderboard(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+    Query(query): Query<PageQuery>,
+) -> Result<Json<Leaderboard>, ApiError> {
+    let kind = state
+        .lobby
+        .games
+        .get(&game)
+        .ok_or_else(|| ApiError::UnknownGame(game.clone()))?;
+    let format = match &query.format {
+        Some(format) => format.clone(),
+        None => {
+            let (options, _) = kind.check_options(None).map_err(ApiError::Internal)?;
+            format_of(&game, &options)
+        }
+    };
+    let (limit, offset) = (query.limit()?, query.offset()?);
+    let mut rows = state
+        .lobby
+        .store
+        .leaderboard(&game, &format, limit + 1, offset)
+        .await?;
+    let next_cursor = next_cursor(&mut rows, limit, offset);
+    let entries = rows
+        .into_iter()
+        .enumerate()
+        .map(|(index, row)| LeaderboardEntry {
+            rank: (offset + index as i64 + 1) as u64,
+            player_id: row.player_id,
+            name: row.name,
+            rating: row.rating,
+            deviation: row.deviation,
+            matches: row.matches,
+            wins: row.wins,
+        })
+        .collect();
+    Ok(Json(Leaderboard {
+        game,
+        format,
+        entries,
+        next_cursor,
+    }))
+}
+
+fn player_match(row: PlayerMatchRow) -> PlayerMatch {
+    let result = row
+        .result
+        .and_then(|json| serde_json::from_value::<Outcome>(json.0).ok());
+    let seat = Seat(row.seat as u8);
+    PlayerMatch {
+        placing: result
+            .as_ref()
+            .and_then(|outcome| outcome.placings.get(seat.index()).copied()),
+        status: row.status.parse().unwrap_or(crate::store::MatchStatus::Cancelled),
+        match_id: row.match_id,
+        game: row.game,
+        seat: seat.0,
+        created_at: row.created_at,
+        finished_at: row.finished_at,
+        result,
+        rating_before: row.rating_before,
+        rating_after: row.rating_after,
+    }
+}
+
+async fn profile(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<PlayerProfile>, ApiError> {
+    let store = &state.lobby.store;
+    let player = store.player(&id).await?.ok_or(ApiError::NotFound("player"))?;
+    let ratings = store
+        .ratings_of(&id)
+        .await?
+        .into_iter()
+        .map(|row| PlayerRating {
+            game: row.game,
+            format: row.format,
+            rating: row.rating,
+            deviation: row.deviation,
+            matches: row.matches,
+            wins: row.wins,
+        })
+        .collect();
+    let recent_matches = store
+        .matches_of(&id, RECENT_MATCHES, 0)
+        .await?
+        .into_iter()
+        .map(player_match)
+        .collect();
+    Ok(Json(PlayerProfile {
+        player_id: player.player_id,
+        name: player.name,
+        created_at: player.created_at,
+        ratings,
+        recent_matches,
+    }))
+}
+
+async fn matches(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<PageQuery>,
+) -> Result<Json<PlayerMatches>, ApiError> {
+    let store = &state.lobby.store;
+    store.player(&id).await?.ok_or(ApiError::NotFound("player"))?;
+    let (limit, offset) = (query.limit()?, query.offset()?);
+    let mut rows = store.matches_of(&id, limit + 1, offset).await?;
+    let next_cursor = next_cursor(&mut rows, limit, offset);
+    Ok(Json(PlayerMatches {
+        player_id: id,
+        matches: rows.into_iter().map(player_match).collect(),
+        next_cursor,
+    }))
+}

@@ -1,0 +1,219 @@
+//! Skill-based matchmaking with tickets in the database.
+//!
+//! A ticket waits in `matchmaking_ticket` with the player's rating for its game and format.
+//! A *pass* reads the waiting tickets under row locks (`FOR UPDATE SKIP LOCKED` on
+//! PostgreSQL, so several server processes sharing one database each see only tickets no
+//! other pass holds), plans matches with [`plan`], writes the matches and marks the tickets
+//! matched in the same transaction, and only then starts the matches' actors. A ticket is
+//! therefore seated at most once, whichever process runs the pass.
+//!
+//! Passes run when a ticket arrives and on a timer ([`spawn_ticker`]), because a waiting
+//! ticket's acceptable rating window widens with time and may come to cover someone already
+//! waiting, and because a ticket may opt into a bot once it has waited long enough.
+
+mod plan;
+
+pub use plan::{Plan, WaitingTicket, plan};
+
+use crate::error::ApiError;
+use crate::matches::{Lobby, Player};
+use crate::protocol::{CreateTicket, Ticket, TicketStatus};
+use crate::ratings::format_of;
+use chrono::Utc;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// How far apart in rating a pairing may be, and how long a ticket waits before a bot.
+#[derive(Debug, Clone, Copy, PartialEq, clap::Args)]
+pub struct MatchmakingConfig {
+    /// Rating difference a fresh ticket accepts.
+    #[arg(
+        long = "matchmaking-window",
+        env = "CREASE_MATCHMAKING_WINDOW",
+        default_value_t = 100.0
+    )]
+    pub base_window: f64,
+    /// How much the acceptable difference grows per second of waiting.
+    #[arg(
+        long = "matchmaking-widen-per-sec",
+        env = "CREASE_MATCHMAKING_WIDEN_PER_SEC",
+        default_value_t = 10.0
+    )]
+    pub widen_per_sec: f64,
+    /// The widest the window gets.
+    #[arg(
+        long = "matchmaking-max-window",
+        env = "CREASE_MATCHMAKING_MAX_WINDOW",
+        default_value_t = 800.0
+    )]
+    pub max_window: f64,
+    /// Seconds a ticket that opted into `bot_fallback` waits before it gets a bot opponent.
+    #[arg(
+        long = "matchmaking-bot-after-secs",
+        env = "CREASE_MATCHMAKING_BOT_AFTER_SECS",
+        default_value_t = 60
+    )]
+    pub bot_after_secs: u64,
+    /// Milliseconds between timed passes.
+    #[arg(
+        long = "matchmaking-tick-ms",
+        env = "CREASE_MATCHMAKING_TICK_MS",
+        default_value_t = 1000
+    )]
+    pub tick_ms: u64,
+}
+
+impl Default for MatchmakingConfig {
+    fn default() -> Self {
+        MatchmakingConfig {
+            base_window: 100.0,
+            widen_per_sec: 10.0,
+            max_window: 800.0,
+            bot_after_secs: 60,
+            tick_ms: 1000,
+        }
+    }
+}
+
+impl MatchmakingConfig {
+    /// The rating difference a ticket accepts after waiting `waited`.
+    pub fn window(&self, waited: Duration) -> f64 {
+        (self.base_window + self.widen_per_sec * waited.as_secs_f64()).min(self.max_window)
+    }
+}
+
+/// The matchmaker of one server process: its settings, and a lock so its own passes run
+/// one at a time (passes of other processes are kept apart by the row locks).
+pub struct Matchmaker {
+    pub config: MatchmakingConfig,
+    pass: tokio::sync::Mutex<()>,
+}
+
+impl Matchmaker {
+    pub fn new(config: MatchmakingConfig) -> Self {
+        Matchmaker {
+            config,
+            pass: tokio::sync::Mutex::new(()),
+        }
+    }
+}
+
+impl Default for Matchmaker {
+    fn default() -> Self {
+        Matchmaker::new(MatchmakingConfig::default())
+    }
+}
+
+/// Stores a waiting ticket (with the player's current rating) without pairing it.
+pub async fn enqueue(lobby: &Lobby, player: &Player, request: CreateTicket) -> Result<String, ApiError> {
+    let game = lobby
+        .games
+        .get(&request.game)
+        .ok_or_else(|| ApiError::UnknownGame(request.game.clone()))?;
+    let (options, seat_count) = game
+        .check_options(request.options)
+        .map_err(ApiError::BadOptions)?;
+    let format = format_of(game.id(), &options);
+    let rating = lobby
+        .store
+        .rating(&player.player_id, game.id(), &format)
+        .await?
+        .unwrap_or_else(|| crate::ratings::Rating::default().rating);
+    let ticket = WaitingTicket {
+        ticket_id: uuid::Uuid::new_v4().to_string(),
+        player_id: player.player_id.clone(),
+        game: game.id().to_string(),
+        options_key: serde_json::to_string(&options)
+            .map_err(|error| ApiError::Internal(error.to_string()))?,
+        options,
+        seat_count,
+        rating,
+        bot_fallback: request.bot_fallback,
+        created_at: Utc::now(),
+    };
+    lobby.store.insert_ticket(&ticket).await?;
+    Ok(ticket.ticket_id)
+}
+
+/// One pass: pairs what can be paired now and starts those matches. Returns their ids.
+pub async fn run_pass(lobby: &Lobby) -> Result<Vec<String>, ApiError> {
+    let _one_at_a_time = lobby.matchmaker.pass.lock().await;
+    let config = lobby.matchmaker.config;
+    let created = lobby
+        .store
+        .matchmaking_pass(|waiting| plan(waiting, Utc::now(), &config), lobby.clocks)
+        .await?;
+    for match_id in &created {
+        lobby.start(match_id).await?;
+    }
+    Ok(created)
+}
+
+/// `POST /v1/matchmaking/tickets`: store the ticket, try to pair at once, report.
+pub async fn open_ticket(lobby: &Lobby, player: &Player, request: CreateTicket) -> Result<Ticket, ApiError> {
+    let ticket_id = enqueue(lobby, player, request).await?;
+    run_pass(lobby).await?;
+    ticket(lobby, player, &ticket_id).await
+}
+
+pub async fn ticket(lobby: &Lobby, player: &Player, ticket_id: &str) -> Result<Ticket, ApiError> {
+    let row = lobby
+        .store
+        .ticket(ticket_id)
+        .await?
+        .ok_or(ApiError::NotFound("ticket"))?;
+    if row.player_id != player.player_id {
+        return Err(ApiError::Forbidden);
+    }
+    Ok(row.into_ticket())
+}
+
+/// Cancels a waiting ticket; a matched one stays matched.
+pub async fn cancel_ticket(lobby: &Lobby, player: &Player, ticket_id: &str) -> Result<Ticket, ApiError> {
+    ticket(lobby, player, ticket_id).await?;
+    lobby.store.cancel_ticket(ticket_id).await?;
+    ticket(lobby, player, ticket_id).await
+}
+
+/// Runs a pass every `tick_ms` until `stop` turns true.
+pub fn spawn_ticker(lobby: Arc<Lobby>, mut stop: watch::Receiver<bool>) -> tokio::task::JoinHandle<()> {
+    let tick = Duration::from_millis(lobby.matchmaker.config.tick_ms.max(10));
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                _ = stop.wait_for(|stop| *stop) => return,
+                _ = tokio::time::sleep(tick) => {}
+            }
+            if let Err(error) = run_pass(&lobby).await {
+                tracing::warn!(%error, "matchmaking pass failed");
+            }
+        }
+    })
+}
+
+/// A stored ticket as the store reads it back.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct TicketRow {
+    pub ticket_id: String,
+    pub player_id: String,
+    pub game: String,
+    pub status: String,
+    pub match_id: Option<String>,
+}
+
+impl TicketRow {
+    fn into_ticket(self) -> Ticket {
+        let status = match self.status.as_str() {
+            "matched" => TicketStatus::Matched,
+            "cancelled" => TicketStatus::Cancelled,
+            _ => TicketStatus::Waiting,
+        };
+        Ticket {
+            ticket_id: self.ticket_id,
+            game: self.game,
+            status,
+            match_id: self.match_id,
+        }
+    }
+}

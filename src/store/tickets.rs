@@ -1,0 +1,150 @@
+//! Matchmaking tickets and the pass that turns waiting tickets into matches.
+
+use super::{MatchRow, SeatRow, Store, StoreResult};
+use crate::config::Clocks;
+use crate::matchmaking::{Plan, TicketRow, WaitingTicket};
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::types::Json;
+
+const WAITING_SQL: &str = "SELECT ticket_id, player_id, game, options, options_key, seat_count, rating, \
+     bot_fallback, created_at FROM matchmaking_ticket WHERE status = 'waiting' \
+     ORDER BY created_at, ticket_id LIMIT 1000";
+/// Takes SQLite's single write lock up front: a pass that read first and wrote later could
+/// find that an actor wrote in between and fail instead of waiting. A no-op on PostgreSQL.
+const WRITE_LOCK_SQL: &str = "UPDATE matchmaking_ticket SET status = status WHERE 1 = 0";
+const MATCH_SQL: &str = "INSERT INTO \"match\" (match_id, game, options, status, seat_count, turn_clock_ms, \
+     disconnect_grace_ms, seed_commitment, seed, created_at, started_at, finished_at, result) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
+const SEAT_SQL: &str = "INSERT INTO match_seat (match_id, seat, player_id, bot) VALUES ($1, $2, $3, $4)";
+const MATCHED_SQL: &str = "UPDATE matchmaking_ticket SET status = 'matched', match_id = $2 \
+     WHERE ticket_id = $1 AND status = 'waiting'";
+
+type WaitingRow = (
+    String,
+    String,
+    String,
+    Json<Value>,
+    String,
+    i32,
+    f64,
+    bool,
+    DateTime<Utc>,
+);
+
+fn waiting_ticket(row: WaitingRow) -> WaitingTicket {
+    let (
+        ticket_id,
+        player_id,
+        game,
+        Json(options),
+        options_key,
+        seat_count,
+        rating,
+        bot_fallback,
+        created_at,
+    ) = row;
+    WaitingTicket {
+        ticket_id,
+        player_id,
+        game,
+        options,
+        options_key,
+        seat_count: seat_count.clamp(1, 255) as u8,
+        rating,
+        bot_fallback,
+        created_at,
+    }
+}
+
+impl Store {
+    pub async fn insert_ticket(&self, ticket: &WaitingTicket) -> StoreResult<()> {
+        const SQL: &str = "INSERT INTO matchmaking_ticket (ticket_id, player_id, game, options, options_key, \
+             rating, seat_count, bot_fallback, status, match_id, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'waiting', NULL, $9)";
+        with_pool!(self, pool => sqlx::query(SQL)
+            .bind(&ticket.ticket_id).bind(&ticket.player_id).bind(&ticket.game)
+            .bind(Json(&ticket.options)).bind(&ticket.options_key).bind(ticket.rating)
+            .bind(i32::from(ticket.seat_count)).bind(ticket.bot_fallback).bind(ticket.created_at)
+            .execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    pub async fn ticket(&self, ticket_id: &str) -> StoreResult<Option<TicketRow>> {
+        const SQL: &str = "SELECT ticket_id, player_id, game, status, match_id FROM matchmaking_ticket WHERE ticket_id = $1";
+        Ok(with_pool!(self, pool => sqlx::query_as::<_, TicketRow>(SQL)
+            .bind(ticket_id).fetch_optional(pool).await)?)
+    }
+
+    pub async fn cancel_ticket(&self, ticket_id: &str) -> StoreResult<()> {
+        const SQL: &str =
+            "UPDATE matchmaking_ticket SET status = 'cancelled' WHERE ticket_id = $1 AND status = 'waiting'";
+        with_pool!(self, pool => sqlx::query(SQL).bind(ticket_id).execute(pool).await.map(|_| ()))?;
+        Ok(())
+    }
+
+    /// A player's rating in one pool, if rated there.
+    pub async fn rating(&self, player_id: &str, game: &str, format: &str) -> StoreResult<Option<f64>> {
+        const SQL: &str = "SELECT rating FROM rating WHERE player_id = $1 AND game = $2 AND format = $3";
+        Ok(with_pool!(self, pool => sqlx::query_scalar::<_, f64>(SQL)
+            .bind(player_id).bind(game).bind(format).fetch_optional(pool).await)?)
+    }
+
+    /// Locks the waiting tickets no other pass holds, asks `planner` which become matches,
+    /// and writes those matches (status `open`, every seat taken) and the tickets' new state
+    /// in one transaction. Returns the new matches' ids for the caller to start.
+    pub async fn matchmaking_pass(
+        &self,
+        planner: impl FnOnce(&[WaitingTicket]) -> Vec<Plan>,
+        clocks: Clocks,
+    ) -> StoreResult<Vec<String>> {
+        let waiting_sql = match self {
+            Store::Sqlite(_) => WAITING_SQL.to_string(),
+            Store::Postgres(_) => format!("{WAITING_SQL} FOR UPDATE SKIP LOCKED"),
+        };
+        let mut created = Vec::new();
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(WRITE_LOCK_SQL).execute(&mut *tx).await?;
+            let waiting: Vec<WaitingTicket> = sqlx::query_as::<_, WaitingRow>(sqlx::AssertSqlSafe(waiting_sql))
+                .fetch_all(&mut *tx).await?
+                .into_iter().map(waiting_ticket).collect();
+            for plan in planner(&waiting) {
+                let members = match &plan {
+                    Plan::Players(members) => members.clone(),
+                    Plan::Bot(member) => vec![*member],
+                };
+                let Some(first) = members.first().and_then(|index| waiting.get(*index)) else {
+                    continue;
+                };
+                let row: MatchRow = crate::matches::lobby::new_match_row(
+                    &first.game, first.options.clone(), first.seat_count, clocks,
+                );
+                let seats: Vec<SeatRow> = (0..first.seat_count)
+                    .map(|seat| {
+                        let player = members.get(usize::from(seat)).map(|index| waiting[*index].player_id.as_str());
+                        crate::matches::lobby::seat_row(&row.match_id, seat, player)
+                    })
+                    .collect();
+                sqlx::query(MATCH_SQL)
+                    .bind(&row.match_id).bind(&row.game).bind(&row.options).bind(&row.status)
+                    .bind(row.seat_count).bind(row.turn_clock_ms).bind(row.disconnect_grace_ms)
+                    .bind(&row.seed_commitment).bind(&row.seed).bind(row.created_at)
+                    .bind(row.started_at).bind(row.finished_at).bind(&row.result)
+                    .execute(&mut *tx).await?;
+                for seat in &seats {
+                    sqlx::query(SEAT_SQL)
+                        .bind(&seat.match_id).bind(seat.seat).bind(&seat.player_id).bind(seat.bot)
+                        .execute(&mut *tx).await?;
+                }
+                for index in &members {
+                    sqlx::query(MATCHED_SQL).bind(&waiting[*index].ticket_id).bind(&row.match_id)
+                        .execute(&mut *tx).await?;
+                }
+                created.push(row.match_id);
+            }
+            tx.commit().await?;
+        });
+        Ok(created)
+    }
+}
