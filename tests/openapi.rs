@@ -18,6 +18,9 @@ fn registered_routes(dir: &Path, found: &mut BTreeSet<(String, String)>) {
         let path = entry.expect("entry").path();
         if path.is_dir() {
             registered_routes(&path, found);
+        } else if path.ends_with("http/web.rs") {
+            // The browser client's static files are not part of the JSON API.
+            continue;
         } else if path.extension().is_some_and(|ext| ext == "rs") {
             let text = std::fs::read_to_string(&path).expect("read source");
             let mut rest = text.as_str();
