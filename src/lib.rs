@@ -18,6 +18,7 @@
 //!   lobby and matchmaking, and recovery after a restart.
 //! * [`store`]: the log and lobby tables on SQLite or PostgreSQL (`migrations/`).
 //! * [`fairness`]: seeds, tokens, and the replay that `verify` and recovery share.
+//! * [`telemetry`]: the Prometheus metrics behind `GET /metrics`.
 //!
 //! # How a command flows
 //!
@@ -37,3 +38,4 @@ pub mod matches;
 pub mod protocol;
 pub mod rules;
 pub mod store;
+pub mod telemetry;

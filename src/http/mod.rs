@@ -30,6 +30,7 @@ pub fn router(state: AppState) -> Router {
         .merge(matches::router())
         .merge(history::router())
         .merge(matchmaking::router())
+        .merge(crate::telemetry::router())
         .fallback(|| async { ApiError::NotFound("route") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
