@@ -66,13 +66,20 @@ pub fn install() -> Option<&'static PrometheusHandle> {
 fn describe() {
     metrics::describe_gauge!(LIVE_MATCHES, "Match actors running");
     metrics::describe_gauge!(CONNECTED_SOCKETS, "Open WebSocket sessions");
-    metrics::describe_counter!(COMMANDS, "Commands handled by match actors, by game, type and result");
+    metrics::describe_counter!(
+        COMMANDS,
+        "Commands handled by match actors, by game, type and result"
+    );
     metrics::describe_histogram!(
         COMMAND_SECONDS,
         metrics::Unit::Seconds,
         "Actor time per command, engine plus durable write"
     );
-    metrics::describe_histogram!(DB_WRITE_SECONDS, metrics::Unit::Seconds, "One journal transaction");
+    metrics::describe_histogram!(
+        DB_WRITE_SECONDS,
+        metrics::Unit::Seconds,
+        "One journal transaction"
+    );
     metrics::describe_histogram!(DB_GROUP_APPENDS, "Actor appends committed per transaction");
     metrics::describe_histogram!(MAILBOX_DEPTH, "Messages queued in an actor mailbox");
     metrics::describe_gauge!(JOURNAL_QUEUE, "Appends waiting for the journal writer");

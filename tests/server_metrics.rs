@@ -13,8 +13,20 @@ use serde_json::json;
 async fn durable_rows(store: &Store, match_id: &str, last_seq: i64) -> i64 {
     const SQL: &str = "SELECT count(*) FROM match_event WHERE match_id = $1 AND seq <= $2";
     match store {
-        Store::Sqlite(pool) => sqlx::query_scalar(SQL).bind(match_id).bind(last_seq).fetch_one(pool).await,
-        Store::Postgres(pool) => sqlx::query_scalar(SQL).bind(match_id).bind(last_seq).fetch_one(pool).await,
+        Store::Sqlite(pool) => {
+            sqlx::query_scalar(SQL)
+                .bind(match_id)
+                .bind(last_seq)
+                .fetch_one(pool)
+                .await
+        }
+        Store::Postgres(pool) => {
+            sqlx::query_scalar(SQL)
+                .bind(match_id)
+                .bind(last_seq)
+                .fetch_one(pool)
+                .await
+        }
     }
     .expect("count the log")
 }
@@ -54,7 +66,10 @@ async fn acks_follow_commits(app: TestApp) {
                     let last_seq = pick(client, 1 + round % 3).await.expect("a legal pick");
                     assert!(last_seq > 0);
                     let rows = durable_rows(&store, &match_id, last_seq).await;
-                    assert_eq!(rows, last_seq, "acked seq {last_seq} of {match_id} was not durable");
+                    assert_eq!(
+                        rows, last_seq,
+                        "acked seq {last_seq} of {match_id} was not durable"
+                    );
                     acks += 1;
                 }
             }
@@ -107,8 +122,14 @@ async fn metrics_exposes_every_operational_metric() {
     assert_eq!(response.status(), 200);
     let text = response.text().await.expect("body");
     // Other tests in this binary share the process-wide recorder, so counts are lower bounds.
-    assert!(sample(&text, "crease_live_matches").is_some_and(|n| n >= 1.0), "{text}");
-    assert!(sample(&text, "crease_connected_sockets").is_some_and(|n| n >= 2.0), "{text}");
+    assert!(
+        sample(&text, "crease_live_matches").is_some_and(|n| n >= 1.0),
+        "{text}"
+    );
+    assert!(
+        sample(&text, "crease_connected_sockets").is_some_and(|n| n >= 2.0),
+        "{text}"
+    );
     let ok = "crease_commands_total{game=\"toy\",type=\"pick\",result=\"ok\"}";
     assert!(sample(&text, ok).is_some_and(|n| n >= 2.0), "{text}");
     let illegal = "crease_commands_total{game=\"toy\",type=\"pick\",result=\"illegal_move\"}";
@@ -120,8 +141,14 @@ async fn metrics_exposes_every_operational_metric() {
         "crease_actor_mailbox_depth",
     ] {
         let count = sample(&text, &format!("{histogram}_count"));
-        assert!(count.is_some_and(|n| n >= 1.0), "{histogram}_count missing:\n{text}");
-        assert!(text.contains(&format!("{histogram}_bucket{{le=")), "{histogram} has no buckets");
+        assert!(
+            count.is_some_and(|n| n >= 1.0),
+            "{histogram}_count missing:\n{text}"
+        );
+        assert!(
+            text.contains(&format!("{histogram}_bucket{{le=")),
+            "{histogram} has no buckets"
+        );
     }
     assert!(sample(&text, "crease_journal_queue_depth").is_some(), "{text}");
     app.stop().await;

@@ -224,7 +224,9 @@ async fn load(args: &Args) -> anyhow::Result<LoadReport> {
 
 fn progress_bar(matches: u32) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(u64::from(matches)), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} finished  {msg}") {
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} finished  {msg}")
+    {
         bar.set_style(style.progress_chars("=> "));
     }
     bar
@@ -259,10 +261,7 @@ fn print_report(report: &LoadReport) {
         "setup {:.1} s, run {:.1} s",
         report.setup_seconds, report.elapsed_seconds
     );
-    println!(
-        "acks {} ({:.1}/s)",
-        report.acks, report.acks_per_second
-    );
+    println!("acks {} ({:.1}/s)", report.acks, report.acks_per_second);
     println!(
         "command-to-broadcast: p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  max {:.2} ms",
         report.p50_ms, report.p90_ms, report.p99_ms, report.max_ms
@@ -286,9 +285,15 @@ struct MatchTask {
 impl MatchTask {
     async fn run(&self) -> anyhow::Result<()> {
         let permit = self.setup.acquire().await?;
-        let home = BotClient::register_with(self.http.clone(), &self.server, &format!("load-{}-h", self.index)).await?;
-        let away = BotClient::register_with(self.http.clone(), &self.server, &format!("load-{}-a", self.index)).await?;
-        let match_id = home.create_open(self.game.id(), Some(self.options.clone())).await?;
+        let home =
+            BotClient::register_with(self.http.clone(), &self.server, &format!("load-{}-h", self.index))
+                .await?;
+        let away =
+            BotClient::register_with(self.http.clone(), &self.server, &format!("load-{}-a", self.index))
+                .await?;
+        let match_id = home
+            .create_open(self.game.id(), Some(self.options.clone()))
+            .await?;
         away.join(&match_id).await?;
         if !self.sockets {
             drop(permit);
@@ -362,7 +367,11 @@ impl MatchTask {
                 }
                 ServerMessage::Error(error) => {
                     self.stats.errors.fetch_add(1, Relaxed);
-                    tracing::debug!(code = error.code.as_str(), message = error.message, "command refused");
+                    tracing::debug!(
+                        code = error.code.as_str(),
+                        message = error.message,
+                        "command refused"
+                    );
                     seat.sent_at = None;
                     match seat.latest.take() {
                         Some(latest) => latest,

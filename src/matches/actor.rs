@@ -126,7 +126,11 @@ fn redact_for_all<G: Game>(state: &G::State, seq: i64, event: &G::Event, viewers
 
 /// Counts an answered command. The `type` label is the command's own tag only when the game
 /// could read the command, so a client cannot invent label values.
-fn record_command<G: Game>(kind: Option<String>, result: &Result<i64, CommandError>, elapsed: std::time::Duration) {
+fn record_command<G: Game>(
+    kind: Option<String>,
+    result: &Result<i64, CommandError>,
+    elapsed: std::time::Duration,
+) {
     let (label, outcome) = match result {
         Ok(_) => (kind, "ok"),
         Err(error @ CommandError::IllegalMove { .. }) => (kind, error.code().as_str()),
@@ -339,7 +343,12 @@ impl<G: Game> MatchActor<G> {
         let result = outcome.map(to_json);
         self.context
             .journal
-            .append(&self.context.match_id, entries.to_vec(), result, chrono::Utc::now())
+            .append(
+                &self.context.match_id,
+                entries.to_vec(),
+                result,
+                chrono::Utc::now(),
+            )
             .await
             .map_err(|error| {
                 tracing::error!(match_id = %self.context.match_id, %error, "append failed");

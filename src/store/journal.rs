@@ -37,7 +37,11 @@ impl Default for GroupPolicy {
     fn default() -> Self {
         let off = std::env::var("CREASE_GROUP_COMMIT").is_ok_and(|value| value == "off");
         GroupPolicy {
-            window: if off { Duration::ZERO } else { Duration::from_millis(1) },
+            window: if off {
+                Duration::ZERO
+            } else {
+                Duration::from_millis(1)
+            },
             max_appends: if off { 1 } else { 512 },
         }
     }
@@ -124,7 +128,12 @@ async fn commit_group(store: &Store, group: Vec<Append>) {
             for append in group {
                 let started = Instant::now();
                 let result = store
-                    .append(&append.match_id, &append.entries, append.result.as_ref(), append.at)
+                    .append(
+                        &append.match_id,
+                        &append.entries,
+                        append.result.as_ref(),
+                        append.at,
+                    )
                     .await;
                 crate::telemetry::record_db_write(started.elapsed(), 1, append.entries.len());
                 let _ = append.done.send(result);
@@ -247,7 +256,10 @@ mod tests {
             },
         );
         let mut tasks = Vec::new();
-        for (match_id, seq) in (1..=40).map(|seq| ("a", seq)).chain((1..=40).map(|seq| ("b", seq))) {
+        for (match_id, seq) in (1..=40)
+            .map(|seq| ("a", seq))
+            .chain((1..=40).map(|seq| ("b", seq)))
+        {
             let journal = journal.clone();
             let store = store.clone();
             tasks.push(tokio::spawn(async move {
@@ -257,7 +269,10 @@ mod tests {
                     .expect("append");
                 // The reply means committed: a separate read must already see the row.
                 let log = store.log(match_id).await.expect("log");
-                assert!(log.iter().any(|row| row.seq == seq), "{match_id}/{seq} not durable at ack");
+                assert!(
+                    log.iter().any(|row| row.seq == seq),
+                    "{match_id}/{seq} not durable at ack"
+                );
             }));
         }
         for task in tasks {
