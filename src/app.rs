@@ -25,6 +25,7 @@ impl Application {
     /// Connects to the database (running migrations), resumes every live match from its log,
     /// and starts listening.
     pub async fn build(config: &ServeConfig, games: GameRegistry) -> anyhow::Result<Application> {
+        crate::telemetry::install();
         let store = Store::connect(&config.database_url).await?;
         let lobby = Arc::new(Lobby::new(store, games, config.clocks()).with_matchmaking(config.matchmaking));
         let resumed = lobby.recover().await?;

@@ -18,6 +18,7 @@
 //!   lobby and matchmaking, and recovery after a restart.
 //! * [`store`]: the log and lobby tables on SQLite or PostgreSQL (`migrations/`).
 //! * [`fairness`]: seeds, tokens, and the replay that `verify` and recovery share.
+//! * [`telemetry`]: the Prometheus metrics behind `GET /metrics`.
 //!
 //! # How a command flows
 //!
@@ -40,3 +41,4 @@ pub mod ratings;
 pub mod rules;
 pub mod scorecard;
 pub mod store;
+pub mod telemetry;

@@ -98,7 +98,12 @@ pub struct BotClient {
 
 impl BotClient {
     pub async fn register(server: &str, name: &str) -> anyhow::Result<BotClient> {
-        let http = reqwest::Client::new();
+        BotClient::register_with(reqwest::Client::new(), server, name).await
+    }
+
+    /// Registers a player on a shared HTTP client (`crease load` runs thousands of players
+    /// over one connection pool).
+    pub async fn register_with(http: reqwest::Client, server: &str, name: &str) -> anyhow::Result<BotClient> {
         let base = server.trim_end_matches('/').to_string();
         let created: PlayerCreated = http
             .post(format!("{base}/v1/players"))
@@ -116,10 +121,24 @@ impl BotClient {
     }
 
     pub async fn create_vs_bot(&self, game: &str, options: Option<Value>) -> anyhow::Result<String> {
+        self.create(game, options, Some(Opponent::Bot)).await
+    }
+
+    /// Opens a lobby match against another player (who then calls [`BotClient::join`]).
+    pub async fn create_open(&self, game: &str, options: Option<Value>) -> anyhow::Result<String> {
+        self.create(game, options, None).await
+    }
+
+    async fn create(
+        &self,
+        game: &str,
+        options: Option<Value>,
+        opponent: Option<Opponent>,
+    ) -> anyhow::Result<String> {
         let request = CreateMatch {
             game: game.into(),
             options,
-            opponent: Some(Opponent::Bot),
+            opponent,
             bots: None,
             turn_clock_secs: None,
             disconnect_grace_secs: None,
@@ -135,6 +154,24 @@ impl BotClient {
             .json()
             .await?;
         Ok(info.match_id)
+    }
+
+    /// Takes the free seat of an open match.
+    pub async fn join(&self, match_id: &str) -> anyhow::Result<()> {
+        self.http
+            .post(format!("{}/v1/matches/{match_id}/join", self.base))
+            .bearer_auth(&self.token)
+            .send()
+            .await?
+            .error_for_status()?;
+        Ok(())
+    }
+
+    /// The match's WebSocket address for this player, resuming after `resume_from` if given.
+    pub fn socket_url(&self, match_id: &str, resume_from: Option<i64>) -> String {
+        let ws_base = self.base.replacen("http", "ws", 1);
+        let resume = resume_from.map_or(String::new(), |seq| format!("&resume_from={seq}"));
+        format!("{ws_base}/v1/matches/{match_id}/ws?token={}{resume}", self.token)
     }
 
     /// Waits in matchmaking until paired.
@@ -182,8 +219,7 @@ impl BotClient {
         game: Arc<dyn GameKind>,
         policy: BotPolicy,
     ) -> anyhow::Result<MatchReport> {
-        let ws_base = self.base.replacen("http", "ws", 1);
-        let url = format!("{ws_base}/v1/matches/{match_id}/ws?token={}", self.token);
+        let url = self.socket_url(match_id, None);
         let (mut socket, _) = tokio_tungstenite::connect_async_with_config(url.as_str(), None, true).await?;
         let mut dice = Dice::new(&crate::fairness::new_seed());
         let mut seat: Option<Seat> = None;

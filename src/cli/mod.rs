@@ -6,6 +6,7 @@
 use clap::{Parser, Subcommand};
 
 pub mod bot;
+pub mod load;
 pub mod serve;
 pub mod simulate;
 pub mod verify;
@@ -34,6 +35,8 @@ pub enum Command {
     Simulate(simulate::Args),
     /// Play matches against a running server as a WebSocket client.
     Bot(bot::Args),
+    /// Load-test a running server with many concurrent two-player matches.
+    Load(load::Args),
     /// Re-derive every roll of a finished match from its seed and log.
     Verify(verify::Args),
 }
@@ -44,6 +47,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Simulate(args)) => simulate::run(args),
         Some(Command::Serve(config)) => serve::run(config),
         Some(Command::Bot(args)) => bot::run(args),
+        Some(Command::Load(args)) => load::run(args),
         Some(Command::Verify(args)) => verify::run(args),
         None => serve::run(cli.serve),
     }

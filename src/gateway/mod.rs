@@ -55,6 +55,7 @@ pub async fn run_session<I, O>(
     I: Stream<Item = Inbound> + Unpin,
     O: Sink<Outbound> + Unpin,
 {
+    let _open_socket = crate::telemetry::GaugeGuard::new(crate::telemetry::CONNECTED_SOCKETS);
     let seat = match viewer {
         Viewer::Seat(seat) => Some(seat),
         Viewer::Spectator => None,

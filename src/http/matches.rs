@@ -79,6 +79,9 @@ async fn leave(
     Ok(Json(state.lobby.leave(&player, &id).await?))
 }
 
+/// Initial read and write buffer of each WebSocket (see `docs/performance.md`).
+const SOCKET_BUFFER_BYTES: usize = 8 * 1024;
+
 #[derive(Deserialize)]
 struct SocketQuery {
     /// Browsers cannot set headers on a WebSocket, so the token may come in the URL.
@@ -105,7 +108,11 @@ async fn websocket(
     let upgrade = upgrade
         .map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?
         .max_message_size(MAX_FRAME_BYTES)
-        .max_frame_size(MAX_FRAME_BYTES);
+        .max_frame_size(MAX_FRAME_BYTES)
+        // axum's 128 KiB read + 128 KiB write buffers per socket are most of an idle
+        // connection's memory; our frames are a few KiB and the buffers grow when needed.
+        .read_buffer_size(SOCKET_BUFFER_BYTES)
+        .write_buffer_size(SOCKET_BUFFER_BYTES);
     if let Some(handle) = state.lobby.live.get(&id) {
         // `None` means the match ended between the lookup and now: serve it as finished.
         if let Some(subscription) = handle.subscribe(viewer, query.resume_from).await {

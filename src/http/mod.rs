@@ -35,6 +35,7 @@ pub fn router(state: AppState) -> Router {
         .merge(matchmaking::router())
         .merge(ratings::router())
         .merge(openapi::router())
+        .merge(crate::telemetry::router())
         .fallback(|| async { ApiError::NotFound("route") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))

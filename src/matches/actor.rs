@@ -95,7 +95,10 @@ pub(crate) fn spawn<G: Game>(
         context,
     };
     let (sender, receiver) = mpsc::channel(MAILBOX);
-    let join = tokio::spawn(actor.run(receiver));
+    let join = tokio::spawn(async move {
+        let _live = crate::telemetry::GaugeGuard::new(crate::telemetry::LIVE_MATCHES);
+        actor.run(receiver).await;
+    });
     Ok((MatchHandle { sender, game: G::ID }, join))
 }
 
@@ -121,6 +124,22 @@ fn redact_for_all<G: Game>(state: &G::State, seq: i64, event: &G::Event, viewers
     HistoryEntry { seq, per_viewer }
 }
 
+/// Counts an answered command. The `type` label is the command's own tag only when the game
+/// could read the command, so a client cannot invent label values.
+fn record_command<G: Game>(
+    kind: Option<String>,
+    result: &Result<i64, CommandError>,
+    elapsed: std::time::Duration,
+) {
+    let (label, outcome) = match result {
+        Ok(_) => (kind, "ok"),
+        Err(error @ CommandError::IllegalMove { .. }) => (kind, error.code().as_str()),
+        Err(error) => (None, error.code().as_str()),
+    };
+    let label = label.unwrap_or_else(|| "unparsed".to_string());
+    crate::telemetry::record_command(G::ID, label, outcome, elapsed);
+}
+
 fn to_json<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
@@ -141,7 +160,9 @@ impl<G: Game> MatchActor<G> {
         while self.finished.is_none() {
             let wake = self.next_wake();
             tokio::select! {
-                message = mailbox.recv() => match message {
+                message = mailbox.recv() => match message.inspect(|_| {
+                    metrics::histogram!(crate::telemetry::MAILBOX_DEPTH).record(mailbox.len() as f64);
+                }) {
                     None | Some(ActorMessage::Shutdown) => return,
                     Some(message) => self.handle(message).await,
                 },
@@ -157,7 +178,10 @@ impl<G: Game> MatchActor<G> {
     async fn handle(&mut self, message: ActorMessage) {
         match message {
             ActorMessage::Command { seat, command, reply } => {
+                let started = std::time::Instant::now();
+                let kind = command.get("type").and_then(Value::as_str).map(str::to_string);
                 let result = self.submit(seat, command, CommandSource::Player).await;
+                record_command::<G>(kind, &result, started.elapsed());
                 let _ = reply.send(result);
                 self.play_automatic_moves().await;
             }
@@ -318,11 +342,11 @@ impl<G: Game> MatchActor<G> {
     async fn append(&self, entries: &[NewEntry], outcome: Option<&Outcome>) -> Result<(), CommandError> {
         let result = outcome.map(to_json);
         self.context
-            .store
+            .journal
             .append(
                 &self.context.match_id,
-                entries,
-                result.as_ref(),
+                entries.to_vec(),
+                result,
                 chrono::Utc::now(),
             )
             .await

@@ -12,7 +12,7 @@ use crate::fairness;
 use crate::matchmaking::{Matchmaker, MatchmakingConfig};
 use crate::protocol::{CreateMatch, CreateTicket, MatchInfo, Opponent, SeatInfo, Ticket};
 use crate::rules::{Outcome, Seat};
-use crate::store::{MatchRow, MatchStatus, SeatRow, Store};
+use crate::store::{GroupPolicy, Journal, MatchRow, MatchStatus, SeatRow, Store};
 use chrono::Utc;
 use serde_json::Value;
 use sqlx::types::Json;
@@ -29,6 +29,8 @@ pub struct Player {
 
 pub struct Lobby {
     pub store: Store,
+    /// The single writer every actor appends through (group commit).
+    pub journal: Journal,
     pub games: Arc<GameRegistry>,
     pub live: Arc<LiveMatches>,
     pub clocks: Clocks,
@@ -40,6 +42,7 @@ pub struct Lobby {
 impl Lobby {
     pub fn new(store: Store, games: GameRegistry, clocks: Clocks) -> Self {
         Lobby {
+            journal: Journal::spawn(store.clone(), GroupPolicy::default()),
             store,
             games: Arc::new(games),
             live: Arc::new(LiveMatches::default()),
@@ -208,6 +211,7 @@ impl Lobby {
         let seats = self.store.seats(&row.match_id).await.map_err(|e| e.to_string())?;
         let context = ActorContext {
             store: self.store.clone(),
+            journal: self.journal.clone(),
             live: self.live.clone(),
             match_id: row.match_id.clone(),
             clocks: Clocks {

@@ -22,13 +22,15 @@ pub use live::LiveMatches;
 pub use lobby::{Lobby, Player};
 
 use crate::config::Clocks;
-use crate::store::{SeatRow, Store};
+use crate::store::{Journal, SeatRow, Store};
 use std::sync::Arc;
 
 /// What an actor needs from the server around it.
 #[derive(Clone)]
 pub struct ActorContext {
     pub store: Store,
+    /// Where the actor appends its log: group-committed with other matches' appends.
+    pub journal: Journal,
     pub live: Arc<LiveMatches>,
     pub match_id: String,
     pub clocks: Clocks,

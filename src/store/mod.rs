@@ -59,6 +59,9 @@ mod tickets;
 
 pub use history::{LeaderboardRow, MatchRatingRow, PlayerMatchRow, PlayerRow};
 
+mod journal;
+pub use journal::{GroupPolicy, Journal};
+
 const MATCH_COLUMNS: &str = "match_id, game, options, status, seat_count, turn_clock_ms, disconnect_grace_ms, \
      seed_commitment, seed, created_at, started_at, finished_at, result";
 

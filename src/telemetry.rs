@@ -1,0 +1,127 @@
+//! Operational metrics, served as Prometheus text at `GET /metrics`.
+//!
+//! The `metrics` facade is global, so the Prometheus recorder is installed once per process
+//! (several test apps in one process share it); code records through the names below, and
+//! recording before [`install`] is a no-op. Histograms get explicit buckets so Prometheus can
+//! aggregate them across scrapes and servers (summaries could not be).
+
+use axum::Router;
+use axum::http::header::CONTENT_TYPE;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Gauge: match actors running.
+pub const LIVE_MATCHES: &str = "crease_live_matches";
+/// Gauge: open WebSocket sessions (players and spectators).
+pub const CONNECTED_SOCKETS: &str = "crease_connected_sockets";
+/// Counter with labels `game`, `type` (the command's tag) and `result` (`ok` or an error code).
+pub const COMMANDS: &str = "crease_commands_total";
+/// Histogram: from the actor taking a command to its answer (engine + durable write).
+pub const COMMAND_SECONDS: &str = "crease_command_duration_seconds";
+/// Histogram: one database transaction of the journal (a group of appends).
+pub const DB_WRITE_SECONDS: &str = "crease_db_write_duration_seconds";
+/// Histogram: appends per committed transaction (how much group commit saves).
+pub const DB_GROUP_APPENDS: &str = "crease_db_group_appends";
+/// Histogram: messages waiting in an actor's mailbox when it takes the next one.
+pub const MAILBOX_DEPTH: &str = "crease_actor_mailbox_depth";
+/// Gauge: appends waiting for the journal writer.
+pub const JOURNAL_QUEUE: &str = "crease_journal_queue_depth";
+
+const SECONDS_BUCKETS: &[f64] = &[
+    0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+];
+const COUNT_BUCKETS: &[f64] = &[0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0];
+
+static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
+
+/// Installs the process-wide recorder (once). `None` if another recorder was installed first.
+pub fn install() -> Option<&'static PrometheusHandle> {
+    HANDLE
+        .get_or_init(|| {
+            let builder = PrometheusBuilder::new()
+                .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), SECONDS_BUCKETS)
+                .and_then(|builder| {
+                    builder.set_buckets_for_metric(Matcher::Full(DB_GROUP_APPENDS.into()), COUNT_BUCKETS)
+                })
+                .and_then(|builder| {
+                    builder.set_buckets_for_metric(Matcher::Full(MAILBOX_DEPTH.into()), COUNT_BUCKETS)
+                });
+            match builder.and_then(PrometheusBuilder::install_recorder) {
+                Ok(handle) => {
+                    describe();
+                    Some(handle)
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "metrics recorder not installed; /metrics will be empty");
+                    None
+                }
+            }
+        })
+        .as_ref()
+}
+
+fn describe() {
+    metrics::describe_gauge!(LIVE_MATCHES, "Match actors running");
+    metrics::describe_gauge!(CONNECTED_SOCKETS, "Open WebSocket sessions");
+    metrics::describe_counter!(
+        COMMANDS,
+        "Commands handled by match actors, by game, type and result"
+    );
+    metrics::describe_histogram!(
+        COMMAND_SECONDS,
+        metrics::Unit::Seconds,
+        "Actor time per command, engine plus durable write"
+    );
+    metrics::describe_histogram!(
+        DB_WRITE_SECONDS,
+        metrics::Unit::Seconds,
+        "One journal transaction"
+    );
+    metrics::describe_histogram!(DB_GROUP_APPENDS, "Actor appends committed per transaction");
+    metrics::describe_histogram!(MAILBOX_DEPTH, "Messages queued in an actor mailbox");
+    metrics::describe_gauge!(JOURNAL_QUEUE, "Appends waiting for the journal writer");
+    // Gauges appear at zero before the first match or socket.
+    metrics::gauge!(LIVE_MATCHES).set(0.0);
+    metrics::gauge!(CONNECTED_SOCKETS).set(0.0);
+    metrics::gauge!(JOURNAL_QUEUE).set(0.0);
+}
+
+/// `GET /metrics`.
+pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new().route("/metrics", get(render))
+}
+
+async fn render() -> impl IntoResponse {
+    let body = install().map(PrometheusHandle::render).unwrap_or_default();
+    ([(CONTENT_TYPE, "text/plain; version=0.0.4")], body)
+}
+
+pub(crate) fn record_db_write(elapsed: Duration, appends: usize, _rows: usize) {
+    metrics::histogram!(DB_WRITE_SECONDS).record(elapsed.as_secs_f64());
+    metrics::histogram!(DB_GROUP_APPENDS).record(appends as f64);
+}
+
+/// Counts a command the actor answered and how long it took.
+pub(crate) fn record_command(game: &'static str, kind: String, result: &'static str, elapsed: Duration) {
+    metrics::counter!(COMMANDS, "game" => game, "type" => kind, "result" => result).increment(1);
+    metrics::histogram!(COMMAND_SECONDS).record(elapsed.as_secs_f64());
+}
+
+/// Holds a gauge up by one while alive (a running actor, an open socket).
+pub(crate) struct GaugeGuard(&'static str);
+
+impl GaugeGuard {
+    pub(crate) fn new(name: &'static str) -> Self {
+        metrics::gauge!(name).increment(1.0);
+        GaugeGuard(name)
+    }
+}
+
+impl Drop for GaugeGuard {
+    fn drop(&mut self) {
+        metrics::gauge!(self.0).decrement(1.0);
+    }
+}
