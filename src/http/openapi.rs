@@ -27,6 +27,7 @@ pub fn router() -> Router<AppState> {
     paths(
         operations::healthz,
         operations::readyz,
+        operations::metrics,
         operations::openapi_json,
         operations::create_player,
         operations::player_profile,
@@ -101,6 +102,13 @@ mod operations {
     /// Liveness: the process answers.
     #[utoipa::path(get, path = "/healthz", tag = "health", responses((status = 200, description = "`{\"status\": \"ok\"}`")))]
     fn healthz() {}
+
+    /// Operational metrics in the Prometheus text format (live matches, sockets, commands,
+    /// latencies, mailbox depth), for a scraper rather than a game client.
+    #[utoipa::path(get, path = "/metrics", tag = "health", responses(
+        (status = 200, description = "Prometheus text exposition format", content_type = "text/plain")
+    ))]
+    fn metrics() {}
 
     /// Readiness: the database answers.
     #[utoipa::path(get, path = "/readyz", tag = "health", responses(
