@@ -32,9 +32,13 @@ if [ ! -d node_modules/playwright-core ]; then
   npm ci --no-audit --no-fund
 fi
 
-step "building crease"
-(cd "$REPO" && cargo build --bin crease)
-export CREASE_BIN="${CARGO_TARGET_DIR:-$REPO/target}/debug/crease"
+if [ -n "${CREASE_BIN:-}" ] && [ -x "$CREASE_BIN" ]; then
+  step "using the crease binary at $CREASE_BIN"
+else
+  step "building crease"
+  (cd "$REPO" && cargo build --bin crease)
+  export CREASE_BIN="${CARGO_TARGET_DIR:-$REPO/target}/debug/crease"
+fi
 
 step "starting crease on a free port with a temporary SQLite database"
 WORK="$(mktemp -d)"
