@@ -224,7 +224,11 @@ impl Lobby {
         };
         let (handle, join) = game.spawn(context, &row.options.0, log)?;
         self.live.insert(row.match_id.clone(), handle.clone());
-        self.lock_actors().push(join);
+        let mut actors = self.lock_actors();
+        // Finished matches' handles are dropped here, so the list tracks live actors only and
+        // does not grow with every match the server has ever run.
+        actors.retain(|actor| !actor.is_finished());
+        actors.push(join);
         Ok(handle)
     }
 
