@@ -220,23 +220,7 @@ async fn restart_mid_match(mut app: TestApp) {
         .await
         .1;
     drop(client);
-
-    app.restart().await;
-
-    let log_after = app
-        .get(&format!("/v1/matches/{id}/log"), Some(&home.token))
-        .await
-        .1;
-    assert_eq!(log_before["entries"], log_after["entries"]);
-    let mut client = app.connect(&id, Some(&home.token), None).await;
-    let ServerMessage::Snapshot(snapshot) = client.recv().await else {
-        panic!("snapshot first");
-    };
-    assert_eq!(snapshot.view, view_before, "the same dice, market and scores");
-    assert_eq!(snapshot.pending, vec![Seat(0)]);
-    client.play_to_end::<Champions>(10).await;
-    let (_, verify) = app.get(&format!("/v1/matches/{id}/verify"), None).await;
-    assert_eq!(verify["status"], "ok", "{verify}");
+    restart_resumes_and_finishes::<Champions>(&mut app, &id, &home.token, view_before, log_before, 10).await;
     app.stop().await;
 }
 
@@ -251,13 +235,6 @@ async fn a_restarted_server_resumes_a_champions_match_against_two_bots_on_postgr
         return;
     };
     restart_mid_match(app).await;
-}
-
-fn error_code(message: ServerMessage) -> (ErrorCode, Option<String>) {
-    match message {
-        ServerMessage::Error(error) => (error.code, error.reason),
-        other => panic!("expected an error, got {other:?}"),
-    }
 }
 
 #[tokio::test]

@@ -162,23 +162,7 @@ async fn restart_mid_match(mut app: TestApp) {
         .collect();
     assert!(!shuffles.is_empty() && shuffles.iter().all(|e| e["payload"]["order"] == json!([])));
     drop(client);
-
-    app.restart().await;
-
-    let log_after = app
-        .get(&format!("/v1/matches/{id}/log"), Some(&home.token))
-        .await
-        .1;
-    assert_eq!(log_before["entries"], log_after["entries"]);
-    let mut client = app.connect(&id, Some(&home.token), None).await;
-    let ServerMessage::Snapshot(snapshot) = client.recv().await else {
-        panic!("snapshot first");
-    };
-    assert_eq!(snapshot.view, view_before, "the same match, to the ball");
-    assert_eq!(snapshot.pending, vec![Seat(0)]);
-    client.play_to_end::<Wicketz>(6).await;
-    let (_, verify) = app.get(&format!("/v1/matches/{id}/verify"), None).await;
-    assert_eq!(verify["status"], "ok", "{verify}");
+    restart_resumes_and_finishes::<Wicketz>(&mut app, &id, &home.token, view_before, log_before, 6).await;
     app.stop().await;
 }
 
@@ -193,13 +177,6 @@ async fn a_restarted_server_resumes_a_wicketz_match_against_a_bot_on_postgres() 
         return;
     };
     restart_mid_match(app).await;
-}
-
-fn error_code(message: ServerMessage) -> (ErrorCode, Option<String>) {
-    match message {
-        ServerMessage::Error(error) => (error.code, error.reason),
-        other => panic!("expected an error, got {other:?}"),
-    }
 }
 
 #[tokio::test]

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use crate::common::{Client, TestApp};
-use crease::protocol::{MatchInfo, PlayerCreated, ServerMessage};
+use crease::protocol::{ErrorCode, MatchInfo, PlayerCreated, ServerMessage};
 use crease::rules::{BotPolicy, Dice, Game, Seat, Seed};
 use crease::store::{MatchStatus, Store};
 use serde_json::{Value, json};
@@ -178,4 +178,41 @@ pub async fn summary_says_finished(app: &TestApp, match_id: &str) -> bool {
     }
     .expect("match_summary");
     count == 1
+}
+
+/// Restarts the server in the middle of a match whose seat 0 (holding `token`) is to move
+/// with `view_before`, then checks that nothing was lost: the same log, the same view and the
+/// same seat asked; the match is then played to the end and must verify.
+pub async fn restart_resumes_and_finishes<G: Game>(
+    app: &mut TestApp,
+    match_id: &str,
+    token: &str,
+    view_before: Value,
+    log_before: Value,
+    bot_seed: u64,
+) {
+    app.restart().await;
+
+    let log_after = app
+        .get(&format!("/v1/matches/{match_id}/log"), Some(token))
+        .await
+        .1;
+    assert_eq!(log_before["entries"], log_after["entries"]);
+    let mut client = app.connect(match_id, Some(token), None).await;
+    let ServerMessage::Snapshot(snapshot) = client.recv().await else {
+        panic!("snapshot first");
+    };
+    assert_eq!(snapshot.view, view_before, "the same match, to the move");
+    assert_eq!(snapshot.pending, vec![Seat(0)]);
+    client.play_to_end::<G>(bot_seed).await;
+    let (_, verify) = app.get(&format!("/v1/matches/{match_id}/verify"), None).await;
+    assert_eq!(verify["status"], "ok", "{verify}");
+}
+
+/// The code and engine reason of an error frame.
+pub fn error_code(message: ServerMessage) -> (ErrorCode, Option<String>) {
+    match message {
+        ServerMessage::Error(error) => (error.code, error.reason),
+        other => panic!("expected an error, got {other:?}"),
+    }
 }
