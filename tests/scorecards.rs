@@ -42,7 +42,10 @@ fn json<T: serde::Serialize>(value: &T) -> Value {
 }
 
 fn cricket(game: &str, events: &[Value]) -> Vec<InningsCard> {
-    match render(game, events).expect("a scorecard").expect("events parse") {
+    match render(game, &serde_json::json!({}), events)
+        .expect("a scorecard")
+        .expect("events parse")
+    {
         GameScorecard::Cricket { innings } => innings,
         other => panic!("not a cricket scorecard: {other:?}"),
     }
@@ -95,6 +98,22 @@ fn ctg_scorecards_match_the_engine_score_over_many_matches() {
         assert_eq!(cards.len(), 2, "seed {seed}: two innings");
         for card in &cards {
             assert_consistent(card, 0);
+            // Players are named from the squads the match was set up with, batters from the
+            // batting side and bowlers (also inside "how out") from the other side.
+            let side = usize::from(card.batting_seat.min(1));
+            for line in &card.batting {
+                let squad = &state.squads[side];
+                let expected = &squad.players[usize::from(line.batter)].name;
+                assert_eq!(line.name.as_ref(), Some(expected), "seed {seed}");
+            }
+            let bowlers: Vec<&String> = state.squads[1 - side].players.iter().map(|p| &p.name).collect();
+            for line in &card.bowling {
+                assert!(
+                    bowlers.contains(&&line.bowler),
+                    "seed {seed}: {} bowls",
+                    line.bowler
+                );
+            }
             let score = &state.score[usize::from(card.batting_seat.min(1))];
             assert_eq!(card.total, u32::from(score.runs), "seed {seed}");
             assert_eq!(card.wickets, u32::from(score.wickets), "seed {seed}");
@@ -156,7 +175,9 @@ fn champions_points_tables_match_the_engine_over_many_matches() {
     for seed in 0..20 {
         let players = 2 + (seed % 4) as u8;
         let (state, events) = play::<Champions>(&Options { players }, seed);
-        let GameScorecard::Points { table } = render("champions", &events).expect("card").expect("parse")
+        let GameScorecard::Points { table } = render("champions", &serde_json::json!({}), &events)
+            .expect("card")
+            .expect("parse")
         else {
             panic!("not a points table");
         };
@@ -176,7 +197,10 @@ fn champions_points_tables_match_the_engine_over_many_matches() {
 
 #[test]
 fn games_without_a_scorecard_and_bad_events_are_reported() {
-    assert!(render("toy", &[]).is_none());
+    let defaults = serde_json::json!({});
+    assert!(render("toy", &defaults, &[]).is_none());
     let bad = [serde_json::json!({ "type": "no_such_event" })];
-    assert!(render("ctg", &bad).expect("ctg has one").is_err());
+    assert!(render("ctg", &defaults, &bad).expect("ctg has one").is_err());
+    let bad_options = serde_json::json!({ "format": "t99" });
+    assert!(render("ctg", &bad_options, &[]).expect("ctg has one").is_err());
 }

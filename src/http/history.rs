@@ -104,7 +104,7 @@ async fn scorecard(
         .result
         .as_ref()
         .and_then(|json| serde_json::from_value::<Outcome>(json.0.clone()).ok());
-    let card = crate::scorecard::from_log(&row.game, &state.lobby.store.log(&id).await?)
+    let card = crate::scorecard::from_log(&row.game, &row.options.0, &state.lobby.store.log(&id).await?)
         .transpose()
         .map_err(ApiError::Internal)?;
     Ok(Json(Scorecard {

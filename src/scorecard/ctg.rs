@@ -3,8 +3,29 @@
 //! removes whoever is on strike after the swap).
 
 use super::{Delivery, GameScorecard, InningsBuilder};
+use crate::rules::Game;
+use crate::rules::ctg::data::Squad;
 use crate::rules::ctg::event::Event;
 use crate::rules::ctg::types::Dismissal;
+use crate::rules::ctg::{Ctg, Options};
+use serde_json::Value;
+
+/// Both sides' squads as the match was set up (the default squads unless the options gave
+/// others), so the scorecard can name players instead of squad indices.
+pub fn squads(options: &Value) -> Result<[Squad; 2], String> {
+    let options: Options =
+        serde_json::from_value(options.clone()).map_err(|error| format!("unreadable options: {error}"))?;
+    let state = Ctg::initial_state(&options).map_err(|error| error.to_string())?;
+    Ok((*state.squads).clone())
+}
+
+/// The name of `index` in `squad`, or the index itself if the squad has no such player.
+fn name_of(squad: &Squad, index: u8) -> String {
+    squad
+        .players
+        .get(usize::from(index))
+        .map_or_else(|| index.to_string(), |player| player.name.clone())
+}
 
 fn how_out(dismissal: Dismissal, bowler: &str) -> (String, bool) {
     match dismissal {
@@ -16,10 +37,11 @@ fn how_out(dismissal: Dismissal, bowler: &str) -> (String, bool) {
     }
 }
 
-/// The scorecard of a CTG match from its events.
-pub fn scorecard(events: &[Event]) -> GameScorecard {
+/// The scorecard of a CTG match from its events, naming players from `squads`.
+pub fn scorecard(events: &[Event], squads: &[Squad; 2]) -> GameScorecard {
     let mut innings: Vec<InningsBuilder> = Vec::new();
     let (mut striker, mut non_striker, mut bowler): (Option<u8>, Option<u8>, Option<u8>) = (None, None, None);
+    let mut fielding_side = 1;
     for event in events {
         match *event {
             Event::InningsStarted {
@@ -27,6 +49,7 @@ pub fn scorecard(events: &[Event]) -> GameScorecard {
                 batting,
             } => {
                 innings.push(InningsBuilder::new(u32::from(number) + 1, batting.0));
+                fielding_side = 1 - usize::from(batting.0.min(1));
                 (striker, non_striker, bowler) = (None, None, None);
             }
             Event::BowlerChosen { bowler: chosen } => bowler = Some(chosen),
@@ -42,7 +65,8 @@ pub fn scorecard(events: &[Event]) -> GameScorecard {
             }
             Event::BallEnded { ball } => {
                 let Some(card) = innings.last_mut() else { continue };
-                let bowler_name = bowler.map_or_else(|| "?".to_string(), |b| b.to_string());
+                let bowler_name =
+                    bowler.map_or_else(|| "?".to_string(), |b| name_of(&squads[fielding_side], b));
                 let facing = striker.unwrap_or(u8::MAX);
                 if ball.swap {
                     std::mem::swap(&mut striker, &mut non_striker);
@@ -76,7 +100,12 @@ pub fn scorecard(events: &[Event]) -> GameScorecard {
             _ => {}
         }
     }
-    GameScorecard::Cricket {
-        innings: innings.into_iter().map(InningsBuilder::finish).collect(),
+    let mut innings: Vec<_> = innings.into_iter().map(InningsBuilder::finish).collect();
+    for card in &mut innings {
+        let squad = &squads[usize::from(card.batting_seat.min(1))];
+        for line in &mut card.batting {
+            line.name = Some(name_of(squad, line.batter));
+        }
     }
+    GameScorecard::Cricket { innings }
 }

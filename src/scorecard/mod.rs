@@ -17,6 +17,8 @@ use serde_json::Value;
 pub struct BattingLine {
     /// The batter's index in the batting side's squad (CTG) or batting order (Wicketz).
     pub batter: u8,
+    /// The player's name where the game's cards carry one (CTG squads); `None` otherwise.
+    pub name: Option<String>,
     pub runs: u32,
     /// Legal deliveries faced.
     pub balls: u32,
@@ -91,11 +93,15 @@ pub enum GameScorecard {
     Points { table: Vec<PointsRow> },
 }
 
-/// The scorecard of a match of `game` from its engine events (as JSON, in log order).
-/// `None` for a game without a scorecard; an error names an event that does not parse.
-pub fn render(game: &str, events: &[Value]) -> Option<Result<GameScorecard, String>> {
+/// The scorecard of a match of `game` with `options` from its engine events (as JSON, in log
+/// order). The options give the players' names (CTG squads). `None` for a game without a
+/// scorecard; an error names an event or options that do not parse.
+pub fn render(game: &str, options: &Value, events: &[Value]) -> Option<Result<GameScorecard, String>> {
     match game {
-        "ctg" => Some(parse_all(events).map(|events| ctg::scorecard(&events))),
+        "ctg" => Some(
+            ctg::squads(options)
+                .and_then(|squads| parse_all(events).map(|events| ctg::scorecard(&events, &squads))),
+        ),
         "wicketz" => Some(parse_all(events).map(|events| wicketz::scorecard(&events))),
         "champions" => Some(parse_all(events).map(|events| champions::points_table(&events))),
         _ => None,
@@ -104,13 +110,17 @@ pub fn render(game: &str, events: &[Value]) -> Option<Result<GameScorecard, Stri
 
 /// [`render`] over a stored log: its engine events only (commands and forfeits are not play).
 /// Every event in the log is public once its ball is over, so live matches get one too.
-pub fn from_log(game: &str, log: &[crate::store::LogEntry]) -> Option<Result<GameScorecard, String>> {
+pub fn from_log(
+    game: &str,
+    options: &Value,
+    log: &[crate::store::LogEntry],
+) -> Option<Result<GameScorecard, String>> {
     let events: Vec<Value> = log
         .iter()
         .filter(|entry| entry.kind == crate::store::EntryKind::Event)
         .map(|entry| entry.payload.clone())
         .collect();
-    render(game, &events)
+    render(game, options, &events)
 }
 
 fn parse_all<E: serde::de::DeserializeOwned>(events: &[Value]) -> Result<Vec<E>, String> {
@@ -180,6 +190,7 @@ impl InningsBuilder {
             None => {
                 self.card.batting.push(BattingLine {
                     batter,
+                    name: None,
                     runs: 0,
                     balls: 0,
                     fours: 0,
