@@ -279,7 +279,7 @@ impl BotClient {
             if my_turn
                 && !awaiting_ack
                 && let Some(command) = game
-                    .bot_command(&view, policy, &mut dice)
+                    .bot_command(&view.to_string(), policy, &mut dice)
                     .map_err(anyhow::Error::msg)?
             {
                 next_id += 1;

@@ -9,19 +9,31 @@
 //! receiving its ack. The server sends the command's events and the new view to that socket
 //! before the ack, and the ack only after the events are durable, so this is the full path
 //! a player waits on.
+//!
+//! The measurement window opens when every match has been set up (setup is reported apart)
+//! and lasts `--duration` seconds, or until every match has finished. With `--duration`, a
+//! match that finishes is followed by a new one between the same two players, so the number
+//! of live matches stays at `--matches` for the whole window.
+//!
+//! One process can hold only as many sockets as its open-file limit allows, so `--workers K`
+//! splits the matches over K child processes of this same binary and merges what they
+//! measured (counters add up, latency histograms are merged value by value).
 
 use super::bot::BotClient;
 use crate::matches::{GameKind, GameRegistry};
-use crate::protocol::{ClientMessage, ServerMessage};
+use crate::protocol::ClientMessage;
 use crate::rules::{BotPolicy, Dice, Seat};
 use anyhow::{Context, bail};
 use futures_util::{SinkExt, StreamExt};
 use hdrhistogram::Histogram;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tokio::io::AsyncBufReadExt;
 use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -35,7 +47,17 @@ pub enum Pace {
     Idle,
 }
 
-#[derive(Debug, clap::Args)]
+impl Pace {
+    fn name(self) -> &'static str {
+        match self {
+            Pace::Human => "human",
+            Pace::Max => "max",
+            Pace::Idle => "idle",
+        }
+    }
+}
+
+#[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// Base URL of the server.
     #[arg(long, default_value = "http://127.0.0.1:8080")]
@@ -45,7 +67,8 @@ pub struct Args {
     pub matches: u32,
     #[arg(long, value_enum, default_value = "human")]
     pub pace: Pace,
-    /// Stop after this many seconds (default: when every match has finished).
+    /// Measure for this many seconds after setup, replacing finished matches (default: play
+    /// each match once, until every one has finished).
     #[arg(long)]
     pub duration: Option<u64>,
     /// Print one JSON object instead of the text report.
@@ -55,23 +78,34 @@ pub struct Args {
     pub game: String,
     #[arg(long, default_value = "t10")]
     pub format: String,
-    /// Matches being set up at once (HTTP lobby calls and socket handshakes).
+    /// Matches being set up at once per process (HTTP lobby calls and socket handshakes).
     #[arg(long, default_value_t = 64)]
     pub setup_concurrency: usize,
     /// Start the matches but open no sockets (with `--pace idle`: memory per match alone).
     #[arg(long)]
     pub no_sockets: bool,
+    /// Processes to spread the matches over (each holds at most its open-file limit of
+    /// sockets: about 19,900 here, so 10,000 matches need two).
+    #[arg(long, default_value_t = 1)]
+    pub workers: u32,
+    /// Internal: run as one worker of `--workers`, printing progress and the result as JSON lines.
+    #[arg(long, hide = true)]
+    pub worker: bool,
 }
 
 /// What the run measured; `--json` prints it as is.
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LoadReport {
     pub pace: String,
+    pub workers: u32,
     pub matches_requested: u32,
     pub matches_started: u64,
     pub matches_completed: u64,
+    /// From the first lobby call to the last match's sockets being open.
     pub setup_seconds: f64,
+    /// The measurement window, after setup.
     pub elapsed_seconds: f64,
+    /// Commands acked inside the window.
     pub acks: u64,
     pub acks_per_second: f64,
     pub p50_ms: f64,
@@ -82,14 +116,15 @@ pub struct LoadReport {
     pub reconnects: u64,
 }
 
-/// Counters shared by every player task.
+/// Counters shared by every player task of one process.
 struct Stats {
     started: AtomicU64,
+    setup_failures: AtomicU64,
     completed: AtomicU64,
     acks: AtomicU64,
     errors: AtomicU64,
     reconnects: AtomicU64,
-    /// Microseconds from sending a command to its ack.
+    /// Microseconds from sending a command to its ack, inside the window.
     latency: Mutex<Histogram<u64>>,
 }
 
@@ -97,40 +132,92 @@ impl Stats {
     fn new() -> anyhow::Result<Stats> {
         Ok(Stats {
             started: AtomicU64::new(0),
+            setup_failures: AtomicU64::new(0),
             completed: AtomicU64::new(0),
             acks: AtomicU64::new(0),
             errors: AtomicU64::new(0),
             reconnects: AtomicU64::new(0),
-            latency: Mutex::new(Histogram::new_with_bounds(1, 600_000_000, 3)?),
+            latency: Mutex::new(new_histogram()?),
         })
     }
 
     fn record_ack(&self, latency: Duration) {
         self.acks.fetch_add(1, Relaxed);
-        let micros = (latency.as_micros() as u64).clamp(1, 600_000_000);
+        let micros = (latency.as_micros() as u64).clamp(1, MAX_MICROS);
         if let Ok(mut histogram) = self.latency.lock() {
             let _ = histogram.record(micros);
         }
     }
 
-    fn percentile_ms(&self, quantile: f64) -> f64 {
-        self.latency
-            .lock()
-            .map(|histogram| histogram.value_at_quantile(quantile) as f64 / 1000.0)
-            .unwrap_or_default()
+    /// Opens the measurement window: what happened during setup is not counted.
+    fn open_window(&self) -> u64 {
+        if let Ok(mut histogram) = self.latency.lock() {
+            histogram.reset();
+        }
+        self.acks.load(Relaxed)
     }
 
-    fn max_ms(&self) -> f64 {
-        self.latency
-            .lock()
-            .map(|histogram| histogram.max() as f64 / 1000.0)
-            .unwrap_or_default()
+    fn progress(&self) -> Progress {
+        Progress {
+            started: self.started.load(Relaxed),
+            completed: self.completed.load(Relaxed),
+            acks: self.acks.load(Relaxed),
+            errors: self.errors.load(Relaxed),
+            reconnects: self.reconnects.load(Relaxed),
+            p99_ms: self
+                .latency
+                .lock()
+                .map(|histogram| histogram.value_at_quantile(0.99) as f64 / 1000.0)
+                .unwrap_or_default(),
+        }
     }
+}
+
+const MAX_MICROS: u64 = 600_000_000;
+
+fn new_histogram() -> anyhow::Result<Histogram<u64>> {
+    Ok(Histogram::new_with_bounds(1, MAX_MICROS, 3)?)
+}
+
+/// Counters as the progress bar shows them (and a worker reports them, once a second).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+struct Progress {
+    started: u64,
+    completed: u64,
+    acks: u64,
+    errors: u64,
+    reconnects: u64,
+    p99_ms: f64,
+}
+
+/// One line of a worker's output.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum WorkerLine {
+    Progress(Progress),
+    /// The worker's report and its latency histogram as `(microseconds, count)` pairs.
+    Done {
+        report: LoadReport,
+        latency_us: Vec<(u64, u64)>,
+    },
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new()?;
-    let report = runtime.block_on(load(&args))?;
+    let report = if args.workers > 1 && !args.worker {
+        runtime.block_on(run_workers(&args))?
+    } else {
+        let (report, histogram) = runtime.block_on(load(&args))?;
+        if args.worker {
+            let latency_us = histogram
+                .iter_recorded()
+                .map(|value| (value.value_iterated_to(), value.count_at_value()))
+                .collect();
+            println!("{}", serde_json::to_string(&WorkerLine::Done { report, latency_us })?);
+            return Ok(());
+        }
+        report
+    };
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
@@ -139,15 +226,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn load(args: &Args) -> anyhow::Result<LoadReport> {
+/// Runs the load in this process and returns its report and latency histogram.
+pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
     let game = GameRegistry::standard()
         .get(&args.game)
         .with_context(|| format!("unknown game {}", args.game))?;
     let options = json!({ "format": args.format });
     let stats = Arc::new(Stats::new()?);
-    let http = reqwest::Client::builder().pool_max_idle_per_host(256).build()?;
+    // Idle lobby connections are sockets on the server too: let them go soon after setup.
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(256)
+        .pool_idle_timeout(Duration::from_secs(5))
+        .build()?;
     let setup = Arc::new(Semaphore::new(args.setup_concurrency.max(1)));
-    let progress = progress_bar(args.matches);
     let began = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
     for index in 0..args.matches {
@@ -158,6 +249,7 @@ async fn load(args: &Args) -> anyhow::Result<LoadReport> {
             options: options.clone(),
             pace: args.pace,
             sockets: !args.no_sockets,
+            back_to_back: args.duration.is_some(),
             stats: stats.clone(),
             setup: setup.clone(),
             index,
@@ -169,43 +261,47 @@ async fn load(args: &Args) -> anyhow::Result<LoadReport> {
             }
         });
     }
-    let ticker = tokio::spawn(tick(progress.clone(), stats.clone(), began));
-    let setup_done = {
-        let stats = stats.clone();
-        let wanted = u64::from(args.matches);
-        tokio::spawn(async move {
-            while stats.started.load(Relaxed) < wanted {
-                tokio::time::sleep(Duration::from_millis(50)).await;
+    drop(http);
+    let show = Show::new(args);
+    let ticker = tokio::spawn(tick(show.clone(), stats.clone(), began));
+    let wanted = u64::from(args.matches);
+    let (setup_seconds, acks_before, elapsed) = {
+        let all_done = async { while tasks.join_next().await.is_some() {} };
+        tokio::pin!(all_done);
+        // Setup: until every match is started (or every task has ended, e.g. on errors).
+        let setup_finished = tokio::select! {
+            _ = async {
+                while stats.started.load(Relaxed) + stats.setup_failures.load(Relaxed) < wanted {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            } => false,
+            _ = &mut all_done => true,
+        };
+        let setup_seconds = began.elapsed().as_secs_f64();
+        let acks_before = stats.open_window();
+        let window = Instant::now();
+        if !setup_finished {
+            match args.duration {
+                Some(seconds) => {
+                    let _ = tokio::time::timeout(Duration::from_secs(seconds), &mut all_done).await;
+                }
+                None => all_done.await,
             }
-            began.elapsed()
-        })
-    };
-    let all_done = async { while tasks.join_next().await.is_some() {} };
-    let stopped_early = match args.duration {
-        Some(seconds) => tokio::time::timeout(Duration::from_secs(seconds), all_done)
-            .await
-            .is_err(),
-        None => {
-            all_done.await;
-            false
         }
+        (setup_seconds, acks_before, window.elapsed())
     };
-    let elapsed = began.elapsed();
     tasks.abort_all();
     ticker.abort();
-    progress.finish_and_clear();
-    let setup_seconds = if setup_done.is_finished() {
-        setup_done.await.map(|d| d.as_secs_f64()).unwrap_or_default()
-    } else {
-        setup_done.abort();
-        elapsed.as_secs_f64()
-    };
-    if stopped_early {
-        tracing::info!("duration reached; open matches were left running on the server");
-    }
-    let acks = stats.acks.load(Relaxed);
-    Ok(LoadReport {
-        pace: format!("{:?}", args.pace).to_lowercase(),
+    show.finish();
+    let acks = stats.acks.load(Relaxed) - acks_before;
+    let histogram = stats
+        .latency
+        .lock()
+        .map(|histogram| histogram.clone())
+        .unwrap_or(new_histogram()?);
+    let report = LoadReport {
+        pace: args.pace.name().to_string(),
+        workers: 1,
         matches_requested: args.matches,
         matches_started: stats.started.load(Relaxed),
         matches_completed: stats.completed.load(Relaxed),
@@ -213,13 +309,166 @@ async fn load(args: &Args) -> anyhow::Result<LoadReport> {
         elapsed_seconds: elapsed.as_secs_f64(),
         acks,
         acks_per_second: acks as f64 / elapsed.as_secs_f64().max(1e-9),
-        p50_ms: stats.percentile_ms(0.50),
-        p90_ms: stats.percentile_ms(0.90),
-        p99_ms: stats.percentile_ms(0.99),
-        max_ms: stats.max_ms(),
         errors: stats.errors.load(Relaxed),
         reconnects: stats.reconnects.load(Relaxed),
+        ..latency_fields(&histogram)
+    };
+    Ok((report, histogram))
+}
+
+/// A report with only the latency fields filled in (the rest is overwritten by the caller).
+fn latency_fields(histogram: &Histogram<u64>) -> LoadReport {
+    let ms = |micros: u64| micros as f64 / 1000.0;
+    LoadReport {
+        pace: String::new(),
+        workers: 0,
+        matches_requested: 0,
+        matches_started: 0,
+        matches_completed: 0,
+        setup_seconds: 0.0,
+        elapsed_seconds: 0.0,
+        acks: 0,
+        acks_per_second: 0.0,
+        p50_ms: ms(histogram.value_at_quantile(0.50)),
+        p90_ms: ms(histogram.value_at_quantile(0.90)),
+        p99_ms: ms(histogram.value_at_quantile(0.99)),
+        max_ms: ms(histogram.max()),
+        errors: 0,
+        reconnects: 0,
+    }
+}
+
+/// Starts `--workers` copies of this binary, each with its share of the matches, shows their
+/// combined progress and merges their reports.
+async fn run_workers(args: &Args) -> anyhow::Result<LoadReport> {
+    let exe = std::env::current_exe().context("locating this binary to start workers")?;
+    let workers = args.workers.min(args.matches.max(1));
+    let bar = progress_bar(args.matches);
+    let progress = Arc::new(Mutex::new(vec![Progress::default(); workers as usize]));
+    let mut children = Vec::new();
+    for worker in 0..workers {
+        let share = args.matches / workers + u32::from(worker < args.matches % workers);
+        let mut command = tokio::process::Command::new(&exe);
+        command
+            .arg("load")
+            .args(["--server", &args.server])
+            .args(["--matches", &share.to_string()])
+            .args(["--pace", args.pace.name()])
+            .args(["--game", &args.game, "--format", &args.format])
+            .args(["--setup-concurrency", &args.setup_concurrency.to_string()])
+            .arg("--worker")
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true);
+        if let Some(seconds) = args.duration {
+            command.args(["--duration", &seconds.to_string()]);
+        }
+        if args.no_sockets {
+            command.arg("--no-sockets");
+        }
+        let mut child = command.spawn().context("starting a load worker")?;
+        let stdout = child.stdout.take().context("a worker's output")?;
+        let progress = progress.clone();
+        let bar = bar.clone();
+        children.push(tokio::spawn(async move {
+            let mut lines = tokio::io::BufReader::new(stdout).lines();
+            let mut done = None;
+            while let Some(line) = lines.next_line().await? {
+                match serde_json::from_str::<WorkerLine>(&line) {
+                    Ok(WorkerLine::Progress(now)) => {
+                        let total = {
+                            let mut all = progress.lock().map_err(|_| anyhow::anyhow!("poisoned"))?;
+                            all[worker as usize] = now;
+                            combine(&all)
+                        };
+                        bar.set_position(total.completed);
+                        bar.set_message(progress_message(&total, None));
+                    }
+                    Ok(WorkerLine::Done { report, latency_us }) => done = Some((report, latency_us)),
+                    Err(_) => tracing::warn!(worker, line, "unreadable worker output"),
+                }
+            }
+            let status = child.wait().await?;
+            match done {
+                Some(done) if status.success() => Ok(done),
+                _ => bail!("load worker {worker} failed ({status})"),
+            }
+        }));
+    }
+    let mut reports = Vec::new();
+    let mut histogram = new_histogram()?;
+    for child in children {
+        let (report, latency_us) = child.await??;
+        for (micros, count) in latency_us {
+            histogram.record_n(micros.clamp(1, MAX_MICROS), count)?;
+        }
+        reports.push(report);
+    }
+    bar.finish_and_clear();
+    let sum = |field: fn(&LoadReport) -> u64| reports.iter().map(field).sum::<u64>();
+    let longest = |field: fn(&LoadReport) -> f64| reports.iter().map(field).fold(0.0, f64::max);
+    Ok(LoadReport {
+        pace: args.pace.name().to_string(),
+        workers,
+        matches_requested: args.matches,
+        matches_started: sum(|report| report.matches_started),
+        matches_completed: sum(|report| report.matches_completed),
+        setup_seconds: longest(|report| report.setup_seconds),
+        elapsed_seconds: longest(|report| report.elapsed_seconds),
+        acks: sum(|report| report.acks),
+        // Each worker's rate over its own window: the windows overlap, so the rates add up.
+        acks_per_second: reports.iter().map(|report| report.acks_per_second).sum(),
+        errors: sum(|report| report.errors),
+        reconnects: sum(|report| report.reconnects),
+        ..latency_fields(&histogram)
     })
+}
+
+fn combine(all: &[Progress]) -> Progress {
+    all.iter().fold(Progress::default(), |total, one| Progress {
+        started: total.started + one.started,
+        completed: total.completed + one.completed,
+        acks: total.acks + one.acks,
+        errors: total.errors + one.errors,
+        reconnects: total.reconnects + one.reconnects,
+        p99_ms: total.p99_ms.max(one.p99_ms),
+    })
+}
+
+/// Where progress goes: a bar on stderr, or JSON lines on stdout for a parent process.
+#[derive(Clone)]
+enum Show {
+    Bar(ProgressBar),
+    Lines,
+}
+
+impl Show {
+    fn new(args: &Args) -> Show {
+        if args.worker {
+            Show::Lines
+        } else {
+            Show::Bar(progress_bar(args.matches))
+        }
+    }
+
+    fn update(&self, progress: &Progress, rate: u64, began: Instant) {
+        match self {
+            Show::Bar(bar) => {
+                bar.set_position(progress.completed);
+                bar.set_message(progress_message(progress, Some((rate, began))));
+            }
+            Show::Lines => {
+                if let Ok(line) = serde_json::to_string(&WorkerLine::Progress(*progress)) {
+                    println!("{line}");
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Show::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 fn progress_bar(matches: u32) -> ProgressBar {
@@ -232,33 +481,44 @@ fn progress_bar(matches: u32) -> ProgressBar {
     bar
 }
 
-async fn tick(bar: ProgressBar, stats: Arc<Stats>, began: Instant) {
+fn progress_message(progress: &Progress, rate: Option<(u64, Instant)>) -> String {
+    let mut message = format!(
+        "started {}  acks {}",
+        progress.started, progress.acks
+    );
+    if let Some((rate, began)) = rate {
+        message.push_str(&format!(" ({rate}/s)  t={:.0}s", began.elapsed().as_secs_f64()));
+    }
+    message.push_str(&format!(
+        "  p99 {:.1} ms  errors {}  reconnects {}",
+        progress.p99_ms, progress.errors, progress.reconnects
+    ));
+    message
+}
+
+async fn tick(show: Show, stats: Arc<Stats>, began: Instant) {
     let mut last_acks = 0;
     let mut interval = tokio::time::interval(Duration::from_secs(1));
     loop {
         interval.tick().await;
-        let acks = stats.acks.load(Relaxed);
-        bar.set_position(stats.completed.load(Relaxed));
-        bar.set_message(format!(
-            "started {}  acks {acks} ({}/s)  p99 {:.1} ms  errors {}  reconnects {}  t={:.0}s",
-            stats.started.load(Relaxed),
-            acks - last_acks,
-            stats.percentile_ms(0.99),
-            stats.errors.load(Relaxed),
-            stats.reconnects.load(Relaxed),
-            began.elapsed().as_secs_f64(),
-        ));
-        last_acks = acks;
+        let progress = stats.progress();
+        show.update(&progress, progress.acks.saturating_sub(last_acks), began);
+        last_acks = progress.acks;
     }
 }
 
 fn print_report(report: &LoadReport) {
     println!(
-        "pace {}: {} of {} matches started, {} completed",
-        report.pace, report.matches_started, report.matches_requested, report.matches_completed
+        "pace {}: {} of {} matches started, {} completed ({} process{})",
+        report.pace,
+        report.matches_started,
+        report.matches_requested,
+        report.matches_completed,
+        report.workers,
+        if report.workers == 1 { "" } else { "es" }
     );
     println!(
-        "setup {:.1} s, run {:.1} s",
+        "setup {:.1} s, then measured for {:.1} s",
         report.setup_seconds, report.elapsed_seconds
     );
     println!("acks {} ({:.1}/s)", report.acks, report.acks_per_second);
@@ -269,7 +529,7 @@ fn print_report(report: &LoadReport) {
     println!("errors {}  reconnects {}", report.errors, report.reconnects);
 }
 
-/// Sets up one match and plays both of its seats.
+/// Sets up one match slot and plays both of its seats.
 struct MatchTask {
     http: reqwest::Client,
     server: String,
@@ -277,6 +537,8 @@ struct MatchTask {
     options: Value,
     pace: Pace,
     sockets: bool,
+    /// Start another match between the same players when one finishes.
+    back_to_back: bool,
     stats: Arc<Stats>,
     setup: Arc<Semaphore>,
     index: u32,
@@ -284,34 +546,49 @@ struct MatchTask {
 
 impl MatchTask {
     async fn run(&self) -> anyhow::Result<()> {
-        let permit = self.setup.acquire().await?;
+        let mut permit = Some(self.setup.acquire().await?);
+        let result = self.run_slot(&mut permit).await;
+        if result.is_err() && permit.is_some() {
+            // Failed before its first match started: setup must not wait for it.
+            self.stats.setup_failures.fetch_add(1, Relaxed);
+        }
+        result
+    }
+
+    async fn run_slot(&self, permit: &mut Option<tokio::sync::SemaphorePermit<'_>>) -> anyhow::Result<()> {
         let home =
             BotClient::register_with(self.http.clone(), &self.server, &format!("load-{}-h", self.index))
                 .await?;
         let away =
             BotClient::register_with(self.http.clone(), &self.server, &format!("load-{}-a", self.index))
                 .await?;
-        let match_id = home
-            .create_open(self.game.id(), Some(self.options.clone()))
-            .await?;
-        away.join(&match_id).await?;
-        if !self.sockets {
-            drop(permit);
-            self.stats.started.fetch_add(1, Relaxed);
-            return std::future::pending().await;
+        loop {
+            let match_id = home
+                .create_open(self.game.id(), Some(self.options.clone()))
+                .await?;
+            away.join(&match_id).await?;
+            if !self.sockets {
+                permit.take();
+                self.stats.started.fetch_add(1, Relaxed);
+                return std::future::pending().await;
+            }
+            let home_socket = connect(&home.socket_url(&match_id, None)).await?;
+            let away_socket = connect(&away.socket_url(&match_id, None)).await?;
+            // Only the first match of a slot is setup; later ones are part of the load.
+            if permit.take().is_some() {
+                self.stats.started.fetch_add(1, Relaxed);
+            }
+            let (home_result, away_result) = tokio::join!(
+                self.play(&home, &match_id, home_socket),
+                self.play(&away, &match_id, away_socket)
+            );
+            home_result?;
+            away_result?;
+            self.stats.completed.fetch_add(1, Relaxed);
+            if !self.back_to_back {
+                return Ok(());
+            }
         }
-        let home_socket = connect(&home.socket_url(&match_id, None)).await?;
-        let away_socket = connect(&away.socket_url(&match_id, None)).await?;
-        drop(permit);
-        self.stats.started.fetch_add(1, Relaxed);
-        let (home_result, away_result) = tokio::join!(
-            self.play(&home, &match_id, home_socket),
-            self.play(&away, &match_id, away_socket)
-        );
-        home_result?;
-        away_result?;
-        self.stats.completed.fetch_add(1, Relaxed);
-        Ok(())
     }
 
     /// Plays one seat to the end of the match, reconnecting (with resume) if the socket drops.
@@ -342,21 +619,22 @@ impl MatchTask {
                 Message::Close(_) => return Ok(false),
                 _ => continue,
             };
-            let (view, pending) = match serde_json::from_str::<ServerMessage>(&text)? {
-                ServerMessage::Snapshot(snapshot) => {
-                    seat.seat = snapshot.seat;
-                    seat.last_seq = seat.last_seq.max(snapshot.last_seq);
-                    (snapshot.view, snapshot.pending)
+            // Only the envelope is read; a view is kept as text until a bot needs it.
+            let message: Incoming = serde_json::from_str(&text)?;
+            let (view, pending) = match message.kind {
+                "snapshot" | "update" => {
+                    if message.kind == "snapshot" {
+                        seat.seat = message.seat;
+                    }
+                    seat.last_seq = seat.last_seq.max(message.last_seq.unwrap_or_default());
+                    let view = message.view.context("a view without a view")?;
+                    (view.get().to_string(), message.pending.unwrap_or_default())
                 }
-                ServerMessage::Update(update) => {
-                    seat.last_seq = seat.last_seq.max(update.last_seq);
-                    (update.view, update.pending)
-                }
-                ServerMessage::Event { seq, .. } => {
-                    seat.last_seq = seat.last_seq.max(seq);
+                "event" => {
+                    seat.last_seq = seat.last_seq.max(message.seq.unwrap_or_default());
                     continue;
                 }
-                ServerMessage::Ack { .. } => {
+                "ack" => {
                     if let Some(sent) = seat.sent_at.take() {
                         self.stats.record_ack(sent.elapsed());
                     }
@@ -365,25 +643,22 @@ impl MatchTask {
                         None => continue,
                     }
                 }
-                ServerMessage::Error(error) => {
+                "error" => {
                     self.stats.errors.fetch_add(1, Relaxed);
-                    tracing::debug!(
-                        code = error.code.as_str(),
-                        message = error.message,
-                        "command refused"
-                    );
+                    tracing::debug!(frame = %text, "command refused");
                     seat.sent_at = None;
                     match seat.latest.take() {
                         Some(latest) => latest,
                         None => continue,
                     }
                 }
-                ServerMessage::Finished { .. } => return Ok(true),
-                ServerMessage::Pong { .. } => continue,
+                "finished" => return Ok(true),
+                _ => continue,
             };
-            seat.latest = Some((view.clone(), pending.clone()));
             let my_turn = seat.seat.is_some_and(|mine| pending.contains(&mine));
-            if !my_turn || seat.sent_at.is_some() || self.pace == Pace::Idle {
+            let waiting = seat.sent_at.is_some();
+            if !my_turn || waiting || self.pace == Pace::Idle {
+                seat.latest = Some((view, pending));
                 continue;
             }
             let Some(command) = self
@@ -391,6 +666,7 @@ impl MatchTask {
                 .bot_command(&view, BotPolicy::Heuristic, &mut seat.dice)
                 .map_err(anyhow::Error::msg)?
             else {
+                seat.latest = Some((view, pending));
                 continue;
             };
             if self.pace == Pace::Human {
@@ -411,6 +687,24 @@ impl MatchTask {
     }
 }
 
+/// The parts of a server message the load generator reads; everything else is skipped
+/// without being built.
+#[derive(Deserialize)]
+struct Incoming<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: &'a str,
+    #[serde(default)]
+    seq: Option<i64>,
+    #[serde(default)]
+    last_seq: Option<i64>,
+    #[serde(default)]
+    seat: Option<Seat>,
+    #[serde(default)]
+    pending: Option<Vec<Seat>>,
+    #[serde(default, borrow)]
+    view: Option<&'a RawValue>,
+}
+
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn connect(url: &str) -> anyhow::Result<Socket> {
@@ -425,9 +719,10 @@ struct SeatPlay {
     next_id: u64,
     /// When the unacknowledged command was sent.
     sent_at: Option<Instant>,
-    /// The latest view: a seat is often asked again by the batch its own command produced,
-    /// which arrives before that command's ack, so the ack re-examines it.
-    latest: Option<(Value, Vec<Seat>)>,
+    /// The latest view (JSON text) while a command is unacknowledged: a seat is often asked
+    /// again by the batch its own command produced, which arrives before that command's ack,
+    /// so the ack re-examines it.
+    latest: Option<(String, Vec<Seat>)>,
     dice: Dice,
 }
 
@@ -440,6 +735,39 @@ impl SeatPlay {
             sent_at: None,
             latest: None,
             dice: Dice::new(&crate::fairness::new_seed()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_envelope_reader_takes_what_it_needs_from_every_message_type() {
+        let update = r#"{"type":"update","last_seq":12,"view":{"a":[1,{"b":2}]},"pending":[1],"deadline_ms":null}"#;
+        let message: Incoming = serde_json::from_str(update).expect("update");
+        assert_eq!((message.kind, message.last_seq), ("update", Some(12)));
+        assert_eq!(message.view.map(RawValue::get), Some(r#"{"a":[1,{"b":2}]}"#));
+        assert_eq!(message.pending, Some(vec![Seat(1)]));
+        let event = r#"{"type":"event","seq":7,"event":{"kind":"x","nested":{"seq":99}}}"#;
+        let message: Incoming = serde_json::from_str(event).expect("event");
+        assert_eq!((message.kind, message.seq), ("event", Some(7)));
+        let snapshot = r#"{"type":"snapshot","protocol":1,"seat":null,"view":{},"pending":[],"last_seq":0}"#;
+        let message: Incoming = serde_json::from_str(snapshot).expect("snapshot");
+        assert_eq!(message.seat, None);
+    }
+
+    #[test]
+    fn worker_lines_round_trip() {
+        let line = serde_json::to_string(&WorkerLine::Progress(Progress {
+            acks: 5,
+            ..Progress::default()
+        }))
+        .expect("serialise");
+        match serde_json::from_str::<WorkerLine>(&line).expect("parse") {
+            WorkerLine::Progress(progress) => assert_eq!(progress.acks, 5),
+            other => panic!("unexpected {other:?}"),
         }
     }
 }

@@ -9,11 +9,15 @@ mod rate;
 
 pub use rate::TokenBucket;
 
-use crate::matches::{CommandError, MatchHandle, Subscription};
-use crate::protocol::{ClientMessage, ErrorCode, ErrorMessage, MAX_FRAME_BYTES, ServerMessage, Snapshot};
-use crate::rules::{Outcome, Viewer};
+use crate::matches::{CommandError, MatchHandle, Subscription, ViewerBatch};
+use crate::protocol::{ClientMessage, ErrorCode, ErrorMessage, Frame, MAX_FRAME_BYTES, ServerMessage, Snapshot};
+use crate::rules::Viewer;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
-use tokio::sync::broadcast::error::{RecvError, TryRecvError};
+use std::sync::Arc;
+use tokio::sync::broadcast::{
+    self,
+    error::{RecvError, TryRecvError},
+};
 use tokio::sync::watch;
 
 /// A frame from the client, independent of the WebSocket library.
@@ -25,10 +29,11 @@ pub enum Inbound {
     Closed,
 }
 
-/// A frame to the client.
+/// A frame to the client. Text is shared, not copied: the match actor serialised it once for
+/// every socket of the same viewer.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outbound {
-    Text(String),
+    Text(Frame),
     Close { code: u16, reason: String },
 }
 
@@ -73,10 +78,8 @@ pub async fn run_session<I, O>(
         viewer,
         accepted: false,
     };
-    let mut open = session.send(&ServerMessage::Snapshot(snapshot)).await;
-    for (seq, event) in backlog {
-        open = open && session.send(&ServerMessage::Event { seq, event }).await;
-    }
+    let first = std::iter::once(Frame::encode(&ServerMessage::Snapshot(snapshot)));
+    let mut open = session.send_frames(first.chain(backlog)).await;
     let mut bucket = TokenBucket::per_socket();
     let mut refused_in_a_row = 0u32;
     while open {
@@ -107,7 +110,7 @@ pub async fn run_session<I, O>(
             }
             batch = feed.recv() => {
                 open = match batch {
-                    Ok(batch) => session.forward(&batch).await,
+                    Ok(batch) => session.send_frames(batch.frames.iter().cloned()).await,
                     Err(RecvError::Lagged(_)) => {
                         session.close(close::TRY_AGAIN, "too far behind: reconnect with resume_from").await;
                         false
@@ -154,10 +157,17 @@ struct Session<'a, O> {
 impl<O: Sink<Outbound> + Unpin> Session<'_, O> {
     /// False once the client is gone.
     async fn send(&mut self, message: &ServerMessage) -> bool {
-        match serde_json::to_string(message) {
-            Ok(text) => self.outbound.send(Outbound::Text(text)).await.is_ok(),
-            Err(_) => false,
+        self.send_frames([Frame::encode(message)]).await
+    }
+
+    /// Queues every frame and flushes once: one write for a whole batch, not one per frame.
+    async fn send_frames(&mut self, frames: impl IntoIterator<Item = Frame>) -> bool {
+        for frame in frames {
+            if self.outbound.feed(Outbound::Text(frame)).await.is_err() {
+                return false;
+            }
         }
+        self.outbound.flush().await.is_ok()
     }
 
     async fn close(&mut self, code: u16, reason: &str) {
@@ -186,35 +196,11 @@ impl<O: Sink<Outbound> + Unpin> Session<'_, O> {
         self.send(&ServerMessage::Error(error)).await
     }
 
-    async fn forward(&mut self, batch: &crate::matches::handle::Batch) -> bool {
-        let mine = batch.for_viewer(self.viewer);
-        for (seq, event) in &mine.events {
-            let message = ServerMessage::Event {
-                seq: *seq,
-                event: event.clone(),
-            };
-            if !self.send(&message).await {
-                return false;
-            }
-        }
-        if !self.send(&ServerMessage::Update(mine.update.clone())).await {
-            return false;
-        }
-        if let Some((result, seed)) = &batch.finished {
-            let finished = ServerMessage::Finished {
-                result: Outcome::clone(result),
-                seed: seed.clone(),
-            };
-            return self.send(&finished).await;
-        }
-        true
-    }
-
     async fn on_text(
         &mut self,
         text: &str,
         handle: &MatchHandle,
-        feed: &mut tokio::sync::broadcast::Receiver<std::sync::Arc<crate::matches::handle::Batch>>,
+        feed: &mut broadcast::Receiver<Arc<ViewerBatch>>,
     ) -> bool {
         if text.len() > MAX_FRAME_BYTES {
             return self
@@ -240,15 +226,13 @@ impl<O: Sink<Outbound> + Unpin> Session<'_, O> {
         match handle.command(seat, command).await {
             Ok(last_seq) => {
                 // The actor broadcast the events before acking: deliver them first, so the
-                // ack always follows the events it acknowledges.
+                // ack always follows the events it acknowledges (all in one write).
+                let mut frames = Vec::new();
                 loop {
                     match feed.try_recv() {
                         Ok(batch) => {
-                            let reached = batch.for_viewer(self.viewer).update.last_seq >= last_seq;
-                            if !self.forward(&batch).await {
-                                return false;
-                            }
-                            if reached {
+                            frames.extend(batch.frames.iter().cloned());
+                            if batch.last_seq >= last_seq {
                                 break;
                             }
                         }
@@ -261,7 +245,8 @@ impl<O: Sink<Outbound> + Unpin> Session<'_, O> {
                     }
                 }
                 self.accepted = true;
-                self.send(&ServerMessage::Ack { id, last_seq }).await
+                frames.push(Frame::encode(&ServerMessage::Ack { id, last_seq }));
+                self.send_frames(frames).await
             }
             Err(error) => self.refused(id, error).await,
         }

@@ -178,7 +178,10 @@ fn adapt(
     });
     let outbound = Box::pin(sink.with(|frame: Outbound| async move {
         Ok::<_, axum::Error>(match frame {
-            Outbound::Text(text) => Message::Text(text.into()),
+            // Shares the frame's buffer; the check cannot fail, as frames are serde_json output.
+            Outbound::Text(frame) => Message::Text(
+                axum::extract::ws::Utf8Bytes::try_from(frame.into_bytes()).map_err(axum::Error::new)?,
+            ),
             Outbound::Close { code, reason } => Message::Close(Some(CloseFrame {
                 code,
                 reason: reason.into(),

@@ -4,21 +4,28 @@
 //! append the command and its events in one transaction, and only then adopt the copy,
 //! broadcast the redacted events and ack. A refused command or a failed write leaves the
 //! match exactly as it was. Clocks are `tokio::time` deadlines, so tests can pause time.
+//!
+//! The fan-out is the server's hot path, so the actor serialises each event once per viewer
+//! (frames shared by that viewer's sockets and kept for resumes), and renders a viewer's new
+//! view only when some socket of that viewer is listening: each viewer has its own feed.
 
-use super::handle::{ActorMessage, Batch, CommandError, MAILBOX, Subscription, ViewerBatch};
+use super::handle::{ActorMessage, CommandError, MAILBOX, Subscription, ViewerBatch};
 use super::{ActorContext, MatchHandle};
 use crate::fairness::{self, CommandRecord, CommandSource, ForfeitRecord, Mismatch};
-use crate::protocol::{LogEntryBody, PROTOCOL_VERSION, Snapshot, Update};
+use crate::protocol::{Frame, LogEntryBody, PROTOCOL_VERSION, ServerMessage, Snapshot};
 use crate::rules::{BotPolicy, Dice, Game, MatchCore, Outcome, Reject, RejectKind, Seat, Seed, Viewer};
 use crate::store::{EntryKind, LogEntry, MatchStatus, NewEntry};
+use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc};
 use tokio::time::Instant;
 
-/// Batches buffered per subscriber before a slow one is told to resume.
-const FEED_CAPACITY: usize = 256;
+/// Batches buffered per viewer before a slow socket is told to resume. Each slot costs memory
+/// in every live match, and a seat's socket is at most a few batches behind while it plays.
+const FEED_CAPACITY: usize = 64;
 /// A bot (or a broken engine) cannot keep the actor busy forever between messages.
 const MAX_AUTOMATIC_MOVES: usize = 10_000;
 
@@ -33,10 +40,11 @@ pub enum SpawnError {
     Log(#[from] Mismatch),
 }
 
-/// One event as every viewer may see it: index = seat, last = spectator.
+/// One event as every viewer may see it (index = seat, last = spectator), as the frame that
+/// viewer's sockets are sent; viewers who see the same thing share one buffer.
 struct HistoryEntry {
     seq: i64,
-    per_viewer: Vec<Option<Value>>,
+    per_viewer: Vec<Option<Frame>>,
 }
 
 struct MatchActor<G: Game> {
@@ -45,7 +53,8 @@ struct MatchActor<G: Game> {
     next_seq: i64,
     needs_start: bool,
     history: Vec<HistoryEntry>,
-    feed: broadcast::Sender<Arc<Batch>>,
+    /// One feed per viewer (index as in [`HistoryEntry::per_viewer`]).
+    feeds: Vec<broadcast::Sender<Arc<ViewerBatch>>>,
     deadlines: HashMap<Seat, Instant>,
     connections: Vec<usize>,
     disconnected_since: Vec<Option<Instant>>,
@@ -86,7 +95,7 @@ pub(crate) fn spawn<G: Game>(
         core,
         next_seq,
         history,
-        feed: broadcast::channel(FEED_CAPACITY).0,
+        feeds: (0..=seat_total).map(|_| broadcast::channel(FEED_CAPACITY).0).collect(),
         deadlines: HashMap::new(),
         connections: vec![0; seat_total],
         disconnected_since: vec![Some(now); seat_total],
@@ -117,10 +126,13 @@ fn viewer_index(viewer: Viewer, seat_count: usize) -> usize {
 }
 
 fn redact_for_all<G: Game>(state: &G::State, seq: i64, event: &G::Event, viewers: &[Viewer]) -> HistoryEntry {
-    let per_viewer = viewers
-        .iter()
-        .map(|viewer| G::redact(state, event, *viewer).and_then(|event| serde_json::to_value(event).ok()))
-        .collect();
+    let mut per_viewer: Vec<Option<Frame>> = Vec::with_capacity(viewers.len());
+    for viewer in viewers {
+        let frame = G::redact(state, event, *viewer).map(|event| Frame::event(seq, &event));
+        // Most events look the same to everyone: keep one buffer, not one per viewer.
+        let shared = per_viewer.iter().flatten().find(|seen| Some(*seen) == frame.as_ref());
+        per_viewer.push(shared.cloned().or(frame));
+    }
     HistoryEntry { seq, per_viewer }
 }
 
@@ -142,6 +154,11 @@ fn record_command<G: Game>(
 
 fn to_json<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// A log row's payload, serialised straight from the typed value.
+fn to_raw<T: serde::Serialize>(value: &T) -> Result<Box<RawValue>, CommandError> {
+    serde_json::value::to_raw_value(value).map_err(|error| CommandError::Internal(error.to_string()))
 }
 
 impl<G: Game> MatchActor<G> {
@@ -196,14 +213,14 @@ impl<G: Game> MatchActor<G> {
                         .history
                         .iter()
                         .filter(|entry| entry.seq > from)
-                        .filter_map(|entry| Some((entry.seq, entry.per_viewer[index].clone()?)))
+                        .filter_map(|entry| entry.per_viewer[index].clone())
                         .collect(),
                     None => Vec::new(),
                 };
                 let subscription = Subscription {
                     snapshot: self.snapshot(viewer),
                     backlog,
-                    feed: self.feed.subscribe(),
+                    feed: self.feeds[index].subscribe(),
                 };
                 let _ = reply.send(subscription);
             }
@@ -213,13 +230,14 @@ impl<G: Game> MatchActor<G> {
                 let entries = self
                     .history
                     .iter()
-                    .filter_map(|entry| {
-                        Some(LogEntryBody {
-                            seq: entry.seq,
+                    .filter_map(|entry| match entry.per_viewer[index].as_ref()?.decode() {
+                        Ok(ServerMessage::Event { seq, event }) => Some(LogEntryBody {
+                            seq,
                             kind: EntryKind::Event,
-                            payload: entry.per_viewer[index].clone()?,
+                            payload: event,
                             at: None,
-                        })
+                        }),
+                        _ => None,
                     })
                     .collect();
                 let _ = reply.send((to_json(&G::view(&self.core.state, viewer)), entries));
@@ -241,9 +259,14 @@ impl<G: Game> MatchActor<G> {
 
     async fn start(&mut self) -> Result<i64, CommandError> {
         let mut next = self.core.clone();
-        let before = next.state.clone();
-        let events = next.start();
-        self.commit_events(next, before, None, events).await
+        let viewers = viewers(self.seat_count());
+        let mut seq = self.next_seq;
+        let mut redacted = Vec::new();
+        let events = next.start_observed(|state, event| {
+            redacted.push(redact_for_all::<G>(state, seq, event, &viewers));
+            seq += 1;
+        });
+        self.commit_events(next, None, events, redacted).await
     }
 
     /// Decides a command on a copy of the match and commits it. Nothing changes on refusal.
@@ -264,34 +287,43 @@ impl<G: Game> MatchActor<G> {
                 waiting.join(", ")
             )));
         }
-        let typed: G::Command = serde_json::from_value(command.clone())
+        let typed = G::Command::deserialize(&command)
             .map_err(|error| CommandError::BadCommand(error.to_string()))?;
         let mut next = self.core.clone();
-        let before = next.state.clone();
-        let submitted = next.submit(seat, &typed).map_err(|reject| match reject.kind() {
-            RejectKind::NotYourTurn => CommandError::NotYourTurn(reject.to_string()),
-            RejectKind::IllegalMove => CommandError::IllegalMove {
-                reason: reject.reason().to_string(),
-                message: reject.to_string(),
-            },
-            RejectKind::MatchOver => CommandError::MatchNotLive,
-        })?;
+        let viewers = viewers(self.seat_count());
+        // The command's own row comes first, then its events.
+        let mut seq = self.next_seq + 1;
+        let mut redacted = Vec::new();
+        let submitted = next
+            .submit_observed(seat, &typed, |state, event| {
+                redacted.push(redact_for_all::<G>(state, seq, event, &viewers));
+                seq += 1;
+            })
+            .map_err(|reject| match reject.kind() {
+                RejectKind::NotYourTurn => CommandError::NotYourTurn(reject.to_string()),
+                RejectKind::IllegalMove => CommandError::IllegalMove {
+                    reason: reject.reason().to_string(),
+                    message: reject.to_string(),
+                },
+                RejectKind::MatchOver => CommandError::MatchNotLive,
+            })?;
         let record = CommandRecord {
             seat,
             source,
             command,
         };
-        self.commit_events(next, before, Some(record), submitted.events)
+        self.commit_events(next, Some(record), submitted.events, redacted)
             .await
     }
 
-    /// Appends `[command,] events` (and the result if they end the match), then adopts `next`.
+    /// Appends `[command,] events` (and the result if they end the match), then adopts `next`
+    /// and broadcasts `redacted` (the events as each viewer sees them).
     async fn commit_events(
         &mut self,
         next: MatchCore<G>,
-        before: G::State,
         command: Option<CommandRecord>,
         events: Vec<G::Event>,
+        redacted: Vec<HistoryEntry>,
     ) -> Result<i64, CommandError> {
         let mut entries = Vec::with_capacity(events.len() + 1);
         let mut seq = self.next_seq;
@@ -299,53 +331,40 @@ impl<G: Game> MatchActor<G> {
             entries.push(NewEntry {
                 seq,
                 kind: EntryKind::Command,
-                payload: to_json(record),
+                payload: to_raw(record)?,
             });
             seq += 1;
         }
-        let first_event_seq = seq;
         for event in &events {
             entries.push(NewEntry {
                 seq,
                 kind: EntryKind::Event,
-                payload: to_json(event),
+                payload: to_raw(event)?,
             });
             seq += 1;
         }
         let outcome = G::outcome(&next.state);
-        self.append(&entries, outcome.as_ref()).await?;
+        self.append(entries, outcome.as_ref()).await?;
         self.next_seq = seq;
         self.core = next;
-        let viewers = viewers(self.seat_count());
-        let mut shadow = before;
-        let mut new_history = Vec::with_capacity(events.len());
-        for (offset, event) in events.iter().enumerate() {
-            G::apply(&mut shadow, event);
-            new_history.push(redact_for_all::<G>(
-                &shadow,
-                first_event_seq + offset as i64,
-                event,
-                &viewers,
-            ));
-        }
         self.finished = outcome;
         // The seat that just acted starts a fresh clock if it is asked again.
         if let Some(record) = &command {
             self.deadlines.remove(&record.seat);
         }
         self.refresh_clocks();
-        self.broadcast(&new_history);
-        self.history.extend(new_history);
+        self.broadcast(&redacted);
+        self.history.extend(redacted);
         Ok(self.next_seq - 1)
     }
 
-    async fn append(&self, entries: &[NewEntry], outcome: Option<&Outcome>) -> Result<(), CommandError> {
+    async fn append(&self, entries: Vec<NewEntry>, outcome: Option<&Outcome>) -> Result<(), CommandError> {
         let result = outcome.map(to_json);
         self.context
             .journal
             .append(
                 &self.context.match_id,
-                entries.to_vec(),
+                entries,
                 result,
                 chrono::Utc::now(),
             )
@@ -358,8 +377,9 @@ impl<G: Game> MatchActor<G> {
 
     /// Writes entries that are not engine events (a forfeit) and finishes with `outcome`.
     async fn commit(&mut self, entries: Vec<NewEntry>, outcome: Option<Outcome>) -> Result<(), CommandError> {
-        self.append(&entries, outcome.as_ref()).await?;
-        self.next_seq += entries.len() as i64;
+        let count = entries.len() as i64;
+        self.append(entries, outcome.as_ref()).await?;
+        self.next_seq += count;
         self.finished = outcome;
         self.broadcast(&[]);
         Ok(())
@@ -376,43 +396,37 @@ impl<G: Game> MatchActor<G> {
         let entry = NewEntry {
             seq: self.next_seq,
             kind: EntryKind::Forfeit,
-            payload: to_json(&record),
+            payload: to_raw(&record)?,
         };
         let outcome = fairness::forfeit_outcome(self.seat_count(), seat, reason);
         tracing::info!(match_id = %self.context.match_id, %seat, reason, "forfeit");
         self.commit(vec![entry], Some(outcome)).await
     }
 
+    /// Sends every listening viewer its frames: the new events it may see, its new view and,
+    /// if the match just ended, the result. A viewer nobody listens to costs nothing.
     fn broadcast(&self, new_history: &[HistoryEntry]) {
-        let viewers = viewers(self.seat_count());
         let pending = self.pending();
         let last_seq = self.next_seq - 1;
-        let per_viewer = viewers
-            .iter()
-            .enumerate()
-            .map(|(index, viewer)| ViewerBatch {
-                events: new_history
-                    .iter()
-                    .filter_map(|entry| Some((entry.seq, entry.per_viewer[index].clone()?)))
-                    .collect(),
-                update: Update {
-                    last_seq,
-                    view: to_json(&G::view(&self.core.state, *viewer)),
-                    pending: pending.clone(),
-                    deadline_ms: self.deadline_ms(*viewer),
-                },
-            })
-            .collect();
         let finished = self
             .finished
-            .clone()
-            .map(|outcome| (outcome, self.context.seed_hex.clone()));
-        // No subscribers is fine: the log is the record, the feed only informs.
-        let _ = self.feed.send(Arc::new(Batch {
-            per_viewer,
-            pending,
-            finished,
-        }));
+            .as_ref()
+            .map(|outcome| Frame::finished(outcome, &self.context.seed_hex));
+        for (index, viewer) in viewers(self.seat_count()).into_iter().enumerate() {
+            let feed = &self.feeds[index];
+            if feed.receiver_count() == 0 {
+                continue;
+            }
+            let mut frames: Vec<Frame> = new_history
+                .iter()
+                .filter_map(|entry| entry.per_viewer[index].clone())
+                .collect();
+            let view = G::view(&self.core.state, viewer);
+            frames.push(Frame::update(last_seq, &view, &pending, self.deadline_ms(viewer)));
+            frames.extend(finished.clone());
+            // A receiver that left since the count is fine: the log is the record.
+            let _ = feed.send(Arc::new(ViewerBatch { frames, last_seq }));
+        }
     }
 
     fn pending(&self) -> Vec<Seat> {

@@ -40,8 +40,9 @@ pub trait GameKind: Send + Sync + 'static {
     /// The view of a match rebuilt from its log (finished matches have no actor).
     fn replayed_view(&self, row: &MatchRow, log: &[LogEntry], viewer: Viewer) -> Result<Value, String>;
 
-    /// A bot's move from a view received over the wire; drives `crease bot`.
-    fn bot_command(&self, view: &Value, policy: BotPolicy, dice: &mut Dice) -> Result<Option<Value>, String>;
+    /// A bot's move from a view as received over the wire (its JSON text); drives
+    /// `crease bot` and `crease load`.
+    fn bot_command(&self, view: &str, policy: BotPolicy, dice: &mut Dice) -> Result<Option<Value>, String>;
 
     fn schemas(&self) -> GameSchemas;
 }
@@ -94,8 +95,8 @@ impl<G: Game> GameKind for Registered<G> {
         serde_json::to_value(G::view(&replayed.core.state, viewer)).map_err(|e| e.to_string())
     }
 
-    fn bot_command(&self, view: &Value, policy: BotPolicy, dice: &mut Dice) -> Result<Option<Value>, String> {
-        let view: G::View = serde_json::from_value(view.clone()).map_err(|error| error.to_string())?;
+    fn bot_command(&self, view: &str, policy: BotPolicy, dice: &mut Dice) -> Result<Option<Value>, String> {
+        let view: G::View = serde_json::from_str(view).map_err(|error| error.to_string())?;
         match G::bot_command(&view, policy, dice) {
             Some(command) => serde_json::to_value(command)
                 .map(Some)

@@ -1,8 +1,8 @@
 //! The game-independent side of a match actor: what can be asked of it, over a bounded
 //! channel. A full channel makes callers wait (back-pressure) rather than grow memory.
 
-use crate::protocol::{ErrorCode, LogEntryBody, Snapshot, Update};
-use crate::rules::{Outcome, Seat, Viewer};
+use crate::protocol::{ErrorCode, Frame, LogEntryBody, Snapshot};
+use crate::rules::{Seat, Viewer};
 use serde_json::Value;
 use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc, oneshot};
@@ -44,39 +44,23 @@ impl CommandError {
     }
 }
 
-/// What changed after one accepted command (or the start, a timeout, a bot move), prepared
-/// for every viewer at once so the fan-out never calls into the game.
+/// What one viewer receives after one accepted command (or the start, a timeout, a bot move):
+/// its events, its new view and, at the end, the result, already serialised by the actor, so
+/// the sockets never call into the game and never serialise again.
 #[derive(Debug)]
-pub struct Batch {
-    /// Index = seat; the last element is the spectator's.
-    pub per_viewer: Vec<ViewerBatch>,
-    pub pending: Vec<Seat>,
-    pub finished: Option<(Outcome, String)>,
-}
-
-#[derive(Debug, Clone)]
 pub struct ViewerBatch {
-    pub events: Vec<(i64, Value)>,
-    pub update: Update,
+    pub frames: Vec<Frame>,
+    /// The seq of the last log entry once this batch is applied.
+    pub last_seq: i64,
 }
 
-impl Batch {
-    pub fn for_viewer(&self, viewer: Viewer) -> &ViewerBatch {
-        let spectator = self.per_viewer.len() - 1;
-        let index = match viewer {
-            Viewer::Seat(seat) => seat.index().min(spectator),
-            Viewer::Spectator => spectator,
-        };
-        &self.per_viewer[index]
-    }
-}
-
-/// A connection's start: a snapshot, the events after `resume_from` it missed, and the live
-/// feed from exactly that point on (taken inside the actor, so nothing falls in between).
+/// A connection's start: a snapshot, the event frames after `resume_from` it missed, and its
+/// viewer's live feed from exactly that point on (taken inside the actor, so nothing falls
+/// in between).
 pub struct Subscription {
     pub snapshot: Snapshot,
-    pub backlog: Vec<(i64, Value)>,
-    pub feed: broadcast::Receiver<Arc<Batch>>,
+    pub backlog: Vec<Frame>,
+    pub feed: broadcast::Receiver<Arc<ViewerBatch>>,
 }
 
 pub(crate) enum ActorMessage {

@@ -42,7 +42,7 @@ pub struct Lobby {
 impl Lobby {
     pub fn new(store: Store, games: GameRegistry, clocks: Clocks) -> Self {
         Lobby {
-            journal: Journal::spawn(store.clone(), GroupPolicy::default()),
+            journal: Journal::spawn(store.clone(), GroupPolicy::for_store(&store)),
             store,
             games: Arc::new(games),
             live: Arc::new(LiveMatches::default()),

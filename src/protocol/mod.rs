@@ -5,11 +5,13 @@
 //! generated per game into `proto/<game>/`. `tests/proto_schema.rs` regenerates `proto/`
 //! from these types and fails when the committed files are stale.
 
+pub mod frame;
 pub mod http;
 pub mod ratings;
 pub mod schema;
 pub mod ws;
 
+pub use frame::Frame;
 pub use http::*;
 pub use ratings::*;
 pub use ws::*;

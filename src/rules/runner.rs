@@ -40,19 +40,35 @@ impl<G: Game> MatchCore<G> {
 
     /// Runs the game's start and folds its events.
     pub fn start(&mut self) -> Vec<G::Event> {
+        self.start_observed(|_, _| {})
+    }
+
+    /// [`MatchCore::start`], calling `observe` with the state right after each event.
+    pub fn start_observed(&mut self, observe: impl FnMut(&G::State, &G::Event)) -> Vec<G::Event> {
         let events = G::start(&self.state, &mut self.dice);
-        self.fold(&events);
+        self.fold_observed(&events, observe);
         events
     }
 
     /// Decides and folds a command. A refused command draws nothing from the real stream:
     /// the game decides on a fork, and the fork is kept only on success.
     pub fn submit(&mut self, seat: Seat, command: &G::Command) -> Result<Submitted<G::Event>, G::Reject> {
+        self.submit_observed(seat, command, |_, _| {})
+    }
+
+    /// [`MatchCore::submit`], calling `observe` with the state right after each event: what
+    /// per-viewer redaction needs, without a second copy of the state to fold again.
+    pub fn submit_observed(
+        &mut self,
+        seat: Seat,
+        command: &G::Command,
+        observe: impl FnMut(&G::State, &G::Event),
+    ) -> Result<Submitted<G::Event>, G::Reject> {
         let dice_position_before = self.dice.position();
         let mut fork = self.dice.clone();
         let events = G::decide(&self.state, seat, command, &mut fork)?;
         self.dice = fork;
-        self.fold(&events);
+        self.fold_observed(&events, observe);
         Ok(Submitted {
             events,
             dice_position_before,
@@ -60,8 +76,13 @@ impl<G: Game> MatchCore<G> {
     }
 
     pub fn fold(&mut self, events: &[G::Event]) {
+        self.fold_observed(events, |_, _| {});
+    }
+
+    fn fold_observed(&mut self, events: &[G::Event], mut observe: impl FnMut(&G::State, &G::Event)) {
         for event in events {
             G::apply(&mut self.state, event);
+            observe(&self.state, event);
         }
     }
 }

@@ -10,6 +10,12 @@
 //!
 //! If the shared transaction fails (one actor's seq was already taken, say), each append of
 //! that group is retried alone with [`Store::append`], so one bad append fails only itself.
+//!
+//! On Postgres several groups commit at once ([`GroupPolicy::writers`]): a commit mostly waits
+//! for its WAL flush, and the next group can be written meanwhile. Appends of one match never
+//! overlap (its actor waits for each), so their order is kept. SQLite has one writer at a time
+//! anyway, so it gets one. Postgres rows go in as one `INSERT .. SELECT FROM UNNEST(..)` of
+//! five arrays per group: one statement to parse however many rows the group has.
 
 use super::{NewEntry, Store, StoreError, StoreResult};
 use crate::ratings::store::RecordRatings;
@@ -24,11 +30,13 @@ const ROWS_PER_STATEMENT: usize = 200;
 /// Appends queued before actors wait (back-pressure instead of memory growth).
 const QUEUE: usize = 16_384;
 
-/// How long the writer waits to fill a group, and how big a group may get.
+/// How long the writer waits to fill a group, how big a group may get, and how many groups
+/// may be committing at once.
 #[derive(Debug, Clone, Copy)]
 pub struct GroupPolicy {
     pub window: Duration,
     pub max_appends: usize,
+    pub writers: usize,
 }
 
 impl Default for GroupPolicy {
@@ -44,6 +52,22 @@ impl Default for GroupPolicy {
                 Duration::from_millis(1)
             },
             max_appends: if off { 1 } else { 512 },
+            writers: 1,
+        }
+    }
+}
+
+impl GroupPolicy {
+    /// The default for a store: concurrent groups only where the database commits them
+    /// concurrently.
+    pub fn for_store(store: &Store) -> GroupPolicy {
+        let default = GroupPolicy::default();
+        match store {
+            Store::Postgres(_) if default.max_appends > 1 => GroupPolicy {
+                writers: 4,
+                ..default
+            },
+            _ => default,
         }
     }
 }
@@ -96,6 +120,7 @@ impl Journal {
 
 async fn write_groups(store: Store, policy: GroupPolicy, mut receiver: mpsc::Receiver<Append>) {
     let mut group = Vec::with_capacity(policy.max_appends);
+    let mut committing = tokio::task::JoinSet::new();
     while let Some(first) = receiver.recv().await {
         group.push(first);
         let deadline = tokio::time::Instant::now() + policy.window;
@@ -110,8 +135,13 @@ async fn write_groups(store: Store, policy: GroupPolicy, mut receiver: mpsc::Rec
             }
         }
         metrics::gauge!(crate::telemetry::JOURNAL_QUEUE).set(receiver.len() as f64);
-        commit_group(&store, std::mem::take(&mut group)).await;
+        while committing.len() >= policy.writers.max(1) {
+            committing.join_next().await;
+        }
+        let (store, group) = (store.clone(), std::mem::take(&mut group));
+        committing.spawn(async move { commit_group(&store, group).await });
     }
+    while committing.join_next().await.is_some() {}
 }
 
 async fn commit_group(store: &Store, group: Vec<Append>) {
@@ -149,7 +179,7 @@ impl Store {
     async fn append_group(&self, group: &[Append]) -> StoreResult<()> {
         const FINISH_SQL: &str = "UPDATE \"match\" SET status = 'finished', finished_at = $2, result = $3 \
              WHERE match_id = $1";
-        let rows: Vec<(&str, &NewEntry, DateTime<Utc>)> = group
+        let rows: Vec<Row<'_>> = group
             .iter()
             .flat_map(|append| {
                 append
@@ -160,19 +190,7 @@ impl Store {
             .collect();
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
-            for chunk in rows.chunks(ROWS_PER_STATEMENT) {
-                let sql = sqlx::AssertSqlSafe(insert_sql(chunk.len()));
-                let mut query = sqlx::query(sql);
-                for (match_id, entry, at) in chunk {
-                    query = query
-                        .bind(*match_id)
-                        .bind(entry.seq)
-                        .bind(*at)
-                        .bind(entry.kind.as_str())
-                        .bind(Json(&entry.payload));
-                }
-                query.execute(&mut *tx).await?;
-            }
+            insert_rows(&mut tx, &rows).await?;
             for append in group {
                 if let Some(result) = &append.result {
                     sqlx::query(FINISH_SQL)
@@ -187,6 +205,57 @@ impl Store {
             }
             tx.commit().await?;
         });
+        Ok(())
+    }
+}
+
+type Row<'a> = (&'a str, &'a NewEntry, DateTime<Utc>);
+
+/// Writes the rows of a group, in the fewest statements each backend allows.
+trait InsertRows {
+    async fn insert_rows(&mut self, rows: &[Row<'_>]) -> Result<(), sqlx::Error>;
+}
+
+async fn insert_rows<C: InsertRows>(connection: &mut C, rows: &[Row<'_>]) -> Result<(), sqlx::Error> {
+    connection.insert_rows(rows).await
+}
+
+impl InsertRows for sqlx::Transaction<'_, sqlx::Postgres> {
+    async fn insert_rows(&mut self, rows: &[Row<'_>]) -> Result<(), sqlx::Error> {
+        const SQL: &str = "INSERT INTO match_event (match_id, seq, at, kind, payload) \
+             SELECT * FROM UNNEST($1::text[], $2::int8[], $3::timestamptz[], $4::text[], $5::text[]::jsonb[])";
+        let match_ids: Vec<&str> = rows.iter().map(|(match_id, _, _)| *match_id).collect();
+        let seqs: Vec<i64> = rows.iter().map(|(_, entry, _)| entry.seq).collect();
+        let ats: Vec<DateTime<Utc>> = rows.iter().map(|(_, _, at)| *at).collect();
+        let kinds: Vec<&str> = rows.iter().map(|(_, entry, _)| entry.kind.as_str()).collect();
+        let payloads: Vec<&str> = rows.iter().map(|(_, entry, _)| entry.payload.get()).collect();
+        sqlx::query(SQL)
+            .bind(match_ids)
+            .bind(seqs)
+            .bind(ats)
+            .bind(kinds)
+            .bind(payloads)
+            .execute(&mut **self)
+            .await?;
+        Ok(())
+    }
+}
+
+impl InsertRows for sqlx::Transaction<'_, sqlx::Sqlite> {
+    async fn insert_rows(&mut self, rows: &[Row<'_>]) -> Result<(), sqlx::Error> {
+        for chunk in rows.chunks(ROWS_PER_STATEMENT) {
+            let sql = sqlx::AssertSqlSafe(insert_sql(chunk.len()));
+            let mut query = sqlx::query(sql);
+            for (match_id, entry, at) in chunk {
+                query = query
+                    .bind(*match_id)
+                    .bind(entry.seq)
+                    .bind(*at)
+                    .bind(entry.kind.as_str())
+                    .bind(entry.payload.get());
+            }
+            query.execute(&mut **self).await?;
+        }
         Ok(())
     }
 }
@@ -242,7 +311,7 @@ mod tests {
         NewEntry {
             seq,
             kind: EntryKind::Event,
-            payload: serde_json::json!({ "n": seq }),
+            payload: serde_json::value::to_raw_value(&serde_json::json!({ "n": seq })).expect("json"),
         }
     }
 
@@ -256,6 +325,7 @@ mod tests {
             GroupPolicy {
                 window: Duration::from_millis(20),
                 max_appends: 512,
+                writers: 2,
             },
         );
         let mut tasks = Vec::new();

@@ -109,7 +109,8 @@ impl std::str::FromStr for EntryKind {
 pub struct NewEntry {
     pub seq: i64,
     pub kind: EntryKind,
-    pub payload: Value,
+    /// Already JSON: serialised once from the typed command or event, written as is.
+    pub payload: Box<serde_json::value::RawValue>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

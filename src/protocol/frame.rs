@@ -1,0 +1,154 @@
+//! Server messages serialised once, shared by every socket that sends them.
+//!
+//! A match actor turns each event and view into JSON exactly once per viewer; the sockets of
+//! that viewer then only copy a reference-counted buffer. The helpers here write the same
+//! bytes as serialising the matching [`ServerMessage`] variant (a test holds them to it), but
+//! take the game's typed values by reference, so no `serde_json::Value` tree is built on the
+//! hot path.
+
+use super::ServerMessage;
+use crate::rules::{Outcome, Seat};
+use bytes::Bytes;
+use serde::Serialize;
+
+/// One server message as the UTF-8 JSON text of a WebSocket frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame(Bytes);
+
+impl Frame {
+    /// Serialises any message. Our messages have string keys only, so this cannot fail in
+    /// practice; if a game type ever broke that, the client gets `null` and the log says why.
+    pub fn encode<T: Serialize + ?Sized>(message: &T) -> Frame {
+        match serde_json::to_vec(message) {
+            Ok(bytes) => Frame(Bytes::from(bytes)),
+            Err(error) => {
+                tracing::error!(%error, "a server message could not be serialised");
+                Frame(Bytes::from_static(b"null"))
+            }
+        }
+    }
+
+    /// `{"type":"event","seq":..,"event":..}`, as [`ServerMessage::Event`].
+    pub fn event<E: Serialize>(seq: i64, event: &E) -> Frame {
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename = "event")]
+        struct EventFrame<'a, E> {
+            seq: i64,
+            event: &'a E,
+        }
+        Frame::encode(&EventFrame { seq, event })
+    }
+
+    /// `{"type":"update",..}`, as [`ServerMessage::Update`].
+    pub fn update<V: Serialize>(last_seq: i64, view: &V, pending: &[Seat], deadline_ms: Option<u64>) -> Frame {
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename = "update")]
+        struct UpdateFrame<'a, V> {
+            last_seq: i64,
+            view: &'a V,
+            pending: &'a [Seat],
+            deadline_ms: Option<u64>,
+        }
+        Frame::encode(&UpdateFrame {
+            last_seq,
+            view,
+            pending,
+            deadline_ms,
+        })
+    }
+
+    /// `{"type":"finished",..}`, as [`ServerMessage::Finished`].
+    pub fn finished(result: &Outcome, seed: &str) -> Frame {
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename = "finished")]
+        struct FinishedFrame<'a> {
+            result: &'a Outcome,
+            seed: &'a str,
+        }
+        Frame::encode(&FinishedFrame { result, seed })
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Every constructor writes serde_json output, which is UTF-8.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+
+    pub fn into_bytes(self) -> Bytes {
+        self.0
+    }
+
+    /// Reads the frame back (rare paths only: the history endpoint, tests).
+    pub fn decode(&self) -> serde_json::Result<ServerMessage> {
+        serde_json::from_slice(&self.0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl From<String> for Frame {
+    fn from(text: String) -> Frame {
+        Frame(Bytes::from(text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Update;
+    use serde_json::json;
+
+    #[test]
+    fn helpers_write_the_same_bytes_as_the_message_enum() {
+        let event = json!({ "kind": "ball", "runs": 4, "nested": { "a": [1, 2] } });
+        assert_eq!(
+            Frame::event(7, &event),
+            Frame::encode(&ServerMessage::Event {
+                seq: 7,
+                event: event.clone()
+            })
+        );
+        let pending = vec![Seat(1)];
+        for deadline_ms in [None, Some(1500)] {
+            let update = Update {
+                last_seq: 9,
+                view: event.clone(),
+                pending: pending.clone(),
+                deadline_ms,
+            };
+            assert_eq!(
+                Frame::update(9, &event, &pending, deadline_ms),
+                Frame::encode(&ServerMessage::Update(update))
+            );
+        }
+        let outcome = Outcome {
+            placings: vec![1, 2],
+            summary: "home won by 4 runs".into(),
+        };
+        assert_eq!(
+            Frame::finished(&outcome, "abcd"),
+            Frame::encode(&ServerMessage::Finished {
+                result: outcome.clone(),
+                seed: "abcd".into()
+            })
+        );
+    }
+
+    #[test]
+    fn a_frame_reads_back_as_the_message_it_encodes() {
+        let frame = Frame::event(3, &json!({ "x": 1 }));
+        assert_eq!(
+            frame.decode().expect("decodes"),
+            ServerMessage::Event {
+                seq: 3,
+                event: json!({ "x": 1 })
+            }
+        );
+        assert_eq!(frame.as_str(), r#"{"type":"event","seq":3,"event":{"x":1}}"#);
+    }
+}
