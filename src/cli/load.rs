@@ -213,7 +213,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .iter_recorded()
                 .map(|value| (value.value_iterated_to(), value.count_at_value()))
                 .collect();
-            println!("{}", serde_json::to_string(&WorkerLine::Done { report, latency_us })?);
+            println!(
+                "{}",
+                serde_json::to_string(&WorkerLine::Done { report, latency_us })?
+            );
             return Ok(());
         }
         report
@@ -482,10 +485,7 @@ fn progress_bar(matches: u32) -> ProgressBar {
 }
 
 fn progress_message(progress: &Progress, rate: Option<(u64, Instant)>) -> String {
-    let mut message = format!(
-        "started {}  acks {}",
-        progress.started, progress.acks
-    );
+    let mut message = format!("started {}  acks {}", progress.started, progress.acks);
     if let Some((rate, began)) = rate {
         message.push_str(&format!(" ({rate}/s)  t={:.0}s", began.elapsed().as_secs_f64()));
     }
@@ -745,7 +745,8 @@ mod tests {
 
     #[test]
     fn the_envelope_reader_takes_what_it_needs_from_every_message_type() {
-        let update = r#"{"type":"update","last_seq":12,"view":{"a":[1,{"b":2}]},"pending":[1],"deadline_ms":null}"#;
+        let update =
+            r#"{"type":"update","last_seq":12,"view":{"a":[1,{"b":2}]},"pending":[1],"deadline_ms":null}"#;
         let message: Incoming = serde_json::from_str(update).expect("update");
         assert_eq!((message.kind, message.last_seq), ("update", Some(12)));
         assert_eq!(message.view.map(RawValue::get), Some(r#"{"a":[1,{"b":2}]}"#));

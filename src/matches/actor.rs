@@ -95,7 +95,9 @@ pub(crate) fn spawn<G: Game>(
         core,
         next_seq,
         history,
-        feeds: (0..=seat_total).map(|_| broadcast::channel(FEED_CAPACITY).0).collect(),
+        feeds: (0..=seat_total)
+            .map(|_| broadcast::channel(FEED_CAPACITY).0)
+            .collect(),
         deadlines: HashMap::new(),
         connections: vec![0; seat_total],
         disconnected_since: vec![Some(now); seat_total],
@@ -130,7 +132,10 @@ fn redact_for_all<G: Game>(state: &G::State, seq: i64, event: &G::Event, viewers
     for viewer in viewers {
         let frame = G::redact(state, event, *viewer).map(|event| Frame::event(seq, &event));
         // Most events look the same to everyone: keep one buffer, not one per viewer.
-        let shared = per_viewer.iter().flatten().find(|seen| Some(*seen) == frame.as_ref());
+        let shared = per_viewer
+            .iter()
+            .flatten()
+            .find(|seen| Some(*seen) == frame.as_ref());
         per_viewer.push(shared.cloned().or(frame));
     }
     HistoryEntry { seq, per_viewer }
@@ -287,8 +292,8 @@ impl<G: Game> MatchActor<G> {
                 waiting.join(", ")
             )));
         }
-        let typed = G::Command::deserialize(&command)
-            .map_err(|error| CommandError::BadCommand(error.to_string()))?;
+        let typed =
+            G::Command::deserialize(&command).map_err(|error| CommandError::BadCommand(error.to_string()))?;
         let mut next = self.core.clone();
         let viewers = viewers(self.seat_count());
         // The command's own row comes first, then its events.
@@ -362,12 +367,7 @@ impl<G: Game> MatchActor<G> {
         let result = outcome.map(to_json);
         self.context
             .journal
-            .append(
-                &self.context.match_id,
-                entries,
-                result,
-                chrono::Utc::now(),
-            )
+            .append(&self.context.match_id, entries, result, chrono::Utc::now())
             .await
             .map_err(|error| {
                 tracing::error!(match_id = %self.context.match_id, %error, "append failed");

@@ -40,7 +40,12 @@ impl Frame {
     }
 
     /// `{"type":"update",..}`, as [`ServerMessage::Update`].
-    pub fn update<V: Serialize>(last_seq: i64, view: &V, pending: &[Seat], deadline_ms: Option<u64>) -> Frame {
+    pub fn update<V: Serialize>(
+        last_seq: i64,
+        view: &V,
+        pending: &[Seat],
+        deadline_ms: Option<u64>,
+    ) -> Frame {
         #[derive(Serialize)]
         #[serde(tag = "type", rename = "update")]
         struct UpdateFrame<'a, V> {
