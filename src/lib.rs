@@ -23,8 +23,9 @@
 //! # How a command flows
 //!
 //! socket frame -> gateway decodes and authenticates (token -> seat) -> match handle
-//! (bounded channel) -> match actor: `Game::decide` -> events appended to the log in one
-//! transaction -> `Game::apply` -> ack to the sender -> per-seat `Game::redact` + broadcast.
+//! (bounded channel) -> match actor: `Game::decide` on a copy, `Game::apply` and per-viewer
+//! `Game::redact` into serialised frames -> events appended to the log (group commit) -> the
+//! copy is adopted -> per-viewer broadcast of the frames and the new view -> ack.
 //! A refused command writes nothing and gets a typed error.
 
 pub mod app;

@@ -6,13 +6,17 @@
 //! match exactly as it was. Clocks are `tokio::time` deadlines, so tests can pause time.
 //!
 //! The fan-out is the server's hot path, so the actor serialises each event once per viewer
-//! (frames shared by that viewer's sockets and kept for resumes), and renders a viewer's new
-//! view only when some socket of that viewer is listening: each viewer has its own feed.
+//! (frames shared by that viewer's sockets), and redacts and renders for a viewer only when
+//! some socket of that viewer is listening: each viewer has its own feed.
+//!
+//! The actor keeps no history in memory: a match's events would be most of its memory, and
+//! only a resuming socket (or the log endpoint) needs them. Those rare callers get the events
+//! re-derived from the durable log, which holds everything the actor has acked.
 
 use super::handle::{ActorMessage, CommandError, MAILBOX, Subscription, ViewerBatch};
 use super::{ActorContext, MatchHandle};
 use crate::fairness::{self, CommandRecord, CommandSource, ForfeitRecord, Mismatch};
-use crate::protocol::{Frame, LogEntryBody, PROTOCOL_VERSION, ServerMessage, Snapshot};
+use crate::protocol::{Frame, LogEntryBody, PROTOCOL_VERSION, Snapshot};
 use crate::rules::{BotPolicy, Dice, Game, MatchCore, Outcome, Reject, RejectKind, Seat, Seed, Viewer};
 use crate::store::{EntryKind, LogEntry, MatchStatus, NewEntry};
 use serde::Deserialize;
@@ -40,10 +44,9 @@ pub enum SpawnError {
     Log(#[from] Mismatch),
 }
 
-/// One event as every viewer may see it (index = seat, last = spectator), as the frame that
-/// viewer's sockets are sent; viewers who see the same thing share one buffer.
-struct HistoryEntry {
-    seq: i64,
+/// One new event as each listening viewer may see it (index = seat, last = spectator), as the
+/// frame that viewer's sockets are sent; viewers who see the same thing share one buffer.
+struct RedactedEvent {
     per_viewer: Vec<Option<Frame>>,
 }
 
@@ -52,8 +55,8 @@ struct MatchActor<G: Game> {
     core: MatchCore<G>,
     next_seq: i64,
     needs_start: bool,
-    history: Vec<HistoryEntry>,
-    /// One feed per viewer (index as in [`HistoryEntry::per_viewer`]).
+    options: G::Options,
+    /// One feed per viewer (index as in [`RedactedEvent::per_viewer`]).
     feeds: Vec<broadcast::Sender<Arc<ViewerBatch>>>,
     deadlines: HashMap<Seat, Instant>,
     connections: Vec<usize>,
@@ -69,15 +72,11 @@ pub(crate) fn spawn<G: Game>(
     log: Vec<LogEntry>,
 ) -> Result<(MatchHandle, tokio::task::JoinHandle<()>), SpawnError> {
     let seed = Seed::from_hex(&context.seed_hex).ok_or(SpawnError::BadSeed)?;
-    let viewers = viewers(context.seats.len());
-    let mut history = Vec::new();
     let (core, next_seq, forfeit) = if log.is_empty() {
         let core = MatchCore::<G>::new(&options, &seed).map_err(|e| SpawnError::Setup(e.to_string()))?;
         (core, 1, None)
     } else {
-        let replayed = fairness::replay::<G>(&options, &seed, &log, |state, seq, event| {
-            history.push(redact_for_all::<G>(state, seq, event, &viewers));
-        })?;
+        let replayed = fairness::replay::<G>(&options, &seed, &log, |_, _, _| {})?;
         (replayed.core, replayed.last_seq + 1, replayed.forfeit)
     };
     let finished = match forfeit {
@@ -94,7 +93,7 @@ pub(crate) fn spawn<G: Game>(
         needs_start: log.is_empty(),
         core,
         next_seq,
-        history,
+        options,
         feeds: (0..=seat_total)
             .map(|_| broadcast::channel(FEED_CAPACITY).0)
             .collect(),
@@ -127,10 +126,19 @@ fn viewer_index(viewer: Viewer, seat_count: usize) -> usize {
     }
 }
 
-fn redact_for_all<G: Game>(state: &G::State, seq: i64, event: &G::Event, viewers: &[Viewer]) -> HistoryEntry {
-    let mut per_viewer: Vec<Option<Frame>> = Vec::with_capacity(viewers.len());
-    for viewer in viewers {
-        let frame = G::redact(state, event, *viewer).map(|event| Frame::event(seq, &event));
+/// Redacts `event` for every viewer marked in `listening` (the others get `None`).
+fn redact_for_listeners<G: Game>(
+    state: &G::State,
+    seq: i64,
+    event: &G::Event,
+    listening: &[(Viewer, bool)],
+) -> RedactedEvent {
+    let mut per_viewer: Vec<Option<Frame>> = Vec::with_capacity(listening.len());
+    for &(viewer, listens) in listening {
+        let frame = listens
+            .then(|| G::redact(state, event, viewer))
+            .flatten()
+            .map(|event| Frame::event(seq, &event));
         // Most events look the same to everyone: keep one buffer, not one per viewer.
         let shared = per_viewer
             .iter()
@@ -138,7 +146,7 @@ fn redact_for_all<G: Game>(state: &G::State, seq: i64, event: &G::Event, viewers
             .find(|seen| Some(*seen) == frame.as_ref());
         per_viewer.push(shared.cloned().or(frame));
     }
-    HistoryEntry { seq, per_viewer }
+    RedactedEvent { per_viewer }
 }
 
 /// Counts an answered command. The `type` label is the command's own tag only when the game
@@ -214,13 +222,14 @@ impl<G: Game> MatchActor<G> {
             } => {
                 let index = viewer_index(viewer, self.seat_count());
                 let backlog = match resume_from {
-                    Some(from) => self
-                        .history
-                        .iter()
-                        .filter(|entry| entry.seq > from)
-                        .filter_map(|entry| entry.per_viewer[index].clone())
+                    // Subscribing inside the actor, after the backlog is read, leaves no gap.
+                    Some(from) if from < self.next_seq - 1 => self
+                        .visible_since(viewer, from)
+                        .await
+                        .into_iter()
+                        .map(|(seq, event)| Frame::event(seq, &event))
                         .collect(),
-                    None => Vec::new(),
+                    _ => Vec::new(),
                 };
                 let subscription = Subscription {
                     snapshot: self.snapshot(viewer),
@@ -231,18 +240,15 @@ impl<G: Game> MatchActor<G> {
             }
             ActorMessage::Connection { seat, connected } => self.on_connection(seat, connected),
             ActorMessage::Log { viewer, reply } => {
-                let index = viewer_index(viewer, self.seat_count());
                 let entries = self
-                    .history
-                    .iter()
-                    .filter_map(|entry| match entry.per_viewer[index].as_ref()?.decode() {
-                        Ok(ServerMessage::Event { seq, event }) => Some(LogEntryBody {
-                            seq,
-                            kind: EntryKind::Event,
-                            payload: event,
-                            at: None,
-                        }),
-                        _ => None,
+                    .visible_since(viewer, 0)
+                    .await
+                    .into_iter()
+                    .map(|(seq, event)| LogEntryBody {
+                        seq,
+                        kind: EntryKind::Event,
+                        payload: to_json(&event),
+                        at: None,
                     })
                     .collect();
                 let _ = reply.send((to_json(&G::view(&self.core.state, viewer)), entries));
@@ -258,17 +264,53 @@ impl<G: Game> MatchActor<G> {
         self.context.seats.len()
     }
 
+    /// The events after `from` as `viewer` may see them, re-derived from the durable log. If
+    /// the log cannot be read the caller gets none; a socket still gets the full snapshot.
+    async fn visible_since(&self, viewer: Viewer, from: i64) -> Vec<(i64, G::Event)> {
+        let mut visible = Vec::new();
+        let log = match self.context.store.log(&self.context.match_id).await {
+            Ok(log) => log,
+            Err(error) => {
+                tracing::error!(match_id = %self.context.match_id, %error, "could not read the log back");
+                return visible;
+            }
+        };
+        let Some(seed) = Seed::from_hex(&self.context.seed_hex) else {
+            return visible;
+        };
+        let replayed = fairness::replay::<G>(&self.options, &seed, &log, |state, seq, event| {
+            if seq > from
+                && let Some(event) = G::redact(state, event, viewer)
+            {
+                visible.push((seq, event));
+            }
+        });
+        if let Err(mismatch) = replayed {
+            tracing::error!(match_id = %self.context.match_id, %mismatch, "the log does not replay");
+        }
+        visible
+    }
+
+    /// Each viewer, and whether any socket of it listens (only those are redacted for).
+    fn listening(&self) -> Vec<(Viewer, bool)> {
+        viewers(self.seat_count())
+            .into_iter()
+            .zip(&self.feeds)
+            .map(|(viewer, feed)| (viewer, feed.receiver_count() > 0))
+            .collect()
+    }
+
     fn is_bot(&self, seat: Seat) -> bool {
         self.context.seats.get(seat.index()).is_some_and(|row| row.bot)
     }
 
     async fn start(&mut self) -> Result<i64, CommandError> {
         let mut next = self.core.clone();
-        let viewers = viewers(self.seat_count());
+        let listening = self.listening();
         let mut seq = self.next_seq;
         let mut redacted = Vec::new();
         let events = next.start_observed(|state, event| {
-            redacted.push(redact_for_all::<G>(state, seq, event, &viewers));
+            redacted.push(redact_for_listeners::<G>(state, seq, event, &listening));
             seq += 1;
         });
         self.commit_events(next, None, events, redacted).await
@@ -295,13 +337,14 @@ impl<G: Game> MatchActor<G> {
         let typed =
             G::Command::deserialize(&command).map_err(|error| CommandError::BadCommand(error.to_string()))?;
         let mut next = self.core.clone();
-        let viewers = viewers(self.seat_count());
+        // Nobody can subscribe before this command is broadcast: the actor is busy with it.
+        let listening = self.listening();
         // The command's own row comes first, then its events.
         let mut seq = self.next_seq + 1;
         let mut redacted = Vec::new();
         let submitted = next
             .submit_observed(seat, &typed, |state, event| {
-                redacted.push(redact_for_all::<G>(state, seq, event, &viewers));
+                redacted.push(redact_for_listeners::<G>(state, seq, event, &listening));
                 seq += 1;
             })
             .map_err(|reject| match reject.kind() {
@@ -328,7 +371,7 @@ impl<G: Game> MatchActor<G> {
         next: MatchCore<G>,
         command: Option<CommandRecord>,
         events: Vec<G::Event>,
-        redacted: Vec<HistoryEntry>,
+        redacted: Vec<RedactedEvent>,
     ) -> Result<i64, CommandError> {
         let mut entries = Vec::with_capacity(events.len() + 1);
         let mut seq = self.next_seq;
@@ -359,7 +402,6 @@ impl<G: Game> MatchActor<G> {
         }
         self.refresh_clocks();
         self.broadcast(&redacted);
-        self.history.extend(redacted);
         Ok(self.next_seq - 1)
     }
 
@@ -405,7 +447,7 @@ impl<G: Game> MatchActor<G> {
 
     /// Sends every listening viewer its frames: the new events it may see, its new view and,
     /// if the match just ended, the result. A viewer nobody listens to costs nothing.
-    fn broadcast(&self, new_history: &[HistoryEntry]) {
+    fn broadcast(&self, new_events: &[RedactedEvent]) {
         let pending = self.pending();
         let last_seq = self.next_seq - 1;
         let finished = self
@@ -417,7 +459,7 @@ impl<G: Game> MatchActor<G> {
             if feed.receiver_count() == 0 {
                 continue;
             }
-            let mut frames: Vec<Frame> = new_history
+            let mut frames: Vec<Frame> = new_events
                 .iter()
                 .filter_map(|entry| entry.per_viewer[index].clone())
                 .collect();
