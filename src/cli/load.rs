@@ -48,12 +48,12 @@ pub enum Pace {
 }
 
 impl Pace {
-    fn name(self) -> &'static str {
-        match self {
-            Pace::Human => "human",
-            Pace::Max => "max",
-            Pace::Idle => "idle",
-        }
+    /// The name `--pace` takes, as clap derives it.
+    fn name(self) -> String {
+        use clap::ValueEnum;
+        self.to_possible_value()
+            .map(|value| value.get_name().to_string())
+            .unwrap_or_default()
     }
 }
 
@@ -108,12 +108,31 @@ pub struct LoadReport {
     /// Commands acked inside the window.
     pub acks: u64,
     pub acks_per_second: f64,
+    #[serde(flatten)]
+    pub latency: Latency,
+    pub errors: u64,
+    pub reconnects: u64,
+}
+
+/// Command-to-broadcast percentiles of the window, in milliseconds.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Latency {
     pub p50_ms: f64,
     pub p90_ms: f64,
     pub p99_ms: f64,
     pub max_ms: f64,
-    pub errors: u64,
-    pub reconnects: u64,
+}
+
+impl Latency {
+    fn of(histogram: &Histogram<u64>) -> Latency {
+        let ms = |micros: u64| micros as f64 / 1000.0;
+        Latency {
+            p50_ms: ms(histogram.value_at_quantile(0.50)),
+            p90_ms: ms(histogram.value_at_quantile(0.90)),
+            p99_ms: ms(histogram.value_at_quantile(0.99)),
+            max_ms: ms(histogram.max()),
+        }
+    }
 }
 
 /// Counters shared by every player task of one process.
@@ -303,7 +322,7 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
         .map(|histogram| histogram.clone())
         .unwrap_or(new_histogram()?);
     let report = LoadReport {
-        pace: args.pace.name().to_string(),
+        pace: args.pace.name(),
         workers: 1,
         matches_requested: args.matches,
         matches_started: stats.started.load(Relaxed),
@@ -314,31 +333,9 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
         acks_per_second: acks as f64 / elapsed.as_secs_f64().max(1e-9),
         errors: stats.errors.load(Relaxed),
         reconnects: stats.reconnects.load(Relaxed),
-        ..latency_fields(&histogram)
+        latency: Latency::of(&histogram),
     };
     Ok((report, histogram))
-}
-
-/// A report with only the latency fields filled in (the rest is overwritten by the caller).
-fn latency_fields(histogram: &Histogram<u64>) -> LoadReport {
-    let ms = |micros: u64| micros as f64 / 1000.0;
-    LoadReport {
-        pace: String::new(),
-        workers: 0,
-        matches_requested: 0,
-        matches_started: 0,
-        matches_completed: 0,
-        setup_seconds: 0.0,
-        elapsed_seconds: 0.0,
-        acks: 0,
-        acks_per_second: 0.0,
-        p50_ms: ms(histogram.value_at_quantile(0.50)),
-        p90_ms: ms(histogram.value_at_quantile(0.90)),
-        p99_ms: ms(histogram.value_at_quantile(0.99)),
-        max_ms: ms(histogram.max()),
-        errors: 0,
-        reconnects: 0,
-    }
 }
 
 /// Starts `--workers` copies of this binary, each with its share of the matches, shows their
@@ -356,7 +353,7 @@ async fn run_workers(args: &Args) -> anyhow::Result<LoadReport> {
             .arg("load")
             .args(["--server", &args.server])
             .args(["--matches", &share.to_string()])
-            .args(["--pace", args.pace.name()])
+            .args(["--pace", &args.pace.name()])
             .args(["--game", &args.game, "--format", &args.format])
             .args(["--setup-concurrency", &args.setup_concurrency.to_string()])
             .arg("--worker")
@@ -410,7 +407,7 @@ async fn run_workers(args: &Args) -> anyhow::Result<LoadReport> {
     let sum = |field: fn(&LoadReport) -> u64| reports.iter().map(field).sum::<u64>();
     let longest = |field: fn(&LoadReport) -> f64| reports.iter().map(field).fold(0.0, f64::max);
     Ok(LoadReport {
-        pace: args.pace.name().to_string(),
+        pace: args.pace.name(),
         workers,
         matches_requested: args.matches,
         matches_started: sum(|report| report.matches_started),
@@ -422,7 +419,7 @@ async fn run_workers(args: &Args) -> anyhow::Result<LoadReport> {
         acks_per_second: reports.iter().map(|report| report.acks_per_second).sum(),
         errors: sum(|report| report.errors),
         reconnects: sum(|report| report.reconnects),
-        ..latency_fields(&histogram)
+        latency: Latency::of(&histogram),
     })
 }
 
@@ -524,7 +521,7 @@ fn print_report(report: &LoadReport) {
     println!("acks {} ({:.1}/s)", report.acks, report.acks_per_second);
     println!(
         "command-to-broadcast: p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  max {:.2} ms",
-        report.p50_ms, report.p90_ms, report.p99_ms, report.max_ms
+        report.latency.p50_ms, report.latency.p90_ms, report.latency.p99_ms, report.latency.max_ms
     );
     println!("errors {}  reconnects {}", report.errors, report.reconnects);
 }

@@ -55,7 +55,9 @@ struct MatchActor<G: Game> {
     core: MatchCore<G>,
     next_seq: i64,
     needs_start: bool,
+    /// With the seed, what re-deriving the log needs (resumes and the log endpoint).
     options: G::Options,
+    seed: Seed,
     /// One feed per viewer (index as in [`RedactedEvent::per_viewer`]).
     feeds: Vec<broadcast::Sender<Arc<ViewerBatch>>>,
     deadlines: HashMap<Seat, Instant>,
@@ -94,6 +96,7 @@ pub(crate) fn spawn<G: Game>(
         core,
         next_seq,
         options,
+        seed,
         feeds: (0..=seat_total)
             .map(|_| broadcast::channel(FEED_CAPACITY).0)
             .collect(),
@@ -126,27 +129,33 @@ fn viewer_index(viewer: Viewer, seat_count: usize) -> usize {
     }
 }
 
-/// Redacts `event` for every viewer marked in `listening` (the others get `None`).
-fn redact_for_listeners<G: Game>(
-    state: &G::State,
-    seq: i64,
-    event: &G::Event,
-    listening: &[(Viewer, bool)],
-) -> RedactedEvent {
-    let mut per_viewer: Vec<Option<Frame>> = Vec::with_capacity(listening.len());
-    for &(viewer, listens) in listening {
-        let frame = listens
-            .then(|| G::redact(state, event, viewer))
-            .flatten()
-            .map(|event| Frame::event(seq, &event));
-        // Most events look the same to everyone: keep one buffer, not one per viewer.
-        let shared = per_viewer
-            .iter()
-            .flatten()
-            .find(|seen| Some(*seen) == frame.as_ref());
-        per_viewer.push(shared.cloned().or(frame));
+/// Redacts each event for the listening viewers as a copy of the match folds it, numbering
+/// the events from the first seq they will take in the log.
+struct Redactor {
+    /// Each viewer, and whether any socket of it listens (only those are redacted for).
+    listening: Vec<(Viewer, bool)>,
+    next_seq: i64,
+    redacted: Vec<RedactedEvent>,
+}
+
+impl Redactor {
+    fn observe<G: Game>(&mut self, state: &G::State, event: &G::Event) {
+        let mut per_viewer: Vec<Option<Frame>> = Vec::with_capacity(self.listening.len());
+        for &(viewer, listens) in &self.listening {
+            let frame = listens
+                .then(|| G::redact(state, event, viewer))
+                .flatten()
+                .map(|event| Frame::event(self.next_seq, &event));
+            // Most events look the same to everyone: keep one buffer, not one per viewer.
+            let shared = per_viewer
+                .iter()
+                .flatten()
+                .find(|seen| Some(*seen) == frame.as_ref());
+            per_viewer.push(shared.cloned().or(frame));
+        }
+        self.redacted.push(RedactedEvent { per_viewer });
+        self.next_seq += 1;
     }
-    RedactedEvent { per_viewer }
 }
 
 /// Counts an answered command. The `type` label is the command's own tag only when the game
@@ -275,10 +284,7 @@ impl<G: Game> MatchActor<G> {
                 return visible;
             }
         };
-        let Some(seed) = Seed::from_hex(&self.context.seed_hex) else {
-            return visible;
-        };
-        let replayed = fairness::replay::<G>(&self.options, &seed, &log, |state, seq, event| {
+        let replayed = fairness::replay::<G>(&self.options, &self.seed, &log, |state, seq, event| {
             if seq > from
                 && let Some(event) = G::redact(state, event, viewer)
             {
@@ -291,13 +297,19 @@ impl<G: Game> MatchActor<G> {
         visible
     }
 
-    /// Each viewer, and whether any socket of it listens (only those are redacted for).
-    fn listening(&self) -> Vec<(Viewer, bool)> {
-        viewers(self.seat_count())
+    /// A redactor for events from `first_seq` on, for the viewers listening now. Nobody can
+    /// subscribe before those events are broadcast: the actor is busy with them.
+    fn redactor(&self, first_seq: i64) -> Redactor {
+        let listening = viewers(self.seat_count())
             .into_iter()
             .zip(&self.feeds)
             .map(|(viewer, feed)| (viewer, feed.receiver_count() > 0))
-            .collect()
+            .collect();
+        Redactor {
+            listening,
+            next_seq: first_seq,
+            redacted: Vec::new(),
+        }
     }
 
     fn is_bot(&self, seat: Seat) -> bool {
@@ -306,14 +318,9 @@ impl<G: Game> MatchActor<G> {
 
     async fn start(&mut self) -> Result<i64, CommandError> {
         let mut next = self.core.clone();
-        let listening = self.listening();
-        let mut seq = self.next_seq;
-        let mut redacted = Vec::new();
-        let events = next.start_observed(|state, event| {
-            redacted.push(redact_for_listeners::<G>(state, seq, event, &listening));
-            seq += 1;
-        });
-        self.commit_events(next, None, events, redacted).await
+        let mut redactor = self.redactor(self.next_seq);
+        let events = next.start_observed(|state, event| redactor.observe::<G>(state, event));
+        self.commit_events(next, None, events, redactor.redacted).await
     }
 
     /// Decides a command on a copy of the match and commits it. Nothing changes on refusal.
@@ -337,16 +344,10 @@ impl<G: Game> MatchActor<G> {
         let typed =
             G::Command::deserialize(&command).map_err(|error| CommandError::BadCommand(error.to_string()))?;
         let mut next = self.core.clone();
-        // Nobody can subscribe before this command is broadcast: the actor is busy with it.
-        let listening = self.listening();
         // The command's own row comes first, then its events.
-        let mut seq = self.next_seq + 1;
-        let mut redacted = Vec::new();
+        let mut redactor = self.redactor(self.next_seq + 1);
         let submitted = next
-            .submit_observed(seat, &typed, |state, event| {
-                redacted.push(redact_for_listeners::<G>(state, seq, event, &listening));
-                seq += 1;
-            })
+            .submit_observed(seat, &typed, |state, event| redactor.observe::<G>(state, event))
             .map_err(|reject| match reject.kind() {
                 RejectKind::NotYourTurn => CommandError::NotYourTurn(reject.to_string()),
                 RejectKind::IllegalMove => CommandError::IllegalMove {
@@ -360,7 +361,7 @@ impl<G: Game> MatchActor<G> {
             source,
             command,
         };
-        self.commit_events(next, Some(record), submitted.events, redacted)
+        self.commit_events(next, Some(record), submitted.events, redactor.redacted)
             .await
     }
 

@@ -2,11 +2,10 @@
 //!
 //! A match actor turns each event and view into JSON exactly once per viewer; the sockets of
 //! that viewer then only copy a reference-counted buffer. The helpers here write the same
-//! bytes as serialising the matching [`ServerMessage`] variant (a test holds them to it), but
-//! take the game's typed values by reference, so no `serde_json::Value` tree is built on the
-//! hot path.
+//! bytes as serialising the matching [`ServerMessage`](super::ServerMessage) variant (a test
+//! holds them to it), but take the game's typed values by reference, so no
+//! `serde_json::Value` tree is built on the hot path.
 
-use super::ServerMessage;
 use crate::rules::{Outcome, Seat};
 use bytes::Bytes;
 use serde::Serialize;
@@ -28,7 +27,7 @@ impl Frame {
         }
     }
 
-    /// `{"type":"event","seq":..,"event":..}`, as [`ServerMessage::Event`].
+    /// `{"type":"event","seq":..,"event":..}`, as [`ServerMessage::Event`](super::ServerMessage::Event).
     pub fn event<E: Serialize>(seq: i64, event: &E) -> Frame {
         #[derive(Serialize)]
         #[serde(tag = "type", rename = "event")]
@@ -39,7 +38,7 @@ impl Frame {
         Frame::encode(&EventFrame { seq, event })
     }
 
-    /// `{"type":"update",..}`, as [`ServerMessage::Update`].
+    /// `{"type":"update",..}`, as [`ServerMessage::Update`](super::ServerMessage::Update).
     pub fn update<V: Serialize>(
         last_seq: i64,
         view: &V,
@@ -62,7 +61,7 @@ impl Frame {
         })
     }
 
-    /// `{"type":"finished",..}`, as [`ServerMessage::Finished`].
+    /// `{"type":"finished",..}`, as [`ServerMessage::Finished`](super::ServerMessage::Finished).
     pub fn finished(result: &Outcome, seed: &str) -> Frame {
         #[derive(Serialize)]
         #[serde(tag = "type", rename = "finished")]
@@ -81,19 +80,6 @@ impl Frame {
     pub fn into_bytes(self) -> Bytes {
         self.0
     }
-
-    /// Reads the frame back (rare paths only: the history endpoint, tests).
-    pub fn decode(&self) -> serde_json::Result<ServerMessage> {
-        serde_json::from_slice(&self.0)
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
 }
 
 impl From<String> for Frame {
@@ -105,7 +91,7 @@ impl From<String> for Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::Update;
+    use crate::protocol::{ServerMessage, Update};
     use serde_json::json;
 
     #[test]
@@ -148,7 +134,7 @@ mod tests {
     fn a_frame_reads_back_as_the_message_it_encodes() {
         let frame = Frame::event(3, &json!({ "x": 1 }));
         assert_eq!(
-            frame.decode().expect("decodes"),
+            serde_json::from_str::<ServerMessage>(frame.as_str()).expect("decodes"),
             ServerMessage::Event {
                 seq: 3,
                 event: json!({ "x": 1 })

@@ -190,7 +190,7 @@ impl Store {
             .collect();
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
-            insert_rows(&mut tx, &rows).await?;
+            tx.insert_rows(&rows).await?;
             for append in group {
                 if let Some(result) = &append.result {
                     sqlx::query(FINISH_SQL)
@@ -214,10 +214,6 @@ type Row<'a> = (&'a str, &'a NewEntry, DateTime<Utc>);
 /// Writes the rows of a group, in the fewest statements each backend allows.
 trait InsertRows {
     async fn insert_rows(&mut self, rows: &[Row<'_>]) -> Result<(), sqlx::Error>;
-}
-
-async fn insert_rows<C: InsertRows>(connection: &mut C, rows: &[Row<'_>]) -> Result<(), sqlx::Error> {
-    connection.insert_rows(rows).await
 }
 
 impl InsertRows for sqlx::Transaction<'_, sqlx::Postgres> {
