@@ -25,7 +25,7 @@ case $backend in
   *) echo "backend must be sqlite or postgres" >&2; exit 2 ;;
 esac
 ulimit -n "$(ulimit -Hn)"
-RUST_LOG=warn DATABASE_URL=$url "$BIN" serve --bind 127.0.0.1:$PORT ${SERVE_ARGS:-} >"$work/serve.log" 2>&1 &
+RUST_LOG=warn CREASE_RATE_LIMITS=off DATABASE_URL=$url "$BIN" serve --bind 127.0.0.1:$PORT ${SERVE_ARGS:-} >"$work/serve.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done

@@ -40,13 +40,14 @@ impl Application {
         let (shutdown, stopping) = watch::channel(false);
         let state = AppState {
             lobby: lobby.clone(),
+            limits: Arc::new(crate::http::limits::AbuseLimits::new(&config.abuse)),
             shutdown: stopping.clone(),
         };
         let matchmaking = crate::matchmaking::spawn_ticker(lobby.clone(), stopping.clone());
         let app = http::router(state);
         let mut stop_signal = stopping;
         let server = tokio::spawn(async move {
-            axum::serve(listener, app)
+            axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
                 .with_graceful_shutdown(async move {
                     let _ = stop_signal.wait_for(|stop| *stop).await;
                 })

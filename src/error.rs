@@ -30,6 +30,12 @@ pub enum ApiError {
     Forbidden,
     #[error("this route does not take that method")]
     MethodNotAllowed,
+    #[error("too many requests: retry in {retry_after_secs} s")]
+    RateLimited { retry_after_secs: u64 },
+    #[error(
+        "you already hold {limit} unfinished matches or waiting tickets: finish, leave or cancel one first"
+    )]
+    TooManyMatches { limit: u32 },
     #[error("storage failure")]
     Store(#[from] StoreError),
     #[error("internal error")]
@@ -50,6 +56,8 @@ impl ApiError {
             | ApiError::NotSeated => StatusCode::CONFLICT,
             ApiError::Forbidden => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyMatches { .. } => StatusCode::CONFLICT,
             ApiError::Store(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -67,6 +75,8 @@ impl ApiError {
             ApiError::NotSeated => "not_seated",
             ApiError::Forbidden => "forbidden",
             ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::RateLimited { .. } => "rate_limited",
+            ApiError::TooManyMatches { .. } => "too_many_matches",
             ApiError::Store(_) | ApiError::Internal(_) => "internal",
         }
     }
@@ -86,6 +96,12 @@ impl IntoResponse for ApiError {
                 message: self.to_string(),
             },
         };
-        (self.status(), axum::Json(body)).into_response()
+        let mut response = (self.status(), axum::Json(body)).into_response();
+        if let ApiError::RateLimited { retry_after_secs } = self {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, retry_after_secs.into());
+        }
+        response
     }
 }

@@ -18,7 +18,8 @@
 //!   lobby and matchmaking, and recovery after a restart.
 //! * [`store`]: the log and lobby tables on SQLite or PostgreSQL (`migrations/`).
 //! * [`fairness`]: seeds, tokens, and the replay that `verify` and recovery share.
-//! * [`telemetry`]: the Prometheus metrics behind `GET /metrics`.
+//! * [`telemetry`]: the Prometheus metrics behind `GET /metrics`; [`logging`]: where log
+//!   lines go and the filter that keeps sealed values out of them.
 //!
 //! # How a command flows
 //!
@@ -35,6 +36,7 @@ pub mod error;
 pub mod fairness;
 pub mod gateway;
 pub mod http;
+pub mod logging;
 pub mod matches;
 pub mod matchmaking;
 pub mod protocol;

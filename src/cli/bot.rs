@@ -48,7 +48,7 @@ pub struct MatchReport {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    crate::cli::serve::init_tracing(false);
+    crate::logging::init(false);
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let games = GameRegistry::standard();

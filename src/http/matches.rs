@@ -1,5 +1,6 @@
 //! The lobby's match routes and the match WebSocket.
 
+use super::limits::IpAdmitted;
 use super::{AppState, JsonBody, bearer, optional_player, require_player};
 use crate::error::ApiError;
 use crate::gateway::{self, Inbound, Outbound};
@@ -25,11 +26,13 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn create(
+    _: IpAdmitted,
     State(state): State<AppState>,
     headers: HeaderMap,
     JsonBody(body): JsonBody<CreateMatch>,
 ) -> Result<(StatusCode, Json<MatchInfo>), ApiError> {
     let player = require_player(&state, &headers).await?;
+    state.limits.admit_creation(&state, &player).await?;
     Ok((
         StatusCode::CREATED,
         Json(state.lobby.create_match(&player, body).await?),
@@ -67,6 +70,7 @@ async fn join(
     Path(id): Path<String>,
 ) -> Result<Json<MatchInfo>, ApiError> {
     let player = require_player(&state, &headers).await?;
+    state.limits.check_open_matches(&state, &player).await?;
     Ok(Json(state.lobby.join(&player, &id).await?))
 }
 

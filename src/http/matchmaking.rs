@@ -1,5 +1,6 @@
 //! `/v1/matchmaking/tickets`: wait for opponents with the same game and options.
 
+use super::limits::IpAdmitted;
 use super::{AppState, JsonBody, require_player};
 use crate::error::ApiError;
 use crate::protocol::{CreateTicket, Ticket};
@@ -14,11 +15,13 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn open(
+    _: IpAdmitted,
     State(state): State<AppState>,
     headers: HeaderMap,
     JsonBody(body): JsonBody<CreateTicket>,
 ) -> Result<(StatusCode, Json<Ticket>), ApiError> {
     let player = require_player(&state, &headers).await?;
+    state.limits.admit_creation(&state, &player).await?;
     Ok((
         StatusCode::CREATED,
         Json(state.lobby.open_ticket(&player, body).await?),

@@ -5,6 +5,7 @@
 
 pub mod health;
 pub mod history;
+pub mod limits;
 pub mod matches;
 pub mod matchmaking;
 pub mod openapi;
@@ -22,6 +23,8 @@ use tokio::sync::watch;
 #[derive(Clone)]
 pub struct AppState {
     pub lobby: Arc<Lobby>,
+    /// The abuse limits on creating players, matches and tickets.
+    pub limits: Arc<limits::AbuseLimits>,
     /// Flips to true when the server stops; WebSocket sessions close on it.
     pub shutdown: watch::Receiver<bool>,
 }

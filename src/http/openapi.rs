@@ -127,6 +127,7 @@ mod operations {
         responses(
             (status = 201, body = ref("#/components/schemas/PlayerCreated")),
             (status = 400, body = ref("#/components/schemas/ErrorBody")),
+            (status = 429, description = "`rate_limited`: too many creations from this address or player; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
         ))]
     fn create_player() {}
 
@@ -174,6 +175,8 @@ mod operations {
             (status = 201, body = ref("#/components/schemas/MatchInfo")),
             (status = 400, body = ref("#/components/schemas/ErrorBody")),
             (status = 401, body = ref("#/components/schemas/ErrorBody")),
+            (status = 409, description = "`too_many_matches`: the player holds the maximum of unfinished matches", body = ref("#/components/schemas/ErrorBody")),
+            (status = 429, description = "`rate_limited`: too many creations from this address or player; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
         ))]
     fn create_match() {}
 
@@ -197,7 +200,7 @@ mod operations {
         params(("id" = String, Path, description = "match id")),
         responses(
             (status = 200, body = ref("#/components/schemas/MatchInfo")),
-            (status = 409, body = ref("#/components/schemas/ErrorBody")),
+            (status = 409, description = "`match_not_open`, `already_seated` or `too_many_matches`", body = ref("#/components/schemas/ErrorBody")),
         ))]
     fn join_match() {}
 
@@ -244,6 +247,8 @@ mod operations {
         responses(
             (status = 201, body = ref("#/components/schemas/Ticket")),
             (status = 400, body = ref("#/components/schemas/ErrorBody")),
+            (status = 409, description = "`too_many_matches`: the player holds the maximum of unfinished matches", body = ref("#/components/schemas/ErrorBody")),
+            (status = 429, description = "`rate_limited`: too many creations from this address or player; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
         ))]
     fn open_ticket() {}
 

@@ -1,5 +1,6 @@
 //! `POST /v1/players`: guest accounts.
 
+use super::limits::IpAdmitted;
 use super::{AppState, JsonBody};
 use crate::error::ApiError;
 use crate::protocol::{CreatePlayer, PlayerCreated};
@@ -11,6 +12,7 @@ pub fn router() -> Router<AppState> {
 }
 
 async fn create(
+    _: IpAdmitted,
     State(state): State<AppState>,
     JsonBody(body): JsonBody<CreatePlayer>,
 ) -> Result<(StatusCode, Json<PlayerCreated>), ApiError> {

@@ -55,6 +55,7 @@ macro_rules! with_pool {
 }
 
 mod history;
+mod quotas;
 mod tickets;
 
 pub use history::{LeaderboardRow, MatchRatingRow, PlayerMatchRow, PlayerRow};

@@ -135,8 +135,18 @@ pub async fn spawn_app(games: GameRegistry) -> TestApp {
 }
 
 pub async fn spawn_app_on(backend: Backend, games: GameRegistry) -> Option<TestApp> {
+    spawn_app_with(backend, games, |_| {}).await
+}
+
+/// The app with some settings changed from the defaults (`None`: Postgres is not configured).
+pub async fn spawn_app_with(
+    backend: Backend,
+    games: GameRegistry,
+    configure: impl FnOnce(&mut ServeConfig),
+) -> Option<TestApp> {
     let db = TestDb::create(backend).await?;
-    let config = ServeConfig::for_database(db.url());
+    let mut config = ServeConfig::for_database(db.url());
+    configure(&mut config);
     let app = Application::build(&config, games.clone())
         .await
         .expect("build the app");

@@ -1,0 +1,216 @@
+//! Abuse limits on the routes that create things: players, matches and matchmaking tickets.
+//!
+//! Creating is the only cheap way to make the server spend storage, actors and bot CPU, so
+//! it is what a script would hammer. Three limits, each answered before any work is done:
+//!
+//! * per client IP address (from the TCP peer), a token bucket across all three routes, so
+//!   one machine cannot mint guest accounts or matches without bound;
+//! * per player (after authentication), a token bucket on matches and tickets, so one token
+//!   spread over many addresses is limited too;
+//! * a cap on the matches a player holds a seat in that are not over yet (plus its waiting
+//!   tickets), so nobody can park thousands of open matches and live actors.
+//!
+//! The buckets are `governor`'s GCRA limiters keyed by address and by player id: a refusal
+//! says exactly when the next request will pass, which becomes `Retry-After`.
+
+use super::AppState;
+use crate::error::ApiError;
+use crate::matches::Player;
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota};
+use std::hash::Hash;
+use std::net::{IpAddr, SocketAddr};
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+/// Keys kept before stale ones are purged: bounds the limiters' memory under a spray of
+/// addresses, while a steady population of clients never triggers a purge.
+const PURGE_ABOVE_KEYS: usize = 50_000;
+
+/// `crease serve` settings for the abuse limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
+pub struct AbuseConfig {
+    /// Players, matches and tickets one IP address may create per minute (sustained).
+    #[arg(long, env = "CREASE_RATE_LIMIT_IP_PER_MINUTE", default_value_t = 60)]
+    pub rate_limit_ip_per_minute: u32,
+
+    /// Creations one IP address may make at once before the per-minute rate applies.
+    #[arg(long, env = "CREASE_RATE_LIMIT_IP_BURST", default_value_t = 30)]
+    pub rate_limit_ip_burst: u32,
+
+    /// Matches and tickets one player may create per minute (sustained).
+    #[arg(long, env = "CREASE_RATE_LIMIT_PLAYER_PER_MINUTE", default_value_t = 20)]
+    pub rate_limit_player_per_minute: u32,
+
+    /// Matches and tickets one player may create at once before the per-minute rate applies.
+    #[arg(long, env = "CREASE_RATE_LIMIT_PLAYER_BURST", default_value_t = 10)]
+    pub rate_limit_player_burst: u32,
+
+    /// Unfinished matches (open or live) plus waiting tickets one player may hold at once.
+    #[arg(long, env = "CREASE_MAX_OPEN_MATCHES_PER_PLAYER", default_value_t = 10)]
+    pub max_open_matches_per_player: u32,
+
+    /// `off` disables every limit above (for load tests from one address).
+    #[arg(long, env = "CREASE_RATE_LIMITS", default_value_t = true, action = clap::ArgAction::Set,
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub rate_limits: bool,
+}
+
+impl Default for AbuseConfig {
+    fn default() -> Self {
+        AbuseConfig {
+            rate_limit_ip_per_minute: 60,
+            rate_limit_ip_burst: 30,
+            rate_limit_player_per_minute: 20,
+            rate_limit_player_burst: 10,
+            max_open_matches_per_player: 10,
+            rate_limits: true,
+        }
+    }
+}
+
+impl AbuseConfig {
+    /// Every limit off: what load tests and benchmarks from one address need.
+    pub fn off() -> Self {
+        AbuseConfig {
+            rate_limits: false,
+            ..AbuseConfig::default()
+        }
+    }
+}
+
+/// The limiters themselves, shared by every request.
+pub struct AbuseLimits {
+    per_ip: Option<Bucket<IpAddr>>,
+    per_player: Option<Bucket<String>>,
+    max_open_matches: Option<u32>,
+}
+
+impl AbuseLimits {
+    pub fn new(config: &AbuseConfig) -> Self {
+        let on = config.rate_limits;
+        AbuseLimits {
+            per_ip: on
+                .then(|| Bucket::new(config.rate_limit_ip_per_minute, config.rate_limit_ip_burst))
+                .flatten(),
+            per_player: on
+                .then(|| {
+                    Bucket::new(
+                        config.rate_limit_player_per_minute,
+                        config.rate_limit_player_burst,
+                    )
+                })
+                .flatten(),
+            max_open_matches: (on && config.max_open_matches_per_player > 0)
+                .then_some(config.max_open_matches_per_player),
+        }
+    }
+
+    /// Charges one creation to `player` and checks its unfinished matches against the cap.
+    pub async fn admit_creation(&self, state: &AppState, player: &Player) -> Result<(), ApiError> {
+        if let Some(bucket) = &self.per_player {
+            bucket.take(&player.player_id)?;
+        }
+        self.check_open_matches(state, player).await
+    }
+
+    /// Refuses a player who already holds the maximum of unfinished matches and tickets.
+    /// Checked before the seat is taken, so two racing requests may both pass: the per-player
+    /// bucket bounds how far past the cap that can go.
+    pub async fn check_open_matches(&self, state: &AppState, player: &Player) -> Result<(), ApiError> {
+        let Some(limit) = self.max_open_matches else {
+            return Ok(());
+        };
+        let held = state
+            .lobby
+            .store
+            .unfinished_commitments(&player.player_id)
+            .await?;
+        if held >= i64::from(limit) {
+            return Err(ApiError::TooManyMatches { limit });
+        }
+        Ok(())
+    }
+}
+
+/// A token bucket per key (GCRA).
+struct Bucket<K: Hash + Eq + Clone> {
+    limiter: DefaultKeyedRateLimiter<K>,
+}
+
+impl<K: Hash + Eq + Clone> Bucket<K> {
+    /// `None` when the rate is 0 (that limit is off).
+    fn new(per_minute: u32, burst: u32) -> Option<Self> {
+        let per_minute = NonZeroU32::new(per_minute)?;
+        let burst = NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN);
+        let quota = Quota::per_minute(per_minute).allow_burst(burst);
+        Some(Bucket {
+            limiter: DefaultKeyedRateLimiter::keyed(quota),
+        })
+    }
+
+    fn take(&self, key: &K) -> Result<(), ApiError> {
+        if self.limiter.len() > PURGE_ABOVE_KEYS {
+            self.limiter.retain_recent();
+        }
+        self.limiter.check_key(key).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            ApiError::RateLimited {
+                retry_after_secs: retry_after_secs(wait),
+            }
+        })
+    }
+}
+
+/// `Retry-After` is whole seconds: round up, so a client that waits exactly that long passes.
+fn retry_after_secs(wait: Duration) -> u64 {
+    wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+}
+
+/// The per-IP bucket as an extractor: a creating handler takes it as its first argument, so
+/// the charge happens before authentication and before the body is read. A request without a
+/// known peer (a router driven in-process) is not limited by address.
+pub struct IpAdmitted;
+
+impl FromRequestParts<AppState> for IpAdmitted {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        if let Some(bucket) = &state.limits.per_ip
+            && let Some(ConnectInfo(peer)) = parts.extensions.get::<ConnectInfo<SocketAddr>>()
+        {
+            bucket.take(&peer.ip())?;
+        }
+        Ok(IpAdmitted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_passes_its_burst_then_refuses_with_a_wait() {
+        let bucket = Bucket::<u8>::new(60, 3).expect("a rate");
+        assert!((0..3).all(|_| bucket.take(&1).is_ok()));
+        match bucket.take(&1) {
+            Err(ApiError::RateLimited { retry_after_secs }) => assert_eq!(retry_after_secs, 1),
+            other => panic!("expected rate_limited, got {other:?}"),
+        }
+        assert!(bucket.take(&2).is_ok(), "keys have separate buckets");
+    }
+
+    #[test]
+    fn a_zero_rate_turns_the_limit_off() {
+        assert!(Bucket::<u8>::new(0, 5).is_none());
+    }
+
+    #[test]
+    fn retry_after_rounds_up() {
+        assert_eq!(retry_after_secs(Duration::from_millis(1)), 1);
+        assert_eq!(retry_after_secs(Duration::from_secs(2)), 2);
+        assert_eq!(retry_after_secs(Duration::from_millis(2001)), 3);
+    }
+}

@@ -1,0 +1,219 @@
+//! Abuse limits on creating players, matches and tickets: per client address, per player,
+//! and a cap on the unfinished matches a player holds, on SQLite and Postgres.
+
+mod common;
+
+use common::{Backend, TestApp, spawn_app_with, toy_games};
+use serde_json::{Value, json};
+
+/// `(status, Retry-After, body)` of a POST.
+async fn post(app: &TestApp, path: &str, token: Option<&str>, body: Value) -> (u16, Option<u64>, Value) {
+    let mut request = app.http.post(format!("{}{path}", app.base)).json(&body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.expect("POST");
+    let status = response.status().as_u16();
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse().ok());
+    (status, retry_after, response.json().await.unwrap_or(Value::Null))
+}
+
+fn assert_rate_limited((status, retry_after, body): &(u16, Option<u64>, Value)) {
+    assert_eq!(*status, 429, "{body}");
+    assert_eq!(body["error"]["code"], "rate_limited", "{body}");
+    assert!(body["error"]["message"].as_str().is_some_and(|m| !m.is_empty()));
+    let retry_after = retry_after.expect("a Retry-After header");
+    assert!((1..=60).contains(&retry_after), "Retry-After {retry_after}");
+}
+
+async fn open_toy_match(app: &TestApp, token: &str) -> (u16, Option<u64>, Value) {
+    post(app, "/v1/matches", Some(token), json!({ "game": "toy" })).await
+}
+
+async fn per_ip_limit(backend: Backend) {
+    // A burst of 3 and one more a minute: the 4th creation from this address is refused,
+    // whichever route it uses.
+    let Some(app) = spawn_app_with(backend, toy_games(), |config| {
+        config.abuse.rate_limit_ip_burst = 3;
+        config.abuse.rate_limit_ip_per_minute = 1;
+    })
+    .await
+    else {
+        return;
+    };
+    let first = app.player("first").await;
+    app.player("second").await;
+    let (status, _, body) = open_toy_match(&app, &first.token).await;
+    assert_eq!(status, 201, "{body}");
+    assert_rate_limited(&post(&app, "/v1/players", None, json!({ "name": "fourth" })).await);
+    assert_rate_limited(&open_toy_match(&app, &first.token).await);
+    assert_rate_limited(
+        &post(
+            &app,
+            "/v1/matchmaking/tickets",
+            Some(&first.token),
+            json!({ "game": "toy" }),
+        )
+        .await,
+    );
+    // Reads are not creations: they still pass.
+    let (status, _) = app.get("/v1/matches", None).await;
+    assert_eq!(status, 200);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn one_address_is_limited_across_the_creating_routes_sqlite() {
+    per_ip_limit(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn one_address_is_limited_across_the_creating_routes_postgres() {
+    per_ip_limit(Backend::Postgres).await;
+}
+
+#[tokio::test]
+async fn one_player_is_limited_whatever_its_address() {
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), |config| {
+        config.abuse.rate_limit_ip_per_minute = 0; // the address limit off: only the player's
+        config.abuse.rate_limit_player_burst = 2;
+        config.abuse.rate_limit_player_per_minute = 1;
+    })
+    .await
+    .expect("SQLite");
+    let (greedy, other) = (app.player("greedy").await, app.player("other").await);
+    for _ in 0..2 {
+        let (status, _, body) = open_toy_match(&app, &greedy.token).await;
+        assert_eq!(status, 201, "{body}");
+    }
+    assert_rate_limited(&open_toy_match(&app, &greedy.token).await);
+    assert_rate_limited(
+        &post(
+            &app,
+            "/v1/matchmaking/tickets",
+            Some(&greedy.token),
+            json!({ "game": "toy" }),
+        )
+        .await,
+    );
+    let (status, _, body) = open_toy_match(&app, &other.token).await;
+    assert_eq!(status, 201, "another player has its own bucket: {body}");
+    app.stop().await;
+}
+
+async fn open_match_cap(backend: Backend) {
+    let Some(app) = spawn_app_with(backend, toy_games(), |config| {
+        config.abuse.max_open_matches_per_player = 2;
+    })
+    .await
+    else {
+        return;
+    };
+    let (host, guest) = (app.player("host").await, app.player("guest").await);
+    let (status, _, first) = open_toy_match(&app, &host.token).await;
+    assert_eq!(status, 201, "{first}");
+    // A waiting ticket counts: it will become a match.
+    let (status, _, ticket) = post(
+        &app,
+        "/v1/matchmaking/tickets",
+        Some(&host.token),
+        json!({ "game": "toy", "options": { "rounds": 7 } }),
+    )
+    .await;
+    assert_eq!(status, 201, "{ticket}");
+    let (status, _, refused) = open_toy_match(&app, &host.token).await;
+    assert_eq!(status, 409, "{refused}");
+    assert_eq!(refused["error"]["code"], "too_many_matches", "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains('2'))
+    );
+    // Joining someone else's match takes a seat too, so it is refused as well.
+    let (status, _, guest_match) = open_toy_match(&app, &guest.token).await;
+    assert_eq!(status, 201, "{guest_match}");
+    let guest_match_id = guest_match["match_id"].as_str().expect("id");
+    let (status, _, refused) = post(
+        &app,
+        &format!("/v1/matches/{guest_match_id}/join"),
+        Some(&host.token),
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        (status, &refused["error"]["code"]),
+        (409, &json!("too_many_matches"))
+    );
+    // Cancelling the ticket frees a place.
+    let ticket_id = ticket["ticket_id"].as_str().expect("ticket id");
+    let (status, _) = app
+        .delete(&format!("/v1/matchmaking/tickets/{ticket_id}"), Some(&host.token))
+        .await;
+    assert_eq!(status, 200);
+    let (status, _, body) = post(
+        &app,
+        &format!("/v1/matches/{guest_match_id}/join"),
+        Some(&host.token),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_player_holds_at_most_the_cap_of_unfinished_matches_sqlite() {
+    open_match_cap(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn a_player_holds_at_most_the_cap_of_unfinished_matches_postgres() {
+    open_match_cap(Backend::Postgres).await;
+}
+
+#[tokio::test]
+async fn finished_matches_do_not_count_toward_the_cap() {
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), |config| {
+        config.abuse.max_open_matches_per_player = 1;
+    })
+    .await
+    .expect("SQLite");
+    let player = app.player("solo").await;
+    for round in 0..3 {
+        let (status, _, created) = post(
+            &app,
+            "/v1/matches",
+            Some(&player.token),
+            json!({ "game": "toy", "opponent": "bot" }),
+        )
+        .await;
+        assert_eq!(status, 201, "match {round}: {created}");
+        let id = created["match_id"].as_str().expect("id").to_string();
+        let mut client = app.connect(&id, Some(&player.token), None).await;
+        client.play_to_end::<common::toy::Toy>(round).await;
+        let (_, info) = app.get(&format!("/v1/matches/{id}"), None).await;
+        assert_eq!(info["status"], "finished");
+    }
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn rate_limits_off_lets_one_address_create_freely() {
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), |config| {
+        config.abuse = crease::http::limits::AbuseConfig::off();
+        config.abuse.rate_limit_ip_burst = 1;
+        config.abuse.max_open_matches_per_player = 1;
+    })
+    .await
+    .expect("SQLite");
+    let player = app.player("loadtest").await;
+    for _ in 0..5 {
+        let (status, _, body) = open_toy_match(&app, &player.token).await;
+        assert_eq!(status, 201, "{body}");
+    }
+    app.stop().await;
+}
