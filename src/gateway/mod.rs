@@ -16,18 +16,27 @@ use crate::protocol::{
 use crate::rules::Viewer;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::broadcast::{
     self,
     error::{RecvError, TryRecvError},
 };
 use tokio::sync::watch;
+use tokio::time::{self, Instant, MissedTickBehavior};
 
 /// A frame from the client, independent of the WebSocket library.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Inbound {
     Text(String),
     Binary,
-    /// The client closed, or the transport failed (including frames over the size limit).
+    /// A Ping or Pong control frame: no content, but proof that the client is alive (the
+    /// library answers Pings by itself).
+    Control,
+    /// A frame over the size limit: closed with 1009.
+    TooBig,
+    /// A text frame that is not UTF-8: closed with 1007.
+    NotUtf8,
+    /// The client closed, or the transport failed.
     Closed,
 }
 
@@ -36,21 +45,58 @@ pub enum Inbound {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outbound {
     Text(Frame),
-    Close { code: u16, reason: String },
+    /// A liveness check the client's library answers with a Pong.
+    Ping,
+    Close {
+        code: u16,
+        reason: String,
+    },
 }
 
 /// WebSocket close codes the server uses.
 pub mod close {
     pub const NORMAL: u16 = 1000;
     pub const GOING_AWAY: u16 = 1001;
+    pub const INVALID_DATA: u16 = 1007;
     pub const POLICY: u16 = 1008;
+    pub const TOO_BIG: u16 = 1009;
     pub const TRY_AGAIN: u16 = 1013;
 }
 
 /// Rejected messages in a row after which a flooding client is disconnected.
 const FLOOD_LIMIT: u32 = 50;
 
+/// Time limits of one socket (the `--ws-*` settings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SocketLimits {
+    /// How often the server pings.
+    pub ping_interval: Duration,
+    /// Silence (no frame at all, pongs included) after which the socket is closed.
+    pub pong_deadline: Duration,
+    /// Longest one write (a batch and its flush) may take; past it the client is too slow.
+    pub write_timeout: Duration,
+    /// Bytes the socket may hold unsent (applied by the transport, see `http::matches`).
+    pub max_write_buffer: usize,
+    /// How long input is read out after the server's Close, waiting for the client's.
+    pub close_linger: Duration,
+}
+
+impl Default for SocketLimits {
+    fn default() -> Self {
+        crate::listener::ConnectionConfig::default().socket_limits()
+    }
+}
+
+/// Why the session ends, decided in the loop and carried out after it.
+enum End {
+    /// The client left (or the transport failed): nothing more to send.
+    Gone,
+    /// Send this Close, then read out the client's input until it answers.
+    Close(u16, &'static str),
+}
+
 /// Serves one connection until the client leaves, the match ends, or the server stops.
+#[allow(clippy::too_many_arguments)]
 pub async fn run_session<I, O>(
     mut inbound: I,
     mut outbound: O,
@@ -58,6 +104,7 @@ pub async fn run_session<I, O>(
     viewer: Viewer,
     subscription: Subscription,
     mut shutdown: watch::Receiver<bool>,
+    limits: SocketLimits,
 ) where
     I: Stream<Item = Inbound> + Unpin,
     O: Sink<Outbound> + Unpin,
@@ -75,30 +122,42 @@ pub async fn run_session<I, O>(
         backlog,
         mut feed,
     } = subscription;
-    let mut session = Session {
-        outbound: &mut outbound,
-        viewer,
-        accepted: false,
-    };
+    let mut session = Session::new(&mut outbound, viewer, limits);
     let first = std::iter::once(Frame::encode(&ServerMessage::Snapshot(snapshot)));
     let mut open = session.send_frames(first.chain(backlog)).await;
     let mut bucket = TokenBucket::per_socket();
     let mut refused_in_a_row = 0u32;
-    while open {
+    let mut pings = time::interval_at(Instant::now() + limits.ping_interval, limits.ping_interval);
+    pings.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    // Any frame from the client pushes this back; when it fires, the client is gone.
+    let silence = time::sleep(limits.pong_deadline);
+    tokio::pin!(silence);
+    let end = loop {
+        if !open {
+            break End::Gone;
+        }
         tokio::select! {
             frame = inbound.next() => {
-                let Some(Inbound::Text(text)) = frame else {
-                    if frame == Some(Inbound::Binary) {
-                        open = session.error(None, ErrorCode::BadMessage, "send JSON text frames", None).await;
-                        continue;
+                let text = match frame {
+                    None | Some(Inbound::Closed) => break End::Gone,
+                    Some(Inbound::TooBig) => break End::Close(close::TOO_BIG, "message over 64 KiB"),
+                    Some(Inbound::NotUtf8) => break End::Close(close::INVALID_DATA, "text frames must be UTF-8"),
+                    Some(frame) => {
+                        silence.as_mut().reset(Instant::now() + limits.pong_deadline);
+                        match frame {
+                            Inbound::Text(text) => text,
+                            Inbound::Binary => {
+                                open = session.error(None, ErrorCode::BadMessage, "send JSON text frames", None).await;
+                                continue;
+                            }
+                            _ => continue,
+                        }
                     }
-                    break;
                 };
                 if !bucket.take() {
                     refused_in_a_row += 1;
                     if refused_in_a_row > FLOOD_LIMIT {
-                        session.close(close::POLICY, "too many messages").await;
-                        break;
+                        break End::Close(close::POLICY, "too many messages");
                     }
                     open = session.error(None, ErrorCode::RateLimited, "slow down", None).await;
                     continue;
@@ -113,73 +172,141 @@ pub async fn run_session<I, O>(
             batch = feed.recv() => {
                 open = match batch {
                     Ok(batch) => session.send_frames(batch.frames.iter().cloned()).await,
-                    Err(RecvError::Lagged(_)) => {
-                        session.close(close::TRY_AGAIN, "too far behind: reconnect with resume_from").await;
-                        false
-                    }
-                    Err(RecvError::Closed) => {
-                        session.close(close::NORMAL, "match over").await;
-                        false
-                    }
+                    Err(RecvError::Lagged(_)) => break End::Close(close::TRY_AGAIN, BEHIND),
+                    Err(RecvError::Closed) => break End::Close(close::NORMAL, "match over"),
                 };
             }
-            _ = shutdown.changed() => {
-                session.close(close::GOING_AWAY, "server shutting down").await;
-                break;
+            _ = pings.tick() => {
+                open = session.write(Outbound::Ping).await;
             }
+            _ = &mut silence => break End::Close(close::GOING_AWAY, "no answer to pings"),
+            _ = shutdown.changed() => break End::Close(close::GOING_AWAY, "server shutting down"),
         }
-    }
+    };
+    let end = session
+        .ending
+        .take()
+        .map_or(end, |(code, reason)| End::Close(code, reason));
+    session.finish(end, &mut inbound).await;
     if let Some(seat) = seat {
         handle.connection(seat, false).await;
     }
 }
 
+const BEHIND: &str = "too far behind: reconnect with resume_from";
+
 /// A connection to a match that is already over: its final snapshot, then a clean close.
-pub async fn send_final<O: Sink<Outbound> + Unpin>(mut outbound: O, snapshot: Snapshot, seed: String) {
+pub async fn send_final<I, O>(
+    mut inbound: I,
+    mut outbound: O,
+    snapshot: Snapshot,
+    seed: String,
+    limits: SocketLimits,
+) where
+    I: Stream<Item = Inbound> + Unpin,
+    O: Sink<Outbound> + Unpin,
+{
     let result = snapshot.result.clone();
-    let mut session = Session {
-        outbound: &mut outbound,
-        viewer: Viewer::Spectator,
-        accepted: false,
-    };
-    session.send(&ServerMessage::Snapshot(snapshot)).await;
-    if let Some(result) = result {
-        session.send(&ServerMessage::Finished { result, seed }).await;
+    let mut session = Session::new(&mut outbound, Viewer::Spectator, limits);
+    let mut open = session.send(&ServerMessage::Snapshot(snapshot)).await;
+    if let Some(result) = result
+        && open
+    {
+        open = session.send(&ServerMessage::Finished { result, seed }).await;
     }
-    session.close(close::NORMAL, "match over").await;
+    let end = if open {
+        End::Close(close::NORMAL, "match over")
+    } else {
+        End::Gone
+    };
+    session.finish(end, &mut inbound).await;
 }
 
 struct Session<'a, O> {
     outbound: &'a mut O,
     viewer: Viewer,
+    limits: SocketLimits,
     /// The last message was a command the match accepted.
     accepted: bool,
+    /// A write failed or outlived the write timeout: the client is gone or reads too slowly.
+    stalled: bool,
+    /// A Close decided while handling a message.
+    ending: Option<(u16, &'static str)>,
 }
 
-impl<O: Sink<Outbound> + Unpin> Session<'_, O> {
+impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
+    fn new(outbound: &'a mut O, viewer: Viewer, limits: SocketLimits) -> Self {
+        Session {
+            outbound,
+            viewer,
+            limits,
+            accepted: false,
+            stalled: false,
+            ending: None,
+        }
+    }
+
     /// False once the client is gone.
     async fn send(&mut self, message: &ServerMessage) -> bool {
         self.send_frames([Frame::encode(message)]).await
     }
 
     /// Queues every frame and flushes once: one write for a whole batch, not one per frame.
+    /// A client that does not read makes the write wait: it gets `write_timeout`, no more,
+    /// so a session never blocks forever on one socket.
     async fn send_frames(&mut self, frames: impl IntoIterator<Item = Frame>) -> bool {
-        for frame in frames {
-            if self.outbound.feed(Outbound::Text(frame)).await.is_err() {
-                return false;
+        let outbound = &mut *self.outbound;
+        let write = async move {
+            for frame in frames {
+                outbound.feed(Outbound::Text(frame)).await?;
             }
-        }
-        self.outbound.flush().await.is_ok()
+            outbound.flush().await
+        };
+        let done = matches!(time::timeout(self.limits.write_timeout, write).await, Ok(Ok(())));
+        self.stalled |= !done;
+        done
     }
 
-    async fn close(&mut self, code: u16, reason: &str) {
-        let _ = self
-            .outbound
-            .send(Outbound::Close {
-                code,
-                reason: reason.to_string(),
-            })
-            .await;
+    /// Sends one frame (a ping) under the write timeout.
+    async fn write(&mut self, frame: Outbound) -> bool {
+        let done = matches!(
+            time::timeout(self.limits.write_timeout, self.outbound.send(frame)).await,
+            Ok(Ok(()))
+        );
+        self.stalled |= !done;
+        done
+    }
+
+    /// Ends the session. A stalled socket gets a 1013 Close attempt (bounded: its buffers are
+    /// likely full). Otherwise the Close is sent, and the client's input is read out and
+    /// dropped until its own Close or EOF (at most `close_linger`), so the server closes TCP
+    /// with nothing unread: unread input would make the kernel answer with a reset, which can
+    /// destroy the Close frame before the client reads it.
+    async fn finish<I: Stream<Item = Inbound> + Unpin>(&mut self, end: End, inbound: &mut I) {
+        let (code, reason) = match end {
+            _ if self.stalled => (close::TRY_AGAIN, "too slow reading: reconnect with resume_from"),
+            End::Gone => return,
+            End::Close(code, reason) => (code, reason),
+        };
+        let frame = Outbound::Close {
+            code,
+            reason: reason.to_string(),
+        };
+        if self.stalled {
+            let _ = time::timeout(self.limits.close_linger, self.outbound.send(frame)).await;
+            return;
+        }
+        if !self.write(frame).await {
+            return;
+        }
+        let read_out = async {
+            while let Some(frame) = inbound.next().await {
+                if matches!(frame, Inbound::Closed | Inbound::TooBig | Inbound::NotUtf8) {
+                    break;
+                }
+            }
+        };
+        let _ = time::timeout(self.limits.close_linger, read_out).await;
     }
 
     async fn error(
@@ -240,8 +367,7 @@ impl<O: Sink<Outbound> + Unpin> Session<'_, O> {
                         }
                         Err(TryRecvError::Empty) | Err(TryRecvError::Closed) => break,
                         Err(TryRecvError::Lagged(_)) => {
-                            self.close(close::TRY_AGAIN, "too far behind: reconnect with resume_from")
-                                .await;
+                            self.ending = Some((close::TRY_AGAIN, BEHIND));
                             return false;
                         }
                     }
