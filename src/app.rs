@@ -28,7 +28,7 @@ impl Application {
         let store = Store::connect(&config.database_url).await?;
         let lobby = Arc::new(Lobby::new(store, games, config.clocks()).with_matchmaking(config.matchmaking));
         let resumed = lobby.recover().await?;
-        let listener = tokio::net::TcpListener::bind(config.bind).await?;
+        let listener = crate::listener::bind(config.bind, &config.connections)?;
         let address = listener.local_addr()?;
         let (shutdown, stopping) = watch::channel(false);
         let state = AppState {

@@ -14,12 +14,13 @@ use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
 use std::io;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tower::ServiceExt;
 
@@ -35,6 +36,11 @@ pub struct ConnectionConfig {
     /// starts waiting for it: this also closes keep-alive connections idle for that long.
     #[arg(long, env = "CREASE_HTTP_HEADER_TIMEOUT", default_value = "10s", value_parser = humantime::parse_duration)]
     pub http_header_timeout: Duration,
+
+    /// Kernel send buffer of each connection in bytes (SO_SNDBUF; Linux doubles it). Unset,
+    /// the kernel sizes it (up to `net.ipv4.tcp_wmem`'s maximum, 4 MiB by default).
+    #[arg(long, env = "CREASE_TCP_SEND_BUFFER")]
+    pub tcp_send_buffer: Option<u32>,
 
     /// How often the server pings each WebSocket.
     #[arg(long, env = "CREASE_WS_PING_INTERVAL", default_value = "30s", value_parser = humantime::parse_duration)]
@@ -63,6 +69,7 @@ impl Default for ConnectionConfig {
         ConnectionConfig {
             max_connections: 10_000,
             http_header_timeout: Duration::from_secs(10),
+            tcp_send_buffer: None,
             ws_ping_interval: Duration::from_secs(30),
             ws_pong_deadline: Duration::from_secs(60),
             ws_write_timeout: Duration::from_secs(10),
@@ -96,6 +103,21 @@ content-length: 88\r\n\
 
 /// How long a refused connection may take to receive its 503, and then to be read out.
 const REFUSAL_TIME: Duration = Duration::from_secs(1);
+
+/// Binds the listening socket. Accepted connections inherit its send buffer size.
+pub fn bind(address: SocketAddr, config: &ConnectionConfig) -> io::Result<TcpListener> {
+    let socket = match address {
+        SocketAddr::V4(_) => TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => TcpSocket::new_v6()?,
+    };
+    // As `TcpListener::bind` does: a restart may reuse the port at once.
+    socket.set_reuseaddr(true)?;
+    if let Some(bytes) = config.tcp_send_buffer {
+        socket.set_send_buffer_size(bytes)?;
+    }
+    socket.bind(address)?;
+    socket.listen(1024)
+}
 
 /// Accepts connections until `stop` turns true, then lets open requests finish (upgraded
 /// WebSockets are closed by their own sessions, which watch the same signal).

@@ -385,3 +385,184 @@ impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
         self.error(Some(id), error.code(), &message, error.reason()).await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::PROTOCOL_VERSION;
+    use crate::store::MatchStatus;
+    use tokio::sync::mpsc;
+
+    const LIMITS: SocketLimits = SocketLimits {
+        ping_interval: Duration::from_secs(1),
+        pong_deadline: Duration::from_millis(3500),
+        write_timeout: Duration::from_secs(2),
+        max_write_buffer: 1 << 20,
+        close_linger: Duration::from_secs(1),
+    };
+
+    /// A spectator's session on a match with no actor behind it (a spectator never asks it
+    /// anything), fed by channels: the test plays the client.
+    struct Harness {
+        to_server: mpsc::UnboundedSender<Inbound>,
+        from_server: mpsc::UnboundedReceiver<Outbound>,
+        stop: watch::Sender<bool>,
+        session: tokio::task::JoinHandle<()>,
+        /// The match's mailbox, kept open and never read.
+        _mailbox: Box<dyn std::any::Any + Send>,
+        _feed: broadcast::Sender<Arc<ViewerBatch>>,
+    }
+
+    fn spectator_session<O>(outbound: O) -> Harness
+    where
+        O: Sink<Outbound> + Unpin + Send + 'static,
+    {
+        let (sender, mailbox) = mpsc::channel(8);
+        let handle = MatchHandle { sender, game: "toy" };
+        let (feed_sender, feed) = broadcast::channel(8);
+        let snapshot = Snapshot {
+            protocol: PROTOCOL_VERSION,
+            match_id: "m".into(),
+            game: "toy".into(),
+            status: MatchStatus::Live,
+            seat: None,
+            view: serde_json::Value::Null,
+            pending: Vec::new(),
+            last_seq: 0,
+            deadline_ms: None,
+            seed_commitment: String::new(),
+            result: None,
+        };
+        let subscription = Subscription {
+            snapshot,
+            backlog: Vec::new(),
+            feed,
+        };
+        let (to_server, inbound) = mpsc::unbounded_channel();
+        let inbound = Box::pin(futures_util::stream::unfold(inbound, |mut inbound| async move {
+            inbound.recv().await.map(|frame| (frame, inbound))
+        }));
+        let (stop, shutdown) = watch::channel(false);
+        let session = tokio::spawn(run_session(
+            inbound,
+            outbound,
+            handle,
+            Viewer::Spectator,
+            subscription,
+            shutdown,
+            LIMITS,
+        ));
+        let (_, from_server) = mpsc::unbounded_channel();
+        Harness {
+            to_server,
+            from_server,
+            stop,
+            session,
+            _mailbox: Box::new(mailbox),
+            _feed: feed_sender,
+        }
+    }
+
+    /// A session whose client receives everything through a channel.
+    fn recorded_session() -> Harness {
+        let (sent, from_server) = mpsc::unbounded_channel();
+        let outbound = Box::pin(futures_util::sink::unfold(
+            sent,
+            |sent, frame: Outbound| async move { sent.send(frame).map(|()| sent) },
+        ));
+        Harness {
+            from_server,
+            ..spectator_session(outbound)
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_client_that_never_answers_is_pinged_then_closed_at_the_pong_deadline() {
+        let start = Instant::now();
+        let mut client = recorded_session();
+        let mut pings = 0;
+        let close = loop {
+            match client.from_server.recv().await.expect("the session writes") {
+                Outbound::Ping => pings += 1,
+                Outbound::Text(_) => {}
+                Outbound::Close { code, .. } => break code,
+            }
+        };
+        assert_eq!(close, close::GOING_AWAY);
+        assert_eq!(
+            start.elapsed(),
+            LIMITS.pong_deadline,
+            "closed exactly at the deadline"
+        );
+        assert_eq!(pings, 3, "pinged every second before the 3.5 s deadline");
+        // It waits for the client's Close (at most the linger), then ends.
+        time::timeout(LIMITS.close_linger + Duration::from_millis(1), client.session)
+            .await
+            .expect("the session ends after the linger")
+            .expect("no panic");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_client_that_answers_pings_stays_connected_past_the_deadline() {
+        let start = Instant::now();
+        let mut client = recorded_session();
+        let stay = start + 4 * LIMITS.pong_deadline;
+        let mut pongs = 0;
+        while let Ok(frame) = time::timeout_at(stay, client.from_server.recv()).await {
+            match frame.expect("the session is running") {
+                Outbound::Ping => {
+                    pongs += 1;
+                    client.to_server.send(Inbound::Control).expect("session reads");
+                }
+                Outbound::Text(_) => {}
+                Outbound::Close { code, reason } => panic!("closed ({code} {reason}) while answering"),
+            }
+        }
+        assert!(pongs >= 13, "{pongs} pings in 14 s");
+        let _ = client.stop.send(true);
+        assert!(matches!(
+            client.from_server.recv().await,
+            Some(Outbound::Close {
+                code: close::GOING_AWAY,
+                ..
+            })
+        ));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_write_the_client_never_takes_ends_the_session_after_the_write_timeout() {
+        let start = Instant::now();
+        // A transport whose writes never complete: a client that stopped reading.
+        let stuck = Box::pin(futures_util::sink::unfold((), |(), _: Outbound| {
+            std::future::pending::<Result<(), std::convert::Infallible>>()
+        }));
+        let client = spectator_session(stuck);
+        let bound = LIMITS.write_timeout + LIMITS.close_linger;
+        time::timeout(bound + Duration::from_millis(1), client.session)
+            .await
+            .expect("the session gave up on the stuck write")
+            .expect("no panic");
+        assert!(start.elapsed() >= LIMITS.write_timeout);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_close_reads_out_the_clients_input_until_its_close() {
+        let mut client = recorded_session();
+        let _ = client.stop.send(true);
+        while !matches!(client.from_server.recv().await, Some(Outbound::Close { .. })) {}
+        // Input still in flight after the server's Close is read and dropped...
+        for _ in 0..100 {
+            client
+                .to_server
+                .send(Inbound::Text("{}".into()))
+                .expect("still reading");
+        }
+        tokio::task::yield_now().await;
+        assert!(!client.session.is_finished());
+        // ...and the client's Close ends the session at once, not after the linger.
+        let start = Instant::now();
+        client.to_server.send(Inbound::Closed).expect("still reading");
+        client.session.await.expect("no panic");
+        assert_eq!(start.elapsed(), Duration::ZERO);
+    }
+}
