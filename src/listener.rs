@@ -236,6 +236,35 @@ impl AsyncWrite for Counted {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use axum::routing::get;
+
+    /// The lead's per-IP limits read `ConnectInfo<SocketAddr>`: every request carries it.
+    #[tokio::test]
+    async fn handlers_can_extract_the_peer_address() {
+        let config = ConnectionConfig::default();
+        let listener = bind(SocketAddr::from(([127, 0, 0, 1], 0)), &config).expect("bind");
+        let address = listener.local_addr().expect("address");
+        let app = Router::new().route(
+            "/peer",
+            get(|ConnectInfo(peer): ConnectInfo<SocketAddr>| async move { peer.to_string() }),
+        );
+        let (stop, stopping) = watch::channel(false);
+        let server = tokio::spawn(serve(listener, app, config, stopping));
+        let mut stream = TcpStream::connect(address).await.expect("connect");
+        stream
+            .write_all(b"GET /peer HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            .await
+            .expect("write");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).await.expect("read");
+        let client = stream.local_addr().expect("client address").to_string();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(answer.ends_with(&client), "{answer} does not end with {client}");
+        let _ = stop.send(true);
+        server.await.expect("no panic").expect("served");
+    }
+
     #[test]
     fn the_refusal_states_its_body_length_exactly() {
         let text = std::str::from_utf8(super::OVERLOADED).expect("ascii");
