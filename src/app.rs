@@ -25,6 +25,7 @@ impl Application {
     /// and starts listening.
     pub async fn build(config: &ServeConfig, games: GameRegistry) -> anyhow::Result<Application> {
         crate::telemetry::install();
+        config.connections.validate().map_err(anyhow::Error::msg)?;
         let store = Store::connect(&config.database_url).await?;
         let lobby = Arc::new(Lobby::new(store, games, config.clocks()).with_matchmaking(config.matchmaking));
         let resumed = lobby.recover().await?;

@@ -29,12 +29,13 @@ use tower::ServiceExt;
 pub struct ConnectionConfig {
     /// Open TCP connections (HTTP and WebSocket) at most; past it a new connection gets an
     /// immediate 503 `overloaded` and is closed.
-    #[arg(long, env = "CREASE_MAX_CONNECTIONS", default_value_t = 10_000)]
-    pub max_connections: usize,
+    #[arg(long, env = "CREASE_MAX_CONNECTIONS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_connections: u32,
 
     /// Time a connection has to send a complete request head, counted from when the server
     /// starts waiting for it: this also closes keep-alive connections idle for that long.
-    #[arg(long, env = "CREASE_HTTP_HEADER_TIMEOUT", default_value = "10s", value_parser = humantime::parse_duration)]
+    #[arg(long, env = "CREASE_HTTP_HEADER_TIMEOUT", default_value = "10s", value_parser = duration)]
     pub http_header_timeout: Duration,
 
     /// Kernel send buffer of each connection in bytes (SO_SNDBUF; Linux doubles it). Unset,
@@ -43,25 +44,39 @@ pub struct ConnectionConfig {
     pub tcp_send_buffer: Option<u32>,
 
     /// How often the server pings each WebSocket.
-    #[arg(long, env = "CREASE_WS_PING_INTERVAL", default_value = "30s", value_parser = humantime::parse_duration)]
+    #[arg(long, env = "CREASE_WS_PING_INTERVAL", default_value = "30s", value_parser = duration)]
     pub ws_ping_interval: Duration,
 
     /// A WebSocket from which nothing (not even a pong) arrived for this long is closed.
-    #[arg(long, env = "CREASE_WS_PONG_DEADLINE", default_value = "60s", value_parser = humantime::parse_duration)]
+    #[arg(long, env = "CREASE_WS_PONG_DEADLINE", default_value = "60s", value_parser = duration)]
     pub ws_pong_deadline: Duration,
 
     /// Longest a write to a WebSocket may take before the socket is closed (1013).
-    #[arg(long, env = "CREASE_WS_WRITE_TIMEOUT", default_value = "10s", value_parser = humantime::parse_duration)]
+    #[arg(long, env = "CREASE_WS_WRITE_TIMEOUT", default_value = "10s", value_parser = duration)]
     pub ws_write_timeout: Duration,
 
     /// Bytes a WebSocket may hold unsent before it is closed as too slow.
-    #[arg(long, env = "CREASE_WS_MAX_WRITE_BUFFER", default_value_t = 1024 * 1024)]
-    pub ws_max_write_buffer: usize,
+    #[arg(long, env = "CREASE_WS_MAX_WRITE_BUFFER", default_value_t = 1024 * 1024,
+          value_parser = clap::value_parser!(u32).range(16 * 1024..=1 << 30))]
+    pub ws_max_write_buffer: u32,
 
     /// After the server sends a Close, how long it reads out (and drops) the client's input
     /// while waiting for its Close, so the connection ends without a TCP reset.
-    #[arg(long, env = "CREASE_WS_CLOSE_LINGER", default_value = "2s", value_parser = humantime::parse_duration)]
+    #[arg(long, env = "CREASE_WS_CLOSE_LINGER", default_value = "2s", value_parser = duration)]
     pub ws_close_linger: Duration,
+}
+
+/// The longest any of these durations may be: longer is a typo, and far-future deadlines
+/// would overflow the clock.
+const LONGEST: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// A duration with a unit (`500ms`, `30s`, `2m`), between 1 ms and 24 h.
+fn duration(text: &str) -> Result<Duration, String> {
+    let duration = humantime::parse_duration(text).map_err(|error| error.to_string())?;
+    if duration < Duration::from_millis(1) || duration > LONGEST {
+        return Err("must be between 1ms and 24h".into());
+    }
+    Ok(duration)
 }
 
 impl Default for ConnectionConfig {
@@ -80,12 +95,24 @@ impl Default for ConnectionConfig {
 }
 
 impl ConnectionConfig {
+    /// Settings that are each valid but make no sense together.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.ws_pong_deadline <= self.ws_ping_interval {
+            return Err(format!(
+                "--ws-pong-deadline ({:?}) must be longer than --ws-ping-interval ({:?}), \
+                 or every quiet client would be closed before it could answer a ping",
+                self.ws_pong_deadline, self.ws_ping_interval
+            ));
+        }
+        Ok(())
+    }
+
     pub fn socket_limits(&self) -> SocketLimits {
         SocketLimits {
             ping_interval: self.ws_ping_interval,
             pong_deadline: self.ws_pong_deadline,
             write_timeout: self.ws_write_timeout,
-            max_write_buffer: self.ws_max_write_buffer,
+            max_write_buffer: self.ws_max_write_buffer as usize,
             close_linger: self.ws_close_linger,
         }
     }
@@ -127,7 +154,7 @@ pub async fn serve(
     config: ConnectionConfig,
     mut stop: watch::Receiver<bool>,
 ) -> io::Result<()> {
-    let slots = Arc::new(Semaphore::new(config.max_connections));
+    let slots = Arc::new(Semaphore::new(config.max_connections as usize));
     let mut http = auto::Builder::new(TokioExecutor::new());
     // HTTP/1.1 only: the header timer below bounds every HTTP/1 connection, while an
     // HTTP/2 connection with no stream open would have no such limit.
@@ -238,6 +265,39 @@ impl AsyncWrite for Counted {
 mod tests {
     use super::*;
     use axum::routing::get;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        connections: ConnectionConfig,
+    }
+
+    #[test]
+    fn defaults_parse_and_absurd_values_are_refused() {
+        let defaults = Flags::try_parse_from(["crease"]).expect("defaults").connections;
+        assert_eq!(
+            defaults.socket_limits(),
+            ConnectionConfig::default().socket_limits()
+        );
+        assert_eq!(
+            defaults.max_connections,
+            ConnectionConfig::default().max_connections
+        );
+        assert!(defaults.validate().is_ok());
+        for flags in [
+            &["crease", "--ws-ping-interval", "0s"][..],
+            &["crease", "--ws-write-timeout", "100000000y"],
+            &["crease", "--http-header-timeout", "10"],
+            &["crease", "--max-connections", "0"],
+            &["crease", "--max-connections", "18446744073709551615"],
+            &["crease", "--ws-max-write-buffer", "10"],
+        ] {
+            assert!(Flags::try_parse_from(flags).is_err(), "{flags:?} was accepted");
+        }
+        let late = Flags::try_parse_from(["crease", "--ws-ping-interval", "90s"]).expect("parses");
+        assert!(late.connections.validate().is_err());
+    }
 
     /// The lead's per-IP limits read `ConnectInfo<SocketAddr>`: every request carries it.
     #[tokio::test]
@@ -267,7 +327,7 @@ mod tests {
 
     #[test]
     fn the_refusal_states_its_body_length_exactly() {
-        let text = std::str::from_utf8(super::OVERLOADED).expect("ascii");
+        let text = std::str::from_utf8(OVERLOADED).expect("ascii");
         let (head, body) = text.split_once("\r\n\r\n").expect("head and body");
         assert!(
             head.contains(&format!("content-length: {}", body.len())),
