@@ -129,7 +129,10 @@ pub async fn run_session<I, O>(
     let mut refused_in_a_row = 0u32;
     let mut pings = time::interval_at(Instant::now() + limits.ping_interval, limits.ping_interval);
     pings.set_missed_tick_behavior(MissedTickBehavior::Delay);
-    // Any frame from the client pushes this back; when it fires, the client is gone.
+    // When the client was last heard from. The silence timer is moved only when it fires
+    // (to the deadline of the latest frame), not on every frame, which would touch the
+    // timer wheel once per message.
+    let mut heard_at = Instant::now();
     let silence = time::sleep(limits.pong_deadline);
     tokio::pin!(silence);
     let end = loop {
@@ -143,7 +146,7 @@ pub async fn run_session<I, O>(
                     Some(Inbound::TooBig) => break End::Close(close::TOO_BIG, "message over 64 KiB"),
                     Some(Inbound::NotUtf8) => break End::Close(close::INVALID_DATA, "text frames must be UTF-8"),
                     Some(frame) => {
-                        silence.as_mut().reset(Instant::now() + limits.pong_deadline);
+                        heard_at = Instant::now();
                         match frame {
                             Inbound::Text(text) => text,
                             Inbound::Binary => {
@@ -179,7 +182,14 @@ pub async fn run_session<I, O>(
             _ = pings.tick() => {
                 open = session.write(Outbound::Ping).await;
             }
-            _ = &mut silence => break End::Close(close::GOING_AWAY, "no answer to pings"),
+            _ = &mut silence => {
+                let due = heard_at + limits.pong_deadline;
+                if due > Instant::now() {
+                    silence.as_mut().reset(due);
+                    continue;
+                }
+                break End::Close(close::GOING_AWAY, "no answer to pings");
+            }
             _ = shutdown.changed() => break End::Close(close::GOING_AWAY, "server shutting down"),
         }
     };
@@ -520,12 +530,17 @@ mod tests {
         }
         assert!(pongs >= 13, "{pongs} pings in 14 s");
         let _ = client.stop.send(true);
+        let closed = time::timeout(Duration::from_millis(100), async {
+            loop {
+                match client.from_server.recv().await {
+                    Some(Outbound::Ping) => continue,
+                    other => return other,
+                }
+            }
+        });
         assert!(matches!(
-            client.from_server.recv().await,
-            Some(Outbound::Close {
-                code: close::GOING_AWAY,
-                ..
-            })
+            closed.await,
+            Ok(Some(Outbound::Close { code: close::GOING_AWAY, reason })) if reason.contains("shutting down")
         ));
     }
 
