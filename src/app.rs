@@ -7,7 +7,6 @@ use crate::config::ServeConfig;
 use crate::http::{self, AppState};
 use crate::matches::{GameRegistry, Lobby};
 use crate::store::Store;
-use axum::serve::ListenerExt;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::sync::watch;
@@ -26,33 +25,27 @@ impl Application {
     /// and starts listening.
     pub async fn build(config: &ServeConfig, games: GameRegistry) -> anyhow::Result<Application> {
         crate::telemetry::install();
+        config.connections.validate().map_err(anyhow::Error::msg)?;
         let store = Store::connect(&config.database_url).await?;
         let lobby = Arc::new(Lobby::new(store, games, config.clocks()).with_matchmaking(config.matchmaking));
         let resumed = lobby.recover().await?;
-        let listener = tokio::net::TcpListener::bind(config.bind).await?;
+        let listener = crate::listener::bind(config.bind, &config.connections)?;
         let address = listener.local_addr()?;
-        // Small frames (an event, an update, an ack) must not wait for Nagle's algorithm.
-        let listener = listener.tap_io(|stream| {
-            if let Err(error) = stream.set_nodelay(true) {
-                tracing::warn!(%error, "could not set TCP_NODELAY");
-            }
-        });
         let (shutdown, stopping) = watch::channel(false);
         let state = AppState {
             lobby: lobby.clone(),
             limits: Arc::new(crate::http::limits::AbuseLimits::new(&config.abuse)),
             shutdown: stopping.clone(),
+            sockets: config.connections.socket_limits(),
         };
         let matchmaking = crate::matchmaking::spawn_ticker(lobby.clone(), stopping.clone());
         let app = http::router(state);
-        let mut stop_signal = stopping;
-        let server = tokio::spawn(async move {
-            axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-                .with_graceful_shutdown(async move {
-                    let _ = stop_signal.wait_for(|stop| *stop).await;
-                })
-                .await
-        });
+        let server = tokio::spawn(crate::listener::serve(
+            listener,
+            app,
+            config.connections.clone(),
+            stopping,
+        ));
         tracing::info!(%address, database = lobby.store.backend(), resumed, "crease is serving");
         Ok(Application {
             address,

@@ -33,6 +33,9 @@ pub struct ServeConfig {
 
     #[command(flatten)]
     pub abuse: crate::http::limits::AbuseConfig,
+
+    #[command(flatten)]
+    pub connections: crate::listener::ConnectionConfig,
 }
 
 impl ServeConfig {
@@ -46,6 +49,7 @@ impl ServeConfig {
             disconnect_grace_secs: 300,
             matchmaking: crate::matchmaking::MatchmakingConfig::default(),
             abuse: crate::http::limits::AbuseConfig::default(),
+            connections: crate::listener::ConnectionConfig::default(),
         }
     }
 

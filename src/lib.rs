@@ -11,6 +11,7 @@
 //! * [`protocol`]: every JSON message on the wire (HTTP bodies and WebSocket frames),
 //!   versioned; `proto/` is generated from it.
 //! * [`http`]: the HTTP routers (players, matches, matchmaking, history, health).
+//! * [`listener`]: the accept loop: connection cap, request-head deadline, peer address.
 //! * [`gateway`]: one WebSocket session: auth already done, it decodes, rate-limits,
 //!   forwards commands to the match and fans events out.
 //! * [`matches`](mod@crate::matches): the match actors (one per live match, the single writer of its log), the
@@ -36,6 +37,7 @@ pub mod error;
 pub mod fairness;
 pub mod gateway;
 pub mod http;
+pub mod listener;
 pub mod logging;
 pub mod matches;
 pub mod matchmaking;

@@ -16,18 +16,27 @@ use crate::protocol::{
 use crate::rules::Viewer;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::broadcast::{
     self,
     error::{RecvError, TryRecvError},
 };
 use tokio::sync::watch;
+use tokio::time::{self, Instant, MissedTickBehavior};
 
 /// A frame from the client, independent of the WebSocket library.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Inbound {
     Text(String),
     Binary,
-    /// The client closed, or the transport failed (including frames over the size limit).
+    /// A Ping or Pong control frame: no content, but proof that the client is alive (the
+    /// library answers Pings by itself).
+    Control,
+    /// A frame over the size limit: closed with 1009.
+    TooBig,
+    /// A text frame that is not UTF-8: closed with 1007.
+    NotUtf8,
+    /// The client closed, or the transport failed.
     Closed,
 }
 
@@ -36,21 +45,58 @@ pub enum Inbound {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outbound {
     Text(Frame),
-    Close { code: u16, reason: String },
+    /// A liveness check the client's library answers with a Pong.
+    Ping,
+    Close {
+        code: u16,
+        reason: String,
+    },
 }
 
 /// WebSocket close codes the server uses.
 pub mod close {
     pub const NORMAL: u16 = 1000;
     pub const GOING_AWAY: u16 = 1001;
+    pub const INVALID_DATA: u16 = 1007;
     pub const POLICY: u16 = 1008;
+    pub const TOO_BIG: u16 = 1009;
     pub const TRY_AGAIN: u16 = 1013;
 }
 
 /// Rejected messages in a row after which a flooding client is disconnected.
 const FLOOD_LIMIT: u32 = 50;
 
+/// Time limits of one socket (the `--ws-*` settings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SocketLimits {
+    /// How often the server pings.
+    pub ping_interval: Duration,
+    /// Silence (no frame at all, pongs included) after which the socket is closed.
+    pub pong_deadline: Duration,
+    /// Longest one write (a batch and its flush) may take; past it the client is too slow.
+    pub write_timeout: Duration,
+    /// Bytes the socket may hold unsent (applied by the transport, see `http::matches`).
+    pub max_write_buffer: usize,
+    /// How long input is read out after the server's Close, waiting for the client's.
+    pub close_linger: Duration,
+}
+
+impl Default for SocketLimits {
+    fn default() -> Self {
+        crate::listener::ConnectionConfig::default().socket_limits()
+    }
+}
+
+/// Why the session ends, decided in the loop and carried out after it.
+enum End {
+    /// The client left (or the transport failed): nothing more to send.
+    Gone,
+    /// Send this Close, then read out the client's input until it answers.
+    Close(u16, &'static str),
+}
+
 /// Serves one connection until the client leaves, the match ends, or the server stops.
+#[allow(clippy::too_many_arguments)]
 pub async fn run_session<I, O>(
     mut inbound: I,
     mut outbound: O,
@@ -58,6 +104,7 @@ pub async fn run_session<I, O>(
     viewer: Viewer,
     subscription: Subscription,
     mut shutdown: watch::Receiver<bool>,
+    limits: SocketLimits,
 ) where
     I: Stream<Item = Inbound> + Unpin,
     O: Sink<Outbound> + Unpin,
@@ -75,30 +122,45 @@ pub async fn run_session<I, O>(
         backlog,
         mut feed,
     } = subscription;
-    let mut session = Session {
-        outbound: &mut outbound,
-        viewer,
-        accepted: false,
-    };
+    let mut session = Session::new(&mut outbound, viewer, limits);
     let first = std::iter::once(Frame::encode(&ServerMessage::Snapshot(snapshot)));
     let mut open = session.send_frames(first.chain(backlog)).await;
     let mut bucket = TokenBucket::per_socket();
     let mut refused_in_a_row = 0u32;
-    while open {
+    let mut pings = time::interval_at(Instant::now() + limits.ping_interval, limits.ping_interval);
+    pings.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    // When the client was last heard from. The silence timer is moved only when it fires
+    // (to the deadline of the latest frame), not on every frame, which would touch the
+    // timer wheel once per message.
+    let mut heard_at = Instant::now();
+    let silence = time::sleep(limits.pong_deadline);
+    tokio::pin!(silence);
+    let end = loop {
+        if !open {
+            break End::Gone;
+        }
         tokio::select! {
             frame = inbound.next() => {
-                let Some(Inbound::Text(text)) = frame else {
-                    if frame == Some(Inbound::Binary) {
-                        open = session.error(None, ErrorCode::BadMessage, "send JSON text frames", None).await;
-                        continue;
+                let text = match frame {
+                    None | Some(Inbound::Closed) => break End::Gone,
+                    Some(Inbound::TooBig) => break End::Close(close::TOO_BIG, "message over 64 KiB"),
+                    Some(Inbound::NotUtf8) => break End::Close(close::INVALID_DATA, "text frames must be UTF-8"),
+                    Some(frame) => {
+                        heard_at = Instant::now();
+                        match frame {
+                            Inbound::Text(text) => text,
+                            Inbound::Binary => {
+                                open = session.error(None, ErrorCode::BadMessage, "send JSON text frames", None).await;
+                                continue;
+                            }
+                            _ => continue,
+                        }
                     }
-                    break;
                 };
                 if !bucket.take() {
                     refused_in_a_row += 1;
                     if refused_in_a_row > FLOOD_LIMIT {
-                        session.close(close::POLICY, "too many messages").await;
-                        break;
+                        break End::Close(close::POLICY, "too many messages");
                     }
                     open = session.error(None, ErrorCode::RateLimited, "slow down", None).await;
                     continue;
@@ -113,73 +175,148 @@ pub async fn run_session<I, O>(
             batch = feed.recv() => {
                 open = match batch {
                     Ok(batch) => session.send_frames(batch.frames.iter().cloned()).await,
-                    Err(RecvError::Lagged(_)) => {
-                        session.close(close::TRY_AGAIN, "too far behind: reconnect with resume_from").await;
-                        false
-                    }
-                    Err(RecvError::Closed) => {
-                        session.close(close::NORMAL, "match over").await;
-                        false
-                    }
+                    Err(RecvError::Lagged(_)) => break End::Close(close::TRY_AGAIN, BEHIND),
+                    Err(RecvError::Closed) => break End::Close(close::NORMAL, "match over"),
                 };
             }
-            _ = shutdown.changed() => {
-                session.close(close::GOING_AWAY, "server shutting down").await;
-                break;
+            _ = pings.tick() => {
+                open = session.write(Outbound::Ping).await;
             }
+            _ = &mut silence => {
+                let due = heard_at + limits.pong_deadline;
+                if due > Instant::now() {
+                    silence.as_mut().reset(due);
+                    continue;
+                }
+                break End::Close(close::GOING_AWAY, "no answer to pings");
+            }
+            _ = shutdown.changed() => break End::Close(close::GOING_AWAY, "server shutting down"),
         }
-    }
+    };
+    let end = session
+        .ending
+        .take()
+        .map_or(end, |(code, reason)| End::Close(code, reason));
+    session.finish(end, &mut inbound).await;
     if let Some(seat) = seat {
         handle.connection(seat, false).await;
     }
 }
 
+const BEHIND: &str = "too far behind: reconnect with resume_from";
+
 /// A connection to a match that is already over: its final snapshot, then a clean close.
-pub async fn send_final<O: Sink<Outbound> + Unpin>(mut outbound: O, snapshot: Snapshot, seed: String) {
+pub async fn send_final<I, O>(
+    mut inbound: I,
+    mut outbound: O,
+    snapshot: Snapshot,
+    seed: String,
+    limits: SocketLimits,
+) where
+    I: Stream<Item = Inbound> + Unpin,
+    O: Sink<Outbound> + Unpin,
+{
     let result = snapshot.result.clone();
-    let mut session = Session {
-        outbound: &mut outbound,
-        viewer: Viewer::Spectator,
-        accepted: false,
-    };
-    session.send(&ServerMessage::Snapshot(snapshot)).await;
-    if let Some(result) = result {
-        session.send(&ServerMessage::Finished { result, seed }).await;
+    let mut session = Session::new(&mut outbound, Viewer::Spectator, limits);
+    let mut open = session.send(&ServerMessage::Snapshot(snapshot)).await;
+    if let Some(result) = result
+        && open
+    {
+        open = session.send(&ServerMessage::Finished { result, seed }).await;
     }
-    session.close(close::NORMAL, "match over").await;
+    let end = if open {
+        End::Close(close::NORMAL, "match over")
+    } else {
+        End::Gone
+    };
+    session.finish(end, &mut inbound).await;
 }
 
 struct Session<'a, O> {
     outbound: &'a mut O,
     viewer: Viewer,
+    limits: SocketLimits,
     /// The last message was a command the match accepted.
     accepted: bool,
+    /// A write failed or outlived the write timeout: the client is gone or reads too slowly.
+    stalled: bool,
+    /// A Close decided while handling a message.
+    ending: Option<(u16, &'static str)>,
 }
 
-impl<O: Sink<Outbound> + Unpin> Session<'_, O> {
+impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
+    fn new(outbound: &'a mut O, viewer: Viewer, limits: SocketLimits) -> Self {
+        Session {
+            outbound,
+            viewer,
+            limits,
+            accepted: false,
+            stalled: false,
+            ending: None,
+        }
+    }
+
     /// False once the client is gone.
     async fn send(&mut self, message: &ServerMessage) -> bool {
         self.send_frames([Frame::encode(message)]).await
     }
 
     /// Queues every frame and flushes once: one write for a whole batch, not one per frame.
+    /// A client that does not read makes the write wait: it gets `write_timeout`, no more,
+    /// so a session never blocks forever on one socket.
     async fn send_frames(&mut self, frames: impl IntoIterator<Item = Frame>) -> bool {
-        for frame in frames {
-            if self.outbound.feed(Outbound::Text(frame)).await.is_err() {
-                return false;
+        let outbound = &mut *self.outbound;
+        let write = async move {
+            for frame in frames {
+                outbound.feed(Outbound::Text(frame)).await?;
             }
-        }
-        self.outbound.flush().await.is_ok()
+            outbound.flush().await
+        };
+        let done = matches!(time::timeout(self.limits.write_timeout, write).await, Ok(Ok(())));
+        self.stalled |= !done;
+        done
     }
 
-    async fn close(&mut self, code: u16, reason: &str) {
-        let _ = self
-            .outbound
-            .send(Outbound::Close {
-                code,
-                reason: reason.to_string(),
-            })
-            .await;
+    /// Sends one frame (a ping) under the write timeout.
+    async fn write(&mut self, frame: Outbound) -> bool {
+        let done = matches!(
+            time::timeout(self.limits.write_timeout, self.outbound.send(frame)).await,
+            Ok(Ok(()))
+        );
+        self.stalled |= !done;
+        done
+    }
+
+    /// Ends the session. A stalled socket gets a 1013 Close attempt (bounded: its buffers are
+    /// likely full). Otherwise the Close is sent, and the client's input is read out and
+    /// dropped until its own Close or EOF (at most `close_linger`), so the server closes TCP
+    /// with nothing unread: unread input would make the kernel answer with a reset, which can
+    /// destroy the Close frame before the client reads it.
+    async fn finish<I: Stream<Item = Inbound> + Unpin>(&mut self, end: End, inbound: &mut I) {
+        let (code, reason) = match end {
+            _ if self.stalled => (close::TRY_AGAIN, "too slow reading: reconnect with resume_from"),
+            End::Gone => return,
+            End::Close(code, reason) => (code, reason),
+        };
+        let frame = Outbound::Close {
+            code,
+            reason: reason.to_string(),
+        };
+        if self.stalled {
+            let _ = time::timeout(self.limits.close_linger, self.outbound.send(frame)).await;
+            return;
+        }
+        if !self.write(frame).await {
+            return;
+        }
+        let read_out = async {
+            while let Some(frame) = inbound.next().await {
+                if matches!(frame, Inbound::Closed | Inbound::TooBig | Inbound::NotUtf8) {
+                    break;
+                }
+            }
+        };
+        let _ = time::timeout(self.limits.close_linger, read_out).await;
     }
 
     async fn error(
@@ -240,8 +377,7 @@ impl<O: Sink<Outbound> + Unpin> Session<'_, O> {
                         }
                         Err(TryRecvError::Empty) | Err(TryRecvError::Closed) => break,
                         Err(TryRecvError::Lagged(_)) => {
-                            self.close(close::TRY_AGAIN, "too far behind: reconnect with resume_from")
-                                .await;
+                            self.ending = Some((close::TRY_AGAIN, BEHIND));
                             return false;
                         }
                     }
@@ -257,5 +393,191 @@ impl<O: Sink<Outbound> + Unpin> Session<'_, O> {
     async fn refused(&mut self, id: String, error: CommandError) -> bool {
         let message = error.to_string();
         self.error(Some(id), error.code(), &message, error.reason()).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::PROTOCOL_VERSION;
+    use crate::store::MatchStatus;
+    use tokio::sync::mpsc;
+
+    const LIMITS: SocketLimits = SocketLimits {
+        ping_interval: Duration::from_secs(1),
+        pong_deadline: Duration::from_millis(3500),
+        write_timeout: Duration::from_secs(2),
+        max_write_buffer: 1 << 20,
+        close_linger: Duration::from_secs(1),
+    };
+
+    /// A spectator's session on a match with no actor behind it (a spectator never asks it
+    /// anything), fed by channels: the test plays the client.
+    struct Harness {
+        to_server: mpsc::UnboundedSender<Inbound>,
+        from_server: mpsc::UnboundedReceiver<Outbound>,
+        stop: watch::Sender<bool>,
+        session: tokio::task::JoinHandle<()>,
+        /// The match's mailbox, kept open and never read.
+        _mailbox: Box<dyn std::any::Any + Send>,
+        _feed: broadcast::Sender<Arc<ViewerBatch>>,
+    }
+
+    fn spectator_session<O>(outbound: O) -> Harness
+    where
+        O: Sink<Outbound> + Unpin + Send + 'static,
+    {
+        let (sender, mailbox) = mpsc::channel(8);
+        let handle = MatchHandle { sender, game: "toy" };
+        let (feed_sender, feed) = broadcast::channel(8);
+        let snapshot = Snapshot {
+            protocol: PROTOCOL_VERSION,
+            match_id: "m".into(),
+            game: "toy".into(),
+            status: MatchStatus::Live,
+            seat: None,
+            view: serde_json::Value::Null,
+            pending: Vec::new(),
+            last_seq: 0,
+            deadline_ms: None,
+            seed_commitment: String::new(),
+            result: None,
+        };
+        let subscription = Subscription {
+            snapshot,
+            backlog: Vec::new(),
+            feed,
+        };
+        let (to_server, inbound) = mpsc::unbounded_channel();
+        let inbound = Box::pin(futures_util::stream::unfold(inbound, |mut inbound| async move {
+            inbound.recv().await.map(|frame| (frame, inbound))
+        }));
+        let (stop, shutdown) = watch::channel(false);
+        let session = tokio::spawn(run_session(
+            inbound,
+            outbound,
+            handle,
+            Viewer::Spectator,
+            subscription,
+            shutdown,
+            LIMITS,
+        ));
+        let (_, from_server) = mpsc::unbounded_channel();
+        Harness {
+            to_server,
+            from_server,
+            stop,
+            session,
+            _mailbox: Box::new(mailbox),
+            _feed: feed_sender,
+        }
+    }
+
+    /// A session whose client receives everything through a channel.
+    fn recorded_session() -> Harness {
+        let (sent, from_server) = mpsc::unbounded_channel();
+        let outbound = Box::pin(futures_util::sink::unfold(
+            sent,
+            |sent, frame: Outbound| async move { sent.send(frame).map(|()| sent) },
+        ));
+        Harness {
+            from_server,
+            ..spectator_session(outbound)
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_client_that_never_answers_is_pinged_then_closed_at_the_pong_deadline() {
+        let start = Instant::now();
+        let mut client = recorded_session();
+        let mut pings = 0;
+        let close = loop {
+            match client.from_server.recv().await.expect("the session writes") {
+                Outbound::Ping => pings += 1,
+                Outbound::Text(_) => {}
+                Outbound::Close { code, .. } => break code,
+            }
+        };
+        assert_eq!(close, close::GOING_AWAY);
+        assert_eq!(
+            start.elapsed(),
+            LIMITS.pong_deadline,
+            "closed exactly at the deadline"
+        );
+        assert_eq!(pings, 3, "pinged every second before the 3.5 s deadline");
+        // It waits for the client's Close (at most the linger), then ends.
+        time::timeout(LIMITS.close_linger + Duration::from_millis(1), client.session)
+            .await
+            .expect("the session ends after the linger")
+            .expect("no panic");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_client_that_answers_pings_stays_connected_past_the_deadline() {
+        let start = Instant::now();
+        let mut client = recorded_session();
+        let stay = start + 4 * LIMITS.pong_deadline;
+        let mut pongs = 0;
+        while let Ok(frame) = time::timeout_at(stay, client.from_server.recv()).await {
+            match frame.expect("the session is running") {
+                Outbound::Ping => {
+                    pongs += 1;
+                    client.to_server.send(Inbound::Control).expect("session reads");
+                }
+                Outbound::Text(_) => {}
+                Outbound::Close { code, reason } => panic!("closed ({code} {reason}) while answering"),
+            }
+        }
+        assert!(pongs >= 13, "{pongs} pings in 14 s");
+        let _ = client.stop.send(true);
+        let closed = time::timeout(Duration::from_millis(100), async {
+            loop {
+                match client.from_server.recv().await {
+                    Some(Outbound::Ping) => continue,
+                    other => return other,
+                }
+            }
+        });
+        assert!(matches!(
+            closed.await,
+            Ok(Some(Outbound::Close { code: close::GOING_AWAY, reason })) if reason.contains("shutting down")
+        ));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_write_the_client_never_takes_ends_the_session_after_the_write_timeout() {
+        let start = Instant::now();
+        // A transport whose writes never complete: a client that stopped reading.
+        let stuck = Box::pin(futures_util::sink::unfold((), |(), _: Outbound| {
+            std::future::pending::<Result<(), std::convert::Infallible>>()
+        }));
+        let client = spectator_session(stuck);
+        let bound = LIMITS.write_timeout + LIMITS.close_linger;
+        time::timeout(bound + Duration::from_millis(1), client.session)
+            .await
+            .expect("the session gave up on the stuck write")
+            .expect("no panic");
+        assert!(start.elapsed() >= LIMITS.write_timeout);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_close_reads_out_the_clients_input_until_its_close() {
+        let mut client = recorded_session();
+        let _ = client.stop.send(true);
+        while !matches!(client.from_server.recv().await, Some(Outbound::Close { .. })) {}
+        // Input still in flight after the server's Close is read and dropped...
+        for _ in 0..100 {
+            client
+                .to_server
+                .send(Inbound::Text("{}".into()))
+                .expect("still reading");
+        }
+        tokio::task::yield_now().await;
+        assert!(!client.session.is_finished());
+        // ...and the client's Close ends the session at once, not after the linger.
+        let start = Instant::now();
+        client.to_server.send(Inbound::Closed).expect("still reading");
+        client.session.await.expect("no panic");
+        assert_eq!(start.elapsed(), Duration::ZERO);
     }
 }

@@ -116,14 +116,18 @@ async fn websocket(
         // axum's 128 KiB read + 128 KiB write buffers per socket are most of an idle
         // connection's memory; our frames are a few KiB and the buffers grow when needed.
         .read_buffer_size(SOCKET_BUFFER_BYTES)
-        .write_buffer_size(SOCKET_BUFFER_BYTES);
+        .write_buffer_size(SOCKET_BUFFER_BYTES)
+        // Bytes a client that does not read can make the server hold: past this the write
+        // fails and the session ends (`--ws-max-write-buffer`).
+        .max_write_buffer_size(state.sockets.max_write_buffer.max(2 * SOCKET_BUFFER_BYTES));
+    let limits = state.sockets;
     if let Some(handle) = state.lobby.live.get(&id) {
         // `None` means the match ended between the lookup and now: serve it as finished.
         if let Some(subscription) = handle.subscribe(viewer, query.resume_from).await {
             let shutdown = state.shutdown.clone();
             return Ok(upgrade.on_upgrade(move |socket| async move {
                 let (inbound, outbound) = adapt(socket);
-                gateway::run_session(inbound, outbound, handle, viewer, subscription, shutdown).await;
+                gateway::run_session(inbound, outbound, handle, viewer, subscription, shutdown, limits).await;
             }));
         }
     }
@@ -159,8 +163,8 @@ async fn websocket(
     };
     let seed = row.seed.clone();
     Ok(upgrade.on_upgrade(move |socket| async move {
-        let (_, outbound) = adapt(socket);
-        gateway::send_final(outbound, snapshot, seed).await;
+        let (inbound, outbound) = adapt(socket);
+        gateway::send_final(inbound, outbound, snapshot, seed, limits).await;
     }))
 }
 
@@ -172,13 +176,12 @@ fn adapt(
     impl futures_util::Sink<Outbound> + Unpin,
 ) {
     let (sink, stream) = socket.split();
-    let inbound = stream.filter_map(|frame| async move {
-        match frame {
-            Ok(Message::Text(text)) => Some(Inbound::Text(text.to_string())),
-            Ok(Message::Binary(_)) => Some(Inbound::Binary),
-            Ok(Message::Ping(_)) | Ok(Message::Pong(_)) => None,
-            Ok(Message::Close(_)) | Err(_) => Some(Inbound::Closed),
-        }
+    let inbound = stream.map(|frame| match frame {
+        Ok(Message::Text(text)) => Inbound::Text(text.to_string()),
+        Ok(Message::Binary(_)) => Inbound::Binary,
+        Ok(Message::Ping(_)) | Ok(Message::Pong(_)) => Inbound::Control,
+        Ok(Message::Close(_)) => Inbound::Closed,
+        Err(error) => inbound_error(error),
     });
     let outbound = Box::pin(sink.with(|frame: Outbound| async move {
         Ok::<_, axum::Error>(match frame {
@@ -186,6 +189,7 @@ fn adapt(
             Outbound::Text(frame) => Message::Text(
                 axum::extract::ws::Utf8Bytes::try_from(frame.into_bytes()).map_err(axum::Error::new)?,
             ),
+            Outbound::Ping => Message::Ping(Default::default()),
             Outbound::Close { code, reason } => Message::Close(Some(CloseFrame {
                 code,
                 reason: reason.into(),
@@ -193,4 +197,15 @@ fn adapt(
         })
     }));
     (Box::pin(inbound), outbound)
+}
+
+/// Which transport failure a read error is. axum wraps tungstenite's error; its type (the
+/// version axum uses) tells an oversize frame from bad UTF-8 without reading messages.
+fn inbound_error(error: axum::Error) -> Inbound {
+    use tungstenite::Error;
+    match error.into_inner().downcast_ref::<Error>() {
+        Some(Error::Capacity(_)) => Inbound::TooBig,
+        Some(Error::Utf8(_)) => Inbound::NotUtf8,
+        _ => Inbound::Closed,
+    }
 }

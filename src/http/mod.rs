@@ -27,6 +27,8 @@ pub struct AppState {
     pub limits: Arc<limits::AbuseLimits>,
     /// Flips to true when the server stops; WebSocket sessions close on it.
     pub shutdown: watch::Receiver<bool>,
+    /// Ping, write and close limits of each WebSocket.
+    pub sockets: crate::gateway::SocketLimits,
 }
 
 pub fn router(state: AppState) -> Router {
