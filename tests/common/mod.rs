@@ -135,8 +135,18 @@ pub async fn spawn_app(games: GameRegistry) -> TestApp {
 }
 
 pub async fn spawn_app_on(backend: Backend, games: GameRegistry) -> Option<TestApp> {
+    spawn_app_with(backend, games, |_| {}).await
+}
+
+/// [`spawn_app_on`] with some settings changed first.
+pub async fn spawn_app_with(
+    backend: Backend,
+    games: GameRegistry,
+    configure: impl FnOnce(&mut ServeConfig),
+) -> Option<TestApp> {
     let db = TestDb::create(backend).await?;
-    let config = ServeConfig::for_database(db.url());
+    let mut config = ServeConfig::for_database(db.url());
+    configure(&mut config);
     let app = Application::build(&config, games.clone())
         .await
         .expect("build the app");
@@ -149,6 +159,16 @@ pub async fn spawn_app_on(backend: Backend, games: GameRegistry) -> Option<TestA
         base,
         http: reqwest::Client::new(),
     })
+}
+
+/// For tests that pause tokio's clock. A paused clock jumps to the next timer whenever the
+/// runtime idles, including while SQLite works on its own thread, so each period of a
+/// periodic timer is a jump: the sockets' 30 s pings would carry the clock forward by
+/// minutes or hours before the write lands. Pinging every second keeps those jumps as
+/// small as the matchmaking ticker's; a day's pong deadline never closes a test client.
+pub fn for_paused_clock(config: &mut ServeConfig) {
+    config.connections.ws_ping_interval = Duration::from_secs(1);
+    config.connections.ws_pong_deadline = Duration::from_secs(24 * 60 * 60);
 }
 
 impl TestApp {
