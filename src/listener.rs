@@ -55,9 +55,10 @@ pub struct ConnectionConfig {
     #[arg(long, env = "CREASE_WS_WRITE_TIMEOUT", default_value = "10s", value_parser = duration)]
     pub ws_write_timeout: Duration,
 
-    /// Bytes a WebSocket may hold unsent before it is closed as too slow.
+    /// Bytes a WebSocket may hold unsent in user space before it is closed as too slow. A
+    /// frame larger than this could never be sent, hence the 256 KiB floor.
     #[arg(long, env = "CREASE_WS_MAX_WRITE_BUFFER", default_value_t = 1024 * 1024,
-          value_parser = clap::value_parser!(u32).range(16 * 1024..=1 << 30))]
+          value_parser = clap::value_parser!(u32).range(256 * 1024..=1 << 30))]
     pub ws_max_write_buffer: u32,
 
     /// After the server sends a Close, how long it reads out (and drops) the client's input

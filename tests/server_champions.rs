@@ -6,7 +6,7 @@
 mod common;
 mod games_common;
 
-use common::{Backend, Client, TestApp, spawn_app, spawn_app_on};
+use common::{Backend, Client, TestApp, for_paused_clock, spawn_app, spawn_app_on, spawn_app_with};
 use crease::cli::bot::BotClient;
 use crease::matches::GameRegistry;
 use crease::protocol::{ErrorCode, ServerMessage, Ticket, TicketStatus};
@@ -361,7 +361,9 @@ fn crease_bot_takes_the_game_and_a_seat_count() {
 /// as timeouts, while the bots at the table play on.
 #[tokio::test]
 async fn a_champions_seat_whose_clock_runs_out_rolls_and_stops_by_default() {
-    let app = spawn_app(games()).await;
+    let app = spawn_app_with(Backend::Sqlite, games(), for_paused_clock)
+        .await
+        .expect("SQLite");
     let home = app.player("home").await;
     let body =
         json!({ "game": "champions", "options": { "players": 3 }, "opponent": "bot", "turn_clock_secs": 5 });

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{spawn_app, toy_games};
+use common::{Backend, for_paused_clock, spawn_app_with, toy_games};
 use crease::protocol::ServerMessage;
 use serde_json::json;
 use std::time::Duration;
@@ -27,7 +27,9 @@ async fn match_with_clocks(app: &common::TestApp, turn: u64, grace: u64) -> (Str
 
 #[tokio::test]
 async fn a_seat_whose_clock_runs_out_gets_the_default_move_logged_as_a_timeout() {
-    let app = spawn_app(toy_games()).await;
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), for_paused_clock)
+        .await
+        .expect("SQLite");
     let (id, home, _away) = match_with_clocks(&app, 60, 600).await;
     let mut home_client = app.connect(&id, Some(&home), None).await;
     home_client.timeout = None;
@@ -77,7 +79,9 @@ async fn a_seat_whose_clock_runs_out_gets_the_default_move_logged_as_a_timeout()
 
 #[tokio::test]
 async fn a_player_disconnected_longer_than_the_grace_period_forfeits() {
-    let app = spawn_app(toy_games()).await;
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), for_paused_clock)
+        .await
+        .expect("SQLite");
     let (id, home, _away) = match_with_clocks(&app, 3600, 30).await;
     let mut home_client = app.connect(&id, Some(&home), None).await;
     home_client.timeout = None;

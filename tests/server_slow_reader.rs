@@ -38,7 +38,6 @@ async fn a_spectator_that_never_reads_a_busy_match_is_closed_within_the_write_ti
     let mut config = ServeConfig::for_database(db.url());
     config.connections.ws_write_timeout = write_timeout;
     config.connections.ws_close_linger = linger;
-    config.connections.ws_max_write_buffer = 64 * 1024;
     // Small kernel buffers on both ends, so the frames back up into the server quickly.
     config.connections.tcp_send_buffer = Some(4096);
     let games = toy_games();

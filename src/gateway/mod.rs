@@ -96,7 +96,6 @@ enum End {
 }
 
 /// Serves one connection until the client leaves, the match ends, or the server stops.
-#[allow(clippy::too_many_arguments)]
 pub async fn run_session<I, O>(
     mut inbound: I,
     mut outbound: O,

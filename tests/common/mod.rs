@@ -161,6 +161,16 @@ pub async fn spawn_app_with(
     })
 }
 
+/// For tests that pause tokio's clock. A paused clock jumps to the next timer whenever the
+/// runtime idles, including while SQLite works on its own thread, so each period of a
+/// periodic timer is a jump: the sockets' 30 s pings would carry the clock forward by
+/// minutes or hours before the write lands. Pinging every second keeps those jumps as
+/// small as the matchmaking ticker's; a day's pong deadline never closes a test client.
+pub fn for_paused_clock(config: &mut ServeConfig) {
+    config.connections.ws_ping_interval = Duration::from_secs(1);
+    config.connections.ws_pong_deadline = Duration::from_secs(24 * 60 * 60);
+}
+
 impl TestApp {
     pub fn app(&self) -> &Application {
         self.app.as_ref().expect("the app is running")
