@@ -30,6 +30,8 @@ pub enum ApiError {
     Forbidden,
     #[error("this route does not take that method")]
     MethodNotAllowed,
+    #[error("the request body is over the limit of {} KiB", crate::http::MAX_BODY_BYTES / 1024)]
+    PayloadTooLarge,
     #[error("storage failure")]
     Store(#[from] StoreError),
     #[error("internal error")]
@@ -50,6 +52,7 @@ impl ApiError {
             | ApiError::NotSeated => StatusCode::CONFLICT,
             ApiError::Forbidden => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Store(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -67,6 +70,7 @@ impl ApiError {
             ApiError::NotSeated => "not_seated",
             ApiError::Forbidden => "forbidden",
             ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::PayloadTooLarge => "payload_too_large",
             ApiError::Store(_) | ApiError::Internal(_) => "internal",
         }
     }

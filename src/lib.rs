@@ -35,6 +35,7 @@ pub mod error;
 pub mod fairness;
 pub mod gateway;
 pub mod http;
+pub mod input;
 pub mod matches;
 pub mod matchmaking;
 pub mod protocol;

@@ -35,6 +35,8 @@ pub struct Champions;
 
 impl Game for Champions {
     const ID: &'static str = "champions";
+    /// Compact JSON: the largest, `stop` with a power per card in hand, is a few hundred bytes.
+    const MAX_COMMAND_BYTES: usize = 1024;
     type Options = Options;
     type State = State;
     type Command = Command;
@@ -98,7 +100,7 @@ impl Game for Champions {
                 Some(Command::Roll { dice: Vec::new() })
             }
             Phase::Over(_) => Some(Command::Stop { powers: Vec::new() }),
-            Phase::Buying { .. } => Some(Command::Pass),
+            Phase::Buying { .. } => Some(Command::Pass {}),
             Phase::Between | Phase::Finished => None,
         }
     }
