@@ -65,7 +65,8 @@ impl<G: Game> GameKind for Registered<G> {
     fn check_options(&self, options: Option<Value>) -> Result<(Value, u8), String> {
         let options: G::Options = match options {
             None | Some(Value::Null) => G::Options::default(),
-            Some(value) => serde_json::from_value(value).map_err(|error| error.to_string())?,
+            // The error names the field (`overs: invalid value: integer 65536, expected u16`).
+            Some(value) => serde_path_to_error::deserialize(value).map_err(|error| error.to_string())?,
         };
         let seats = G::seat_count(&options).map_err(|error| error.to_string())?;
         G::initial_state(&options).map_err(|error| error.to_string())?;
