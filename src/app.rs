@@ -27,9 +27,11 @@ impl Application {
     pub async fn build(config: &ServeConfig, games: GameRegistry) -> anyhow::Result<Application> {
         crate::telemetry::install();
         let store = Store::connect(&config.database_url).await?;
-        let lobby = Arc::new(Lobby::new(store, games, config.clocks())
-            .with_limits(config.limits)
-            .with_matchmaking(config.matchmaking));
+        let lobby = Arc::new(
+            Lobby::new(store, games, config.clocks())
+                .with_limits(config.limits)
+                .with_matchmaking(config.matchmaking),
+        );
         let resumed = lobby.recover().await?;
         let listener = tokio::net::TcpListener::bind(config.bind).await?;
         let address = listener.local_addr()?;

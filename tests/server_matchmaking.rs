@@ -58,7 +58,13 @@ async fn two_matchmakers_on_one_postgres_never_pair_a_ticket_twice() {
     const PLAYERS: usize = 60;
     let mut players: Vec<Player> = Vec::new();
     for index in 0..PLAYERS {
-        players.push(first.create_player(name(&format!("p{index}"))).await.expect("player").0);
+        players.push(
+            first
+                .create_player(name(&format!("p{index}")))
+                .await
+                .expect("player")
+                .0,
+        );
     }
     // Each process receives half of the tickets and runs a pass on every arrival, while a
     // ticker in each also runs passes as fast as it can: every pass races the others.

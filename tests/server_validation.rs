@@ -84,7 +84,9 @@ async fn post(app: &TestApp, path: &str, token: Option<&str>, body: Value) -> An
 #[tokio::test]
 async fn control_characters_and_malformed_ids_are_400_bad_request_on_both_backends() {
     for backend in BACKENDS {
-        let Some(app) = spawn_app_on(backend, games()).await else { continue };
+        let Some(app) = spawn_app_on(backend, games()).await else {
+            continue;
+        };
         let player = app.player("Ann").await;
         let ctx = |what: &str| format!("{backend:?}: {what}");
 
@@ -98,7 +100,10 @@ async fn control_characters_and_malformed_ids_are_400_bad_request_on_both_backen
             let answer = post(&app, "/v1/players", None, body.clone()).await;
             assert_shape(&answer, 400, "bad_request", &ctx(&body.to_string()));
             assert!(
-                answer.body["error"]["message"].as_str().unwrap().contains("control character"),
+                answer.body["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("control character"),
                 "{}",
                 answer.text
             );
@@ -187,7 +192,9 @@ async fn control_characters_and_malformed_ids_are_400_bad_request_on_both_backen
 #[tokio::test]
 async fn names_are_normalised_and_refused_with_clear_messages_on_both_backends() {
     for backend in BACKENDS {
-        let Some(app) = spawn_app_on(backend, games()).await else { continue };
+        let Some(app) = spawn_app_on(backend, games()).await else {
+            continue;
+        };
         // Stored and shown normalised: NFC, trimmed, inner whitespace runs collapsed.
         for (raw, stored) in [
             ("  Ann \u{3000}  Lee  ", "Ann Lee"),
@@ -203,7 +210,10 @@ async fn names_are_normalised_and_refused_with_clear_messages_on_both_backends()
         for (raw, needle) in [
             ("", "must not be empty"),
             (" \u{a0}\u{3000} ", "must not be empty"),
-            (&*"x".repeat(41), "at most 40 characters after normalisation, not 41"),
+            (
+                &*"x".repeat(41),
+                "at most 40 characters after normalisation, not 41",
+            ),
             ("Ann\tLee", "U+0009"),
             ("Ann\u{200b}", "not printable"),
             ("gnp.exe\u{202e}", "not printable"),
@@ -211,7 +221,10 @@ async fn names_are_normalised_and_refused_with_clear_messages_on_both_backends()
             let answer = post(&app, "/v1/players", None, json!({ "name": raw })).await;
             assert_shape(&answer, 400, "bad_request", &format!("{backend:?}: {raw:?}"));
             let message = answer.body["error"]["message"].as_str().unwrap();
-            assert!(message.contains("name") && message.contains(needle), "{raw:?}: {message}");
+            assert!(
+                message.contains("name") && message.contains(needle),
+                "{raw:?}: {message}"
+            );
         }
         app.stop().await;
     }
@@ -220,19 +233,37 @@ async fn names_are_normalised_and_refused_with_clear_messages_on_both_backends()
 #[tokio::test]
 async fn every_game_option_and_clock_is_range_checked_with_bad_options() {
     for backend in BACKENDS {
-        let Some(app) = spawn_app_on(backend, games()).await else { continue };
+        let Some(app) = spawn_app_on(backend, games()).await else {
+            continue;
+        };
         let player = app.player("Ann").await;
         // (game, options, what the message names)
         let cases = [
             ("ctg", json!([]), "`options` must be a JSON object"),
             ("ctg", json!("t20"), "`options` must be a JSON object"),
-            ("ctg", json!({ "bowled_chance_margin": 9 }), "`bowled_chance_margin` must be 3 or 4, not 9"),
+            (
+                "ctg",
+                json!({ "bowled_chance_margin": 9 }),
+                "`bowled_chance_margin` must be 3 or 4, not 9",
+            ),
             ("ctg", json!({ "format": "t99" }), "t99"),
             ("wicketz", json!([]), "`options` must be a JSON object"),
-            ("wicketz", json!({ "overs": 0 }), "`overs` must be 1 to 100, not 0"),
-            ("wicketz", json!({ "overs": 65535 }), "`overs` must be 1 to 100, not 65535"),
+            (
+                "wicketz",
+                json!({ "overs": 0 }),
+                "`overs` must be 1 to 100, not 0",
+            ),
+            (
+                "wicketz",
+                json!({ "overs": 65535 }),
+                "`overs` must be 1 to 100, not 65535",
+            ),
             ("wicketz", json!({ "overs": 65536 }), "overs"),
-            ("wicketz", json!({ "innings_per_side": 3 }), "`innings_per_side` must be 1 or 2, not 3"),
+            (
+                "wicketz",
+                json!({ "innings_per_side": 3 }),
+                "`innings_per_side` must be 1 or 2, not 3",
+            ),
             (
                 "wicketz",
                 json!({ "overs": 20, "fielding_restriction": { "kind": "agreed", "overs": 21, "max_outside_inner": 2 } }),
@@ -244,8 +275,16 @@ async fn every_game_option_and_clock_is_range_checked_with_bad_options() {
                 "`fielding_restriction.max_outside_inner` must be 0 to 9, not 10",
             ),
             ("champions", json!([]), "`options` must be a JSON object"),
-            ("champions", json!({ "players": 1 }), "`players` must be 2 to 5, not 1"),
-            ("champions", json!({ "players": 6 }), "`players` must be 2 to 5, not 6"),
+            (
+                "champions",
+                json!({ "players": 1 }),
+                "`players` must be 2 to 5, not 1",
+            ),
+            (
+                "champions",
+                json!({ "players": 6 }),
+                "`players` must be 2 to 5, not 6",
+            ),
         ];
         for (game, options, needle) in &cases {
             let context = format!("{backend:?}: {game} {options}");
@@ -260,14 +299,35 @@ async fn every_game_option_and_clock_is_range_checked_with_bad_options() {
         // Clocks: no zero turn clock, and no overflow: u64::MAX seconds is refused, not
         // stored as a wrapped (or 1 ms) clock.
         for (field, value, needle) in [
-            ("turn_clock_secs", json!(0), "`turn_clock_secs` must be 1 to 86400 seconds, not 0"),
-            ("turn_clock_secs", json!(86_401), "`turn_clock_secs` must be 1 to 86400 seconds"),
-            ("turn_clock_secs", json!(u64::MAX), "`turn_clock_secs` must be 1 to 86400 seconds"),
-            ("disconnect_grace_secs", json!(u64::MAX), "`disconnect_grace_secs` must be 0 to 86400 seconds"),
+            (
+                "turn_clock_secs",
+                json!(0),
+                "`turn_clock_secs` must be 1 to 86400 seconds, not 0",
+            ),
+            (
+                "turn_clock_secs",
+                json!(86_401),
+                "`turn_clock_secs` must be 1 to 86400 seconds",
+            ),
+            (
+                "turn_clock_secs",
+                json!(u64::MAX),
+                "`turn_clock_secs` must be 1 to 86400 seconds",
+            ),
+            (
+                "disconnect_grace_secs",
+                json!(u64::MAX),
+                "`disconnect_grace_secs` must be 0 to 86400 seconds",
+            ),
         ] {
             let body = json!({ "game": "toy", field: value });
             let answer = post(&app, "/v1/matches", Some(&player.token), body).await;
-            assert_shape(&answer, 400, "bad_options", &format!("{backend:?}: {field}={value}"));
+            assert_shape(
+                &answer,
+                400,
+                "bad_options",
+                &format!("{backend:?}: {field}={value}"),
+            );
             let message = answer.body["error"]["message"].as_str().unwrap();
             assert!(message.contains(needle), "{message}");
         }
@@ -286,7 +346,9 @@ async fn every_game_option_and_clock_is_range_checked_with_bad_options() {
 
 #[tokio::test]
 async fn the_bearer_scheme_is_case_insensitive() {
-    let Some(app) = spawn_app_on(Backend::Sqlite, games()).await else { return };
+    let Some(app) = spawn_app_on(Backend::Sqlite, games()).await else {
+        return;
+    };
     let player = app.player("Ann").await;
     for scheme in ["Bearer", "bearer", "BEARER", "bEaReR"] {
         let answer = send(
@@ -298,7 +360,11 @@ async fn the_bearer_scheme_is_case_insensitive() {
         .await;
         assert_eq!(answer.status, 201, "{scheme}: {}", answer.text);
     }
-    for header in [format!("Basic {}", player.token), "Bearer ".to_string(), player.token.clone()] {
+    for header in [
+        format!("Basic {}", player.token),
+        "Bearer ".to_string(),
+        player.token.clone(),
+    ] {
         let answer = send(
             app.http
                 .post(url(&app, "/v1/matches"))
@@ -313,7 +379,9 @@ async fn the_bearer_scheme_is_case_insensitive() {
 
 #[tokio::test]
 async fn framework_refusals_have_the_documented_error_shape() {
-    let Some(app) = spawn_app_on(Backend::Sqlite, games()).await else { return };
+    let Some(app) = spawn_app_on(Backend::Sqlite, games()).await else {
+        return;
+    };
     let player = app.player("Ann").await;
     let (_, created) = app
         .post("/v1/matches", Some(&player.token), json!({ "game": "toy" }))
@@ -339,7 +407,11 @@ async fn framework_refusals_have_the_documented_error_shape() {
     assert_shape(&not_json, 400, "bad_request", "not JSON");
     let no_type = send(app.http.post(url(&app, "/v1/players")).body(r#"{"name":"x"}"#)).await;
     assert_shape(&no_type, 400, "bad_request", "no content type");
-    for body in [json!({ "name": 7 }), json!([]), json!({ "name": "x", "admin": true })] {
+    for body in [
+        json!({ "name": 7 }),
+        json!([]),
+        json!({ "name": "x", "admin": true }),
+    ] {
         let answer = post(&app, "/v1/players", None, body.clone()).await;
         assert_shape(&answer, 400, "bad_request", &body.to_string());
     }
@@ -381,7 +453,9 @@ fn error_of(message: ServerMessage) -> crease::protocol::ErrorMessage {
 #[tokio::test]
 async fn websocket_frames_with_control_characters_unknown_fields_or_oversize_commands_are_bad_message() {
     for backend in BACKENDS {
-        let Some(app) = spawn_app_on(backend, games()).await else { continue };
+        let Some(app) = spawn_app_on(backend, games()).await else {
+            continue;
+        };
         let (info, home, _away) = app.live_match("toy", json!({ "rounds": 2 })).await;
         let id = info.match_id;
         let mut client = app.connect(&id, Some(&home.token), None).await;
@@ -391,7 +465,11 @@ async fn websocket_frames_with_control_characters_unknown_fields_or_oversize_com
         let pick = json!({ "type": "pick", "value": 2 });
         let frames = [
             // A NUL in the client's id: a frame that would be acked today.
-            (json!({ "type": "command", "id": "a\u{0}b", "command": pick }), None, "control character"),
+            (
+                json!({ "type": "command", "id": "a\u{0}b", "command": pick }),
+                None,
+                "control character",
+            ),
             // A control character deep in the command.
             (
                 json!({ "type": "command", "id": "k1", "command": { "type": "pick", "value": 2, "note": "\u{1b}" } }),
@@ -399,8 +477,16 @@ async fn websocket_frames_with_control_characters_unknown_fields_or_oversize_com
                 "message.command.note contains the control character U+001B",
             ),
             // Unknown envelope fields: refused, and the id echoed.
-            (json!({ "type": "command", "id": "k2", "command": pick, "priority": 1 }), Some("k2"), "unknown field"),
-            (json!({ "type": "ping", "id": "k3", "extra": true }), Some("k3"), "unknown field"),
+            (
+                json!({ "type": "command", "id": "k2", "command": pick, "priority": 1 }),
+                Some("k2"),
+                "unknown field",
+            ),
+            (
+                json!({ "type": "ping", "id": "k3", "extra": true }),
+                Some("k3"),
+                "unknown field",
+            ),
             // Over the toy's 256-byte command limit, before the game reads it.
             (
                 json!({ "type": "command", "id": "k4", "command": { "type": "pick", "value": 2, "pad": "x".repeat(300) } }),
@@ -416,7 +502,10 @@ async fn websocket_frames_with_control_characters_unknown_fields_or_oversize_com
             assert!(error.message.contains(needle), "{frame}: {}", error.message);
         }
         // Nothing of it reached the log, and the socket still plays.
-        assert_eq!(app.app().store().log(&id).await.expect("log").len(), rows_at_start);
+        assert_eq!(
+            app.app().store().log(&id).await.expect("log").len(),
+            rows_at_start
+        );
         let cid = client.command(pick).await;
         assert!(matches!(client.answer(&cid).await, ServerMessage::Ack { .. }));
         app.stop().await;
@@ -426,7 +515,9 @@ async fn websocket_frames_with_control_characters_unknown_fields_or_oversize_com
 /// The real games refuse unknown command fields and commands over their size limit.
 #[tokio::test]
 async fn real_games_refuse_unknown_command_fields_and_oversize_commands() {
-    let Some(app) = spawn_app_on(Backend::Sqlite, games()).await else { return };
+    let Some(app) = spawn_app_on(Backend::Sqlite, games()).await else {
+        return;
+    };
     let player = app.player("Ann").await;
     let body = json!({ "game": "champions", "opponent": "bot" });
     let (status, created) = app.post("/v1/matches", Some(&player.token), body).await;
@@ -442,14 +533,22 @@ async fn real_games_refuse_unknown_command_fields_and_oversize_commands() {
         let cid = client.command(command.clone()).await;
         let error = error_of(client.answer(&cid).await);
         assert_eq!(error.code, ErrorCode::BadMessage, "{command}: {}", error.message);
-        assert!(error.message.contains("unknown field"), "{command}: {}", error.message);
+        assert!(
+            error.message.contains("unknown field"),
+            "{command}: {}",
+            error.message
+        );
     }
     let cid = client
         .command(json!({ "type": "buy", "card": "x".repeat(2000) }))
         .await;
     let error = error_of(client.answer(&cid).await);
     assert_eq!(error.code, ErrorCode::BadMessage);
-    assert!(error.message.contains("over this game's limit of 1024"), "{}", error.message);
+    assert!(
+        error.message.contains("over this game's limit of 1024"),
+        "{}",
+        error.message
+    );
 
     // CTG and Wicketz, through the same serde types the server reads commands with.
     use crease::rules::{ctg, wicketz};
@@ -460,8 +559,9 @@ async fn real_games_refuse_unknown_command_fields_and_oversize_commands() {
         let error = serde_json::from_value::<ctg::Command>(command.clone()).unwrap_err();
         assert!(error.to_string().contains("unknown field"), "{command}: {error}");
     }
-    let error = serde_json::from_value::<wicketz::Command>(json!({ "type": "choose_innings", "bat": true, "x": 1 }))
-        .unwrap_err();
+    let error =
+        serde_json::from_value::<wicketz::Command>(json!({ "type": "choose_innings", "bat": true, "x": 1 }))
+            .unwrap_err();
     assert!(error.to_string().contains("unknown field"), "{error}");
     use crease::rules::Game;
     assert_eq!(

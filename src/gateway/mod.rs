@@ -10,9 +10,7 @@ mod rate;
 pub use rate::TokenBucket;
 
 use crate::matches::{CommandError, MatchHandle, Subscription, ViewerBatch};
-use crate::protocol::{
-    ClientMessage, ErrorCode, ErrorMessage, Frame, ServerMessage, Snapshot,
-};
+use crate::protocol::{ClientMessage, ErrorCode, ErrorMessage, Frame, ServerMessage, Snapshot};
 use crate::rules::Viewer;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use std::sync::Arc;

@@ -1,9 +1,9 @@
 //! What happened in a match: its log (as the caller may see it), scorecard and verification.
 
 use super::{AppState, QueryParams, bearer, optional_player};
-use crate::input::MatchId;
 use crate::error::ApiError;
 use crate::fairness::VerifyReport;
+use crate::input::MatchId;
 use crate::protocol::{LogEntryBody, MatchLog, Scorecard, VerifyBody};
 use crate::rules::{Outcome, Viewer};
 use crate::store::MatchStatus;
@@ -80,10 +80,7 @@ async fn log(
     }))
 }
 
-async fn scorecard(
-    State(state): State<AppState>,
-    id: MatchId,
-) -> Result<Json<Scorecard>, ApiError> {
+async fn scorecard(State(state): State<AppState>, id: MatchId) -> Result<Json<Scorecard>, ApiError> {
     let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;
     let status = row.status();
@@ -119,7 +116,7 @@ async fn scorecard(
     }))
 }
 
-async fn verify(State(state): State<AppState>, id: MatchId,) -> Result<Json<VerifyBody>, ApiError> {
+async fn verify(State(state): State<AppState>, id: MatchId) -> Result<Json<VerifyBody>, ApiError> {
     let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;
     let report = if row.status() == MatchStatus::Finished {

@@ -2,8 +2,8 @@
 
 use super::{AppState, JsonBody, require_player};
 use crate::error::ApiError;
-use crate::protocol::{CreateTicket, Ticket};
 use crate::input::TicketId;
+use crate::protocol::{CreateTicket, Ticket};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::{Json, Router, routing::get, routing::post};

@@ -14,10 +14,10 @@ pub mod ratings;
 pub mod web;
 
 use crate::error::ApiError;
-pub use extract::{JsonBody, PathText, QueryParams};
 use crate::matches::{Lobby, Player};
 use axum::Router;
 use axum::http::HeaderMap;
+pub use extract::{JsonBody, PathText, QueryParams};
 use std::sync::Arc;
 use tokio::sync::watch;
 

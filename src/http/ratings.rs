@@ -4,8 +4,8 @@
 //! one themselves and the encoding can change without breaking them.
 
 use super::{AppState, PathText, QueryParams};
-use crate::input::PlayerId;
 use crate::error::ApiError;
+use crate::input::PlayerId;
 use crate::protocol::{
     Leaderboard, LeaderboardEntry, PlayerMatch, PlayerMatches, PlayerProfile, PlayerRating,
 };
@@ -131,10 +131,7 @@ fn player_match(row: PlayerMatchRow) -> PlayerMatch {
     }
 }
 
-async fn profile(
-    State(state): State<AppState>,
-    id: PlayerId,
-) -> Result<Json<PlayerProfile>, ApiError> {
+async fn profile(State(state): State<AppState>, id: PlayerId) -> Result<Json<PlayerProfile>, ApiError> {
     let id = id.into_string();
     let store = &state.lobby.store;
     let player = store.player(&id).await?.ok_or(ApiError::NotFound("player"))?;

@@ -74,7 +74,10 @@ mod tests {
         assert_eq!(limits.disconnect_grace(0), Ok(Duration::ZERO));
         assert_eq!(
             limits.disconnect_grace(u64::MAX),
-            Err(format!("`disconnect_grace_secs` must be 0 to 86400 seconds, not {}", u64::MAX))
+            Err(format!(
+                "`disconnect_grace_secs` must be 0 to 86400 seconds, not {}",
+                u64::MAX
+            ))
         );
     }
 }

@@ -16,8 +16,7 @@ pub fn client_message(text: &str, max_command_bytes: usize) -> Result<ClientMess
     if text.len() > MAX_FRAME_BYTES {
         return Err(bad(None, format!("message over {} KiB", MAX_FRAME_BYTES / 1024)));
     }
-    let value: Value =
-        serde_json::from_str(text).map_err(|error| bad(None, format!("not JSON: {error}")))?;
+    let value: Value = serde_json::from_str(text).map_err(|error| bad(None, format!("not JSON: {error}")))?;
     let id = value
         .get("id")
         .and_then(Value::as_str)
@@ -85,24 +84,39 @@ mod tests {
             json!({"type": "command", "id": "c2"}),
         ] {
             let error = refused(&frame.to_string());
-            assert_eq!((error.code, error.id.as_deref()), (ErrorCode::BadMessage, Some("c2")), "{frame}");
+            assert_eq!(
+                (error.code, error.id.as_deref()),
+                (ErrorCode::BadMessage, Some("c2")),
+                "{frame}"
+            );
         }
         // Control characters anywhere, in values or keys.
         let error = refused(r#"{"type":"command","id":"c3","command":{"type":"buy","card":"x\u0000"}}"#);
         assert_eq!(error.id.as_deref(), Some("c3"));
-        assert!(error.message.contains("message.command.card contains the control character U+0000"));
+        assert!(
+            error
+                .message
+                .contains("message.command.card contains the control character U+0000")
+        );
         assert_eq!(refused(r#"{"type":"ping","id":"c\u0007"}"#).id, None);
         // The command's size as sent, before any game parses it.
         let big = json!({"type": "command", "id": "c4", "command": {"type": "x", "pad": "y".repeat(60)}});
         let error = refused(&big.to_string());
         assert_eq!(error.id.as_deref(), Some("c4"));
-        assert!(error.message.contains("over this game's limit of 64"), "{}", error.message);
+        assert!(
+            error.message.contains("over this game's limit of 64"),
+            "{}",
+            error.message
+        );
         // A repeated key cannot smuggle a second, larger command past the check.
         let twice = format!(
             r#"{{"type":"command","id":"c5","command":{{}},"command":{{"pad":"{}"}}}}"#,
             "y".repeat(100)
         );
         assert_eq!(refused(&twice).id.as_deref(), Some("c5"));
-        assert_eq!(refused(&"x".repeat(MAX_FRAME_BYTES + 1)).message, "message over 64 KiB");
+        assert_eq!(
+            refused(&"x".repeat(MAX_FRAME_BYTES + 1)).message,
+            "message over 64 KiB"
+        );
     }
 }

@@ -76,12 +76,22 @@ mod tests {
     #[test]
     fn control_characters_are_found_in_strings_keys_and_nested_values() {
         assert!(printable("name", "Ann Lee é 😀").is_ok());
-        for bad in ["a\0b", "tab\t", "new\nline", "del\u{7f}", "c1\u{85}", "\u{1b}[31m"] {
-            assert!(matches!(printable("name", bad), Err(InputError::ControlCharacter { .. })), "{bad:?}");
+        for bad in [
+            "a\0b",
+            "tab\t",
+            "new\nline",
+            "del\u{7f}",
+            "c1\u{85}",
+            "\u{1b}[31m",
+        ] {
+            assert!(
+                matches!(printable("name", bad), Err(InputError::ControlCharacter { .. })),
+                "{bad:?}"
+            );
         }
         assert!(printable_json("body", &json!({"a": [1, "ok", {"b": null}]})).is_ok());
-        let error = printable_json("body", &json!({"options": {"squads": [{"name": "x\u{0}"}]}}))
-            .unwrap_err();
+        let error =
+            printable_json("body", &json!({"options": {"squads": [{"name": "x\u{0}"}]}})).unwrap_err();
         assert_eq!(
             error.to_string(),
             "body.options.squads[0].name contains the control character U+0000; only printable text is accepted"

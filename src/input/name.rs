@@ -31,7 +31,12 @@ impl PlayerName {
                 u32::from(c)
             )));
         }
-        let normalised: String = raw.nfc().collect::<String>().split_whitespace().collect::<Vec<_>>().join(" ");
+        let normalised: String = raw
+            .nfc()
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
         let count = normalised.chars().count();
         if count == 0 {
             return Err(InputError::Name("must not be empty or only whitespace".into()));
@@ -73,7 +78,9 @@ mod tests {
     use super::*;
 
     fn name(raw: &str) -> Result<String, String> {
-        PlayerName::parse(raw).map(PlayerName::into_string).map_err(|e| e.to_string())
+        PlayerName::parse(raw)
+            .map(PlayerName::into_string)
+            .map_err(|e| e.to_string())
     }
 
     #[test]
@@ -87,7 +94,10 @@ mod tests {
             name(&"x".repeat(41)),
             Err("name must be at most 40 characters after normalisation, not 41".into())
         );
-        assert_eq!(name(" \u{a0} "), Err("name must not be empty or only whitespace".into()));
+        assert_eq!(
+            name(" \u{a0} "),
+            Err("name must not be empty or only whitespace".into())
+        );
         assert!(name("a\tb").unwrap_err().contains("U+0009"));
         assert!(name("a\0").unwrap_err().contains("U+0000"));
         assert!(name("evil\u{202e}txt").unwrap_err().contains("U+202E"));

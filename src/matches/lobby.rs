@@ -105,10 +105,7 @@ impl Lobby {
             },
             disconnect_grace: match request.disconnect_grace_secs {
                 None => self.clocks.disconnect_grace,
-                Some(secs) => self
-                    .limits
-                    .disconnect_grace(secs)
-                    .map_err(ApiError::BadOptions)?,
+                Some(secs) => self.limits.disconnect_grace(secs).map_err(ApiError::BadOptions)?,
             },
         };
         let bots = bot_seats(request.opponent, request.bots, seat_count)?;
@@ -379,8 +376,10 @@ pub(crate) fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: 
         options: Json(options),
         status: MatchStatus::Open.as_str().to_string(),
         seat_count: i32::from(seat_count),
-        turn_clock_ms: clocks.turn.as_millis() as i64,
-        disconnect_grace_ms: clocks.disconnect_grace.as_millis() as i64,
+        // Saturating: a server default of u64::MAX seconds must not wrap to a negative clock
+        // (requests are range-checked before this; server settings are not).
+        turn_clock_ms: i64::try_from(clocks.turn.as_millis()).unwrap_or(i64::MAX),
+        disconnect_grace_ms: i64::try_from(clocks.disconnect_grace.as_millis()).unwrap_or(i64::MAX),
         seed_commitment: seed.commitment(),
         seed: seed.to_hex(),
         created_at: Utc::now(),

@@ -19,7 +19,8 @@ pub enum Command {
     },
     /// Buy a face-up Xp card by id.
     Buy { card: String },
-    /// Stop buying for this round. (A struct variant, so that unknown fields are refused:
-    /// serde ignores extra fields next to the tag of a unit variant.)
+    /// Stop buying for this round.
+    // A struct variant, not a unit one: serde ignores extra fields next to the tag of a
+    // unit variant, and unknown fields must be refused.
     Pass {},
 }
