@@ -11,6 +11,8 @@
 //! * [`protocol`]: every JSON message on the wire (HTTP bodies and WebSocket frames),
 //!   versioned; `proto/` is generated from it.
 //! * [`http`]: the HTTP routers (players, matches, matchmaking, history, health).
+//! * [`input`]: parsing at the edge: ids, player names, printable text, clock ranges and
+//!   WebSocket frames, so nothing behind it sees a control character or a malformed id.
 //! * [`gateway`]: one WebSocket session: auth already done, it decodes, rate-limits,
 //!   forwards commands to the match and fans events out.
 //! * [`matches`](mod@crate::matches): the match actors (one per live match, the single writer of its log), the
