@@ -540,12 +540,12 @@ async fn real_games_refuse_unknown_command_fields_and_oversize_commands() {
         );
     }
     let cid = client
-        .command(json!({ "type": "buy", "card": "x".repeat(2000) }))
+        .command(json!({ "type": "buy", "card": "x".repeat(3000) }))
         .await;
     let error = error_of(client.answer(&cid).await);
     assert_eq!(error.code, ErrorCode::BadMessage);
     assert!(
-        error.message.contains("over this game's limit of 1024"),
+        error.message.contains("over this game's limit of 2048"),
         "{}",
         error.message
     );

@@ -35,8 +35,9 @@ pub struct Champions;
 
 impl Game for Champions {
     const ID: &'static str = "champions";
-    /// Compact JSON: the largest, `stop` with a power per card in hand, is a few hundred bytes.
-    const MAX_COMMAND_BYTES: usize = 1024;
+    /// Compact JSON: the largest legal one, `stop` using all 17 Xp cards of the ruleset
+    /// (at most about 70 bytes a power), is under 1.2 KiB.
+    const MAX_COMMAND_BYTES: usize = 2048;
     type Options = Options;
     type State = State;
     type Command = Command;

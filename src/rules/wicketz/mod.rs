@@ -43,7 +43,7 @@ const MAX_OVERS: u16 = 100;
 
 impl Game for Wicketz {
     const ID: &'static str = "wicketz";
-    /// Compact JSON: the largest, `set_over` with a field of 11 positions, is about 300 bytes.
+    /// Compact JSON: the largest, `set_over` with a whole field and a line, is under 200 bytes.
     const MAX_COMMAND_BYTES: usize = 1024;
     type Options = Options;
     type State = State;
