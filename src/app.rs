@@ -27,7 +27,11 @@ impl Application {
         crate::telemetry::install();
         config.connections.validate().map_err(anyhow::Error::msg)?;
         let store = Store::connect(&config.database_url).await?;
-        let lobby = Arc::new(Lobby::new(store, games, config.clocks()).with_matchmaking(config.matchmaking));
+        let lobby = Arc::new(
+            Lobby::new(store, games, config.clocks())
+                .with_limits(config.limits)
+                .with_matchmaking(config.matchmaking),
+        );
         let resumed = lobby.recover().await?;
         let listener = crate::listener::bind(config.bind, &config.connections)?;
         let address = listener.local_addr()?;

@@ -36,6 +36,9 @@ pub struct ServeConfig {
 
     #[command(flatten)]
     pub connections: crate::listener::ConnectionConfig,
+
+    #[command(flatten)]
+    pub limits: crate::input::InputLimits,
 }
 
 impl ServeConfig {
@@ -50,6 +53,7 @@ impl ServeConfig {
             matchmaking: crate::matchmaking::MatchmakingConfig::default(),
             abuse: crate::http::limits::AbuseConfig::default(),
             connections: crate::listener::ConnectionConfig::default(),
+            limits: crate::input::InputLimits::default(),
         }
     }
 

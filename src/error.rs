@@ -36,6 +36,8 @@ pub enum ApiError {
         "you already hold {limit} unfinished matches or waiting tickets: finish, leave or cancel one first"
     )]
     TooManyMatches { limit: u32 },
+    #[error("the request body is over the limit of {} KiB", crate::http::MAX_BODY_BYTES / 1024)]
+    PayloadTooLarge,
     #[error("storage failure")]
     Store(#[from] StoreError),
     #[error("internal error")]
@@ -58,6 +60,7 @@ impl ApiError {
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::TooManyMatches { .. } => StatusCode::CONFLICT,
+            ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Store(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -77,6 +80,7 @@ impl ApiError {
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::TooManyMatches { .. } => "too_many_matches",
+            ApiError::PayloadTooLarge => "payload_too_large",
             ApiError::Store(_) | ApiError::Internal(_) => "internal",
         }
     }

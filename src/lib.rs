@@ -12,6 +12,8 @@
 //!   versioned; `proto/` is generated from it.
 //! * [`http`]: the HTTP routers (players, matches, matchmaking, history, health).
 //! * [`listener`]: the accept loop: connection cap, request-head deadline, peer address.
+//! * [`input`]: parsing at the edge: ids, player names, printable text, clock ranges and
+//!   WebSocket frames, so nothing behind it sees a control character or a malformed id.
 //! * [`gateway`]: one WebSocket session: auth already done, it decodes, rate-limits,
 //!   forwards commands to the match and fans events out.
 //! * [`matches`](mod@crate::matches): the match actors (one per live match, the single writer of its log), the
@@ -37,6 +39,7 @@ pub mod error;
 pub mod fairness;
 pub mod gateway;
 pub mod http;
+pub mod input;
 pub mod listener;
 pub mod logging;
 pub mod matches;

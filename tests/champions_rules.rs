@@ -404,7 +404,7 @@ fn seed_003_elimination_all_out_and_the_special_last_over() {
     // Buying: the eliminated player is skipped.
     while let Phase::Buying { seat } = core.state.phase {
         assert_ne!(seat, order[0]);
-        core.submit(seat, &Command::Pass).expect("pass");
+        core.submit(seat, &Command::Pass {}).expect("pass");
     }
     assert_eq!(core.state.round, 2);
     assert_eq!(core.state.order.len(), 2);
@@ -418,7 +418,7 @@ fn seed_003_market_buying_replaces_cards_at_once() {
     let mut core = game(2, 12);
     assert_eq!(core.state.market.len(), 5);
     assert_eq!(core.state.draw_pile.len(), 12);
-    let err = core.submit(over(&core).batsman, &Command::Pass).unwrap_err();
+    let err = core.submit(over(&core).batsman, &Command::Pass {}).unwrap_err();
     assert_eq!(err, ChampionsReject::NotBuyingNow);
     while core.state.over().is_some() {
         let seat = Champions::pending(&core.state)[0];
@@ -455,11 +455,11 @@ fn seed_003_market_buying_replaces_cards_at_once() {
     assert_eq!(core.state.market.len(), 5);
     assert_eq!(core.state.players[seat.index()].xp, 1);
     assert_eq!(core.state.players[seat.index()].cards, vec![card]);
-    core.submit(seat, &Command::Pass).expect("pass");
+    core.submit(seat, &Command::Pass {}).expect("pass");
     let other = core.state.order[1];
     assert_eq!(core.state.phase, Phase::Buying { seat: other });
     assert_eq!(
-        core.submit(seat, &Command::Pass).unwrap_err(),
+        core.submit(seat, &Command::Pass {}).unwrap_err(),
         ChampionsReject::NotYourTurn
     );
 }
@@ -522,7 +522,7 @@ fn illegal_dice_and_power_commands_are_refused_with_reasons() {
         ChampionsReject::DieOutOfRange { .. }
     ));
     assert_eq!(
-        core.submit(Seat(7), &Command::Pass).unwrap_err(),
+        core.submit(Seat(7), &Command::Pass {}).unwrap_err(),
         ChampionsReject::NoSuchSeat
     );
 }
@@ -664,7 +664,7 @@ fn a_finished_match_refuses_everything() {
         core.submit(seat, &cmd).expect("legal");
     }
     assert_eq!(
-        core.submit(Seat(0), &Command::Pass).unwrap_err(),
+        core.submit(Seat(0), &Command::Pass {}).unwrap_err(),
         ChampionsReject::MatchOver
     );
     assert!(Champions::pending(&core.state).is_empty());

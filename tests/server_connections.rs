@@ -43,8 +43,14 @@ async fn spawn_with(configure: impl FnOnce(&mut ServeConfig)) -> TestApp {
 /// A live toy match made in-process (no HTTP connection involved); returns its id.
 async fn live_match_in_process(app: &TestApp) -> String {
     let lobby = app.app().lobby();
-    let (home, _) = lobby.create_player("home").await.expect("player");
-    let (away, _) = lobby.create_player("away").await.expect("player");
+    let (home, _) = lobby
+        .create_player(crease::input::PlayerName::parse("home").expect("name"))
+        .await
+        .expect("player");
+    let (away, _) = lobby
+        .create_player(crease::input::PlayerName::parse("away").expect("name"))
+        .await
+        .expect("player");
     let body: CreateMatch = serde_json::from_value(json!({ "game": "toy" })).expect("body");
     let info = lobby.create_match(&home, body).await.expect("match");
     lobby.join(&away, &info.match_id).await.expect("join");

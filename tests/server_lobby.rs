@@ -86,9 +86,15 @@ async fn lobby_routes_create_join_list_and_refuse_with_typed_errors() {
         "bad_request",
     );
     assert_error(
-        &app.get("/v1/matches/no-such-match", None).await,
+        &app.get("/v1/matches/67e55044-10b1-426f-9247-bb680e5fe0c8", None)
+            .await,
         404,
         "not_found",
+    );
+    assert_error(
+        &app.get("/v1/matches/no-such-match", None).await,
+        400,
+        "bad_request",
     );
     let join = format!("/v1/matches/{id}/join");
     assert_error(

@@ -58,7 +58,13 @@ async fn two_matchmakers_on_one_postgres_never_pair_a_ticket_twice() {
     const PLAYERS: usize = 60;
     let mut players: Vec<Player> = Vec::new();
     for index in 0..PLAYERS {
-        players.push(first.create_player(&format!("p{index}")).await.expect("player").0);
+        players.push(
+            first
+                .create_player(name(&format!("p{index}")))
+                .await
+                .expect("player")
+                .0,
+        );
     }
     // Each process receives half of the tickets and runs a pass on every arrival, while a
     // ticker in each also runs passes as fast as it can: every pass races the others.
@@ -168,8 +174,8 @@ async fn distant_ratings_pair_once_the_window_has_widened() {
     })
     .await;
     let lobby = app.lobby().clone();
-    let strong = lobby.create_player("strong").await.expect("player").0;
-    let weak = lobby.create_player("weak").await.expect("player").0;
+    let strong = lobby.create_player(name("strong")).await.expect("player").0;
+    let weak = lobby.create_player(name("weak")).await.expect("player").0;
     let sql = format!(
         "INSERT INTO rating (player_id, game, format, rating, deviation, volatility, matches, wins, updated_at) \
          VALUES ('{}', 'toy', 'standard', 1800.0, 80.0, 0.06, 10, 8, '2026-01-01T00:00:00Z')",
@@ -201,8 +207,8 @@ async fn an_opted_in_ticket_gets_a_bot_after_the_wait_and_others_keep_waiting() 
     })
     .await;
     let lobby = app.lobby().clone();
-    let hopeful = lobby.create_player("hopeful").await.expect("player").0;
-    let patient = lobby.create_player("patient").await.expect("player").0;
+    let hopeful = lobby.create_player(name("hopeful")).await.expect("player").0;
+    let patient = lobby.create_player(name("patient")).await.expect("player").0;
     let opted = CreateTicket {
         game: "toy".into(),
         options: Some(json!({ "rounds": 2 })),
@@ -223,4 +229,8 @@ async fn an_opted_in_ticket_gets_a_bot_after_the_wait_and_others_keep_waiting() 
     let still = lobby.ticket(&patient, &without.ticket_id).await.expect("ticket");
     assert_eq!(still.status, TicketStatus::Waiting);
     app.shutdown().await;
+}
+
+fn name(raw: &str) -> crease::input::PlayerName {
+    crease::input::PlayerName::parse(raw).expect("a valid name")
 }

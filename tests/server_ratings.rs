@@ -122,8 +122,14 @@ async fn bot_matches_and_matches_cancelled_before_start_are_unrated() {
 #[tokio::test]
 async fn unknown_players_games_and_bad_cursors_are_refused() {
     let app = spawn_app_on(Backend::Sqlite, toy_games()).await.expect("sqlite");
-    assert_eq!(app.get("/v1/players/nobody", None).await.0, 404);
-    assert_eq!(app.get("/v1/players/nobody/matches", None).await.0, 404);
+    // A well-formed id that names no one is unknown; a malformed one is a bad request.
+    let nobody = "67e55044-10b1-426f-9247-bb680e5fe0c8";
+    assert_eq!(app.get(&format!("/v1/players/{nobody}"), None).await.0, 404);
+    assert_eq!(
+        app.get(&format!("/v1/players/{nobody}/matches"), None).await.0,
+        404
+    );
+    assert_eq!(app.get("/v1/players/nobody", None).await.0, 400);
     assert_eq!(app.get("/v1/leaderboards/chess", None).await.0, 400);
     assert_eq!(app.get("/v1/leaderboards/toy?cursor=abc", None).await.0, 400);
     assert_eq!(app.get("/v1/leaderboards/toy?limit=0", None).await.0, 400);

@@ -28,7 +28,8 @@ fn options_strategy() -> impl Strategy<Value = Options> {
                 no_ball_extra,
                 fielding_restriction: if restricted {
                     FieldingRestriction::Agreed {
-                        overs: 2,
+                        // At most the match's overs: a longer restriction is refused.
+                        overs: overs.min(2),
                         max_outside_inner: 2,
                     }
                 } else {

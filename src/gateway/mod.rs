@@ -10,9 +10,7 @@ mod rate;
 pub use rate::TokenBucket;
 
 use crate::matches::{CommandError, MatchHandle, Subscription, ViewerBatch};
-use crate::protocol::{
-    ClientMessage, ErrorCode, ErrorMessage, Frame, MAX_FRAME_BYTES, ServerMessage, Snapshot,
-};
+use crate::protocol::{ClientMessage, ErrorCode, ErrorMessage, Frame, ServerMessage, Snapshot};
 use crate::rules::Viewer;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use std::sync::Arc;
@@ -340,17 +338,9 @@ impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
         handle: &MatchHandle,
         feed: &mut broadcast::Receiver<Arc<ViewerBatch>>,
     ) -> bool {
-        if text.len() > MAX_FRAME_BYTES {
-            return self
-                .error(None, ErrorCode::BadMessage, "message over 64 KiB", None)
-                .await;
-        }
-        let message: ClientMessage = match serde_json::from_str(text) {
+        let message = match crate::input::client_message(text, handle.max_command_bytes) {
             Ok(message) => message,
-            Err(error) => {
-                let message = format!("not a client message: {error}");
-                return self.error(None, ErrorCode::BadMessage, &message, None).await;
-            }
+            Err(error) => return self.send(&ServerMessage::Error(error)).await,
         };
         let (id, command) = match message {
             ClientMessage::Ping { id } => return self.send(&ServerMessage::Pong { id }).await,
@@ -427,7 +417,11 @@ mod tests {
         O: Sink<Outbound> + Unpin + Send + 'static,
     {
         let (sender, mailbox) = mpsc::channel(8);
-        let handle = MatchHandle { sender, game: "toy" };
+        let handle = MatchHandle {
+            sender,
+            game: "toy",
+            max_command_bytes: 256,
+        };
         let (feed_sender, feed) = broadcast::channel(8);
         let snapshot = Snapshot {
             protocol: PROTOCOL_VERSION,

@@ -1,12 +1,13 @@
 //! What happened in a match: its log (as the caller may see it), scorecard and verification.
 
-use super::{AppState, bearer, optional_player};
+use super::{AppState, QueryParams, bearer, optional_player};
 use crate::error::ApiError;
 use crate::fairness::VerifyReport;
+use crate::input::MatchId;
 use crate::protocol::{LogEntryBody, MatchLog, Scorecard, VerifyBody};
 use crate::rules::{Outcome, Viewer};
 use crate::store::MatchStatus;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::{Json, Router, routing::get};
 use serde::Deserialize;
@@ -41,9 +42,10 @@ async fn viewer_of(
 async fn log(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Path(id): Path<String>,
-    Query(query): Query<TokenQuery>,
+    id: MatchId,
+    QueryParams(query): QueryParams<TokenQuery>,
 ) -> Result<Json<MatchLog>, ApiError> {
+    let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;
     let viewer = viewer_of(&state, &headers, query.token.as_deref(), &id).await?;
     let status = row.status();
@@ -78,10 +80,8 @@ async fn log(
     }))
 }
 
-async fn scorecard(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<Scorecard>, ApiError> {
+async fn scorecard(State(state): State<AppState>, id: MatchId) -> Result<Json<Scorecard>, ApiError> {
+    let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;
     let status = row.status();
     let view = match (status, state.lobby.live.get(&id)) {
@@ -116,7 +116,8 @@ async fn scorecard(
     }))
 }
 
-async fn verify(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<VerifyBody>, ApiError> {
+async fn verify(State(state): State<AppState>, id: MatchId) -> Result<Json<VerifyBody>, ApiError> {
+    let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;
     let report = if row.status() == MatchStatus::Finished {
         let game = state

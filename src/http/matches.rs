@@ -1,15 +1,16 @@
 //! The lobby's match routes and the match WebSocket.
 
 use super::limits::IpAdmitted;
-use super::{AppState, JsonBody, bearer, optional_player, require_player};
+use super::{AppState, JsonBody, QueryParams, bearer, optional_player, require_player};
 use crate::error::ApiError;
 use crate::gateway::{self, Inbound, Outbound};
+use crate::input::MatchId;
 use crate::protocol::{CreateMatch, MAX_FRAME_BYTES, MatchInfo, MatchList, PROTOCOL_VERSION, Snapshot};
 use crate::rules::{Outcome, Viewer};
 use crate::store::MatchStatus;
+use axum::extract::State;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::{Json, Router, routing::get, routing::post};
@@ -46,7 +47,7 @@ struct ListQuery {
 
 async fn list(
     State(state): State<AppState>,
-    Query(query): Query<ListQuery>,
+    QueryParams(query): QueryParams<ListQuery>,
 ) -> Result<Json<MatchList>, ApiError> {
     let status = match query.status.as_deref() {
         None => None,
@@ -60,27 +61,27 @@ async fn list(
     }))
 }
 
-async fn show(State(state): State<AppState>, Path(id): Path<String>) -> Result<Json<MatchInfo>, ApiError> {
-    Ok(Json(state.lobby.match_info(&id).await?))
+async fn show(State(state): State<AppState>, id: MatchId) -> Result<Json<MatchInfo>, ApiError> {
+    Ok(Json(state.lobby.match_info(id.as_str()).await?))
 }
 
 async fn join(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Path(id): Path<String>,
+    id: MatchId,
 ) -> Result<Json<MatchInfo>, ApiError> {
     let player = require_player(&state, &headers).await?;
     state.limits.check_open_matches(&state, &player).await?;
-    Ok(Json(state.lobby.join(&player, &id).await?))
+    Ok(Json(state.lobby.join(&player, id.as_str()).await?))
 }
 
 async fn leave(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Path(id): Path<String>,
+    id: MatchId,
 ) -> Result<Json<MatchInfo>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    Ok(Json(state.lobby.leave(&player, &id).await?))
+    Ok(Json(state.lobby.leave(&player, id.as_str()).await?))
 }
 
 /// Initial read and write buffer of each WebSocket (see `docs/performance.md`).
@@ -97,10 +98,11 @@ struct SocketQuery {
 async fn websocket(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Path(id): Path<String>,
-    Query(query): Query<SocketQuery>,
+    id: MatchId,
+    QueryParams(query): QueryParams<SocketQuery>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    let id = id.into_string();
     let token = query.token.as_deref().or_else(|| bearer(&headers));
     let player = optional_player(&state, token).await?;
     state.lobby.match_row(&id).await?; // 404 before anything else

@@ -3,8 +3,9 @@
 use super::limits::IpAdmitted;
 use super::{AppState, JsonBody, require_player};
 use crate::error::ApiError;
+use crate::input::TicketId;
 use crate::protocol::{CreateTicket, Ticket};
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::{Json, Router, routing::get, routing::post};
 
@@ -31,17 +32,17 @@ async fn open(
 async fn show(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Path(id): Path<String>,
+    id: TicketId,
 ) -> Result<Json<Ticket>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    Ok(Json(state.lobby.ticket(&player, &id).await?))
+    Ok(Json(state.lobby.ticket(&player, id.as_str()).await?))
 }
 
 async fn cancel(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Path(id): Path<String>,
+    id: TicketId,
 ) -> Result<Json<Ticket>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    Ok(Json(state.lobby.cancel_ticket(&player, &id).await?))
+    Ok(Json(state.lobby.cancel_ticket(&player, id.as_str()).await?))
 }

@@ -3,6 +3,7 @@
 //! Handlers are thin: they authenticate, call the [`Lobby`] or a match actor, and map
 //! errors through [`ApiError`] into `{"error": {"code", "message"}}`.
 
+pub mod extract;
 pub mod health;
 pub mod history;
 pub mod limits;
@@ -17,6 +18,7 @@ use crate::error::ApiError;
 use crate::matches::{Lobby, Player};
 use axum::Router;
 use axum::http::HeaderMap;
+pub use extract::{JsonBody, PathText, QueryParams};
 use std::sync::Arc;
 use tokio::sync::watch;
 
@@ -31,6 +33,9 @@ pub struct AppState {
     pub sockets: crate::gateway::SocketLimits,
 }
 
+/// Largest request body the API reads.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
 pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(health::router())
@@ -44,7 +49,9 @@ pub fn router(state: AppState) -> Router {
         .fallback(|| async { ApiError::NotFound("route") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
-        .layer(tower_http::limit::RequestBodyLimitLayer::new(64 * 1024))
+        // axum's limit, not tower-http's: its rejection reaches [`JsonBody`], which answers
+        // 413 in the API's error shape (tower-http's layer answers plain text).
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state)
         // The browser client: `/` and its files; its catch-all answers unknown /v1 paths in
         // the API's error shape.
@@ -57,10 +64,13 @@ fn request_span(request: &axum::http::Request<axum::body::Body>) -> tracing::Spa
     tracing::info_span!("request", method = %request.method(), path = %request.uri().path())
 }
 
-/// The bearer token of a request, from `Authorization: Bearer`.
+/// The bearer token of a request, from `Authorization: Bearer <token>`. The scheme is
+/// case-insensitive (RFC 9110 section 11.1), so `bearer` and `BEARER` work too.
 pub fn bearer(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(axum::http::header::AUTHORIZATION)?.to_str().ok()?;
-    value.strip_prefix("Bearer ").map(str::trim)
+    let (scheme, token) = value.trim_start().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 /// The player a request must come from.
@@ -83,23 +93,5 @@ pub async fn optional_player(state: &AppState, token: Option<&str>) -> Result<Op
             .await?
             .ok_or(ApiError::Unauthorized)
             .map(Some),
-    }
-}
-
-/// A JSON body whose rejections use the API's error shape.
-pub struct JsonBody<T>(pub T);
-
-impl<T, S> axum::extract::FromRequest<S> for JsonBody<T>
-where
-    T: serde::de::DeserializeOwned,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
-        match axum::Json::<T>::from_request(request, state).await {
-            Ok(axum::Json(value)) => Ok(JsonBody(value)),
-            Err(rejection) => Err(ApiError::BadRequest(rejection.body_text())),
-        }
     }
 }

@@ -3,6 +3,7 @@
 use super::limits::IpAdmitted;
 use super::{AppState, JsonBody};
 use crate::error::ApiError;
+use crate::input::PlayerName;
 use crate::protocol::{CreatePlayer, PlayerCreated};
 use axum::http::StatusCode;
 use axum::{Json, Router, extract::State, routing::post};
@@ -16,7 +17,7 @@ async fn create(
     State(state): State<AppState>,
     JsonBody(body): JsonBody<CreatePlayer>,
 ) -> Result<(StatusCode, Json<PlayerCreated>), ApiError> {
-    let (player, token) = state.lobby.create_player(&body.name).await?;
+    let (player, token) = state.lobby.create_player(PlayerName::parse(&body.name)?).await?;
     let created = PlayerCreated {
         player_id: player.player_id,
         name: player.name,

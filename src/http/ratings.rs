@@ -3,15 +3,16 @@
 //! Paging uses an opaque `cursor` (today the offset of the next row) so clients never build
 //! one themselves and the encoding can change without breaking them.
 
-use super::AppState;
+use super::{AppState, PathText, QueryParams};
 use crate::error::ApiError;
+use crate::input::PlayerId;
 use crate::protocol::{
     Leaderboard, LeaderboardEntry, PlayerMatch, PlayerMatches, PlayerProfile, PlayerRating,
 };
 use crate::ratings::format_of;
 use crate::rules::{Outcome, Seat};
 use crate::store::PlayerMatchRow;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::{Json, Router, routing::get};
 use serde::Deserialize;
 
@@ -66,8 +67,8 @@ fn next_cursor<T>(rows: &mut Vec<T>, limit: i64, offset: i64) -> Option<String> 
 
 async fn leaderboard(
     State(state): State<AppState>,
-    Path(game): Path<String>,
-    Query(query): Query<PageQuery>,
+    PathText(game): PathText,
+    QueryParams(query): QueryParams<PageQuery>,
 ) -> Result<Json<Leaderboard>, ApiError> {
     let kind = state
         .lobby
@@ -130,10 +131,8 @@ fn player_match(row: PlayerMatchRow) -> PlayerMatch {
     }
 }
 
-async fn profile(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Json<PlayerProfile>, ApiError> {
+async fn profile(State(state): State<AppState>, id: PlayerId) -> Result<Json<PlayerProfile>, ApiError> {
+    let id = id.into_string();
     let store = &state.lobby.store;
     let player = store.player(&id).await?.ok_or(ApiError::NotFound("player"))?;
     let ratings = store
@@ -166,9 +165,10 @@ async fn profile(
 
 async fn matches(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    Query(query): Query<PageQuery>,
+    id: PlayerId,
+    QueryParams(query): QueryParams<PageQuery>,
 ) -> Result<Json<PlayerMatches>, ApiError> {
+    let id = id.into_string();
     let store = &state.lobby.store;
     store.player(&id).await?.ok_or(ApiError::NotFound("player"))?;
     let (limit, offset) = (query.limit()?, query.offset()?);

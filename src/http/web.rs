@@ -10,7 +10,7 @@
 use axum::{
     Router,
     extract::Path,
-    http::{HeaderValue, StatusCode, header},
+    http::{HeaderValue, header},
     response::{IntoResponse, Response},
     routing::get,
 };
@@ -50,7 +50,19 @@ static ASSETS: &[Asset] = assets![
 /// Serves the client: `/` is `index.html`, every other file by its path. Only files in the
 /// table are served, so nothing outside `web/` can be reached by a crafted path.
 pub fn router() -> Router {
-    Router::new().route("/", get(index)).route("/{*path}", get(asset))
+    Router::new()
+        .route("/", get(index))
+        .route("/{*path}", get(asset).fallback(other_method))
+}
+
+/// The catch-all route matches every path, so without this a POST to a mistyped API path
+/// would be a 405 rather than the 404 it is.
+async fn other_method(Path(path): Path<String>) -> crate::error::ApiError {
+    if ASSETS.iter().any(|asset| asset.path == path) {
+        crate::error::ApiError::MethodNotAllowed
+    } else {
+        crate::error::ApiError::NotFound("route")
+    }
 }
 
 async fn index() -> Response {
@@ -80,15 +92,9 @@ fn serve(path: &str) -> Response {
             asset.bytes,
         )
             .into_response(),
-        // The client's catch-all route also sees mistyped API paths: answer those in the API's
-        // error shape, so a client of /v1 never has to parse an HTML or text 404.
-        None if path.starts_with("v1/") => (
-            StatusCode::NOT_FOUND,
-            [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
-            r#"{"error":{"code":"not_found","message":"no such API route"}}"#,
-        )
-            .into_response(),
-        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+        // The client's catch-all route also sees mistyped API paths and everything else
+        // unknown: answer in the API's error shape, so no client ever parses a text 404.
+        None => crate::error::ApiError::NotFound("route").into_response(),
     }
 }
 
@@ -110,7 +116,7 @@ fn content_type(path: &str) -> &'static str {
 mod tests {
     use super::*;
     use axum::body::Body;
-    use axum::http::Request;
+    use axum::http::{Request, StatusCode};
     use tower::ServiceExt;
 
     fn files_on_disk(dir: &std::path::Path, base: &std::path::Path, out: &mut Vec<String>) {

@@ -112,7 +112,14 @@ pub(crate) fn spawn<G: Game>(
         let _live = crate::telemetry::GaugeGuard::new(crate::telemetry::LIVE_MATCHES);
         actor.run(receiver).await;
     });
-    Ok((MatchHandle { sender, game: G::ID }, join))
+    Ok((
+        MatchHandle {
+            sender,
+            game: G::ID,
+            max_command_bytes: G::MAX_COMMAND_BYTES,
+        },
+        join,
+    ))
 }
 
 fn viewers(seat_count: usize) -> Vec<Viewer> {

@@ -23,6 +23,9 @@ pub struct GameSchemas {
 pub trait GameKind: Send + Sync + 'static {
     fn id(&self) -> &'static str;
 
+    /// [`Game::MAX_COMMAND_BYTES`].
+    fn max_command_bytes(&self) -> usize;
+
     /// Reads options (absent = the game's defaults); returns them normalised and the seat count.
     fn check_options(&self, options: Option<Value>) -> Result<(Value, u8), String>;
 
@@ -55,10 +58,15 @@ impl<G: Game> GameKind for Registered<G> {
         G::ID
     }
 
+    fn max_command_bytes(&self) -> usize {
+        G::MAX_COMMAND_BYTES
+    }
+
     fn check_options(&self, options: Option<Value>) -> Result<(Value, u8), String> {
         let options: G::Options = match options {
             None | Some(Value::Null) => G::Options::default(),
-            Some(value) => serde_json::from_value(value).map_err(|error| error.to_string())?,
+            // The error names the field (`overs: invalid value: integer 65536, expected u16`).
+            Some(value) => serde_path_to_error::deserialize(value).map_err(|error| error.to_string())?,
         };
         let seats = G::seat_count(&options).map_err(|error| error.to_string())?;
         G::initial_state(&options).map_err(|error| error.to_string())?;

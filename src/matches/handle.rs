@@ -95,6 +95,8 @@ pub(crate) enum ActorMessage {
 pub struct MatchHandle {
     pub(crate) sender: mpsc::Sender<ActorMessage>,
     pub game: &'static str,
+    /// The game's [`crate::rules::Game::MAX_COMMAND_BYTES`], checked by the gateway.
+    pub max_command_bytes: usize,
 }
 
 impl MatchHandle {

@@ -9,6 +9,7 @@ use super::{ActorContext, GameRegistry, LiveMatches, MatchHandle};
 use crate::config::Clocks;
 use crate::error::ApiError;
 use crate::fairness;
+use crate::input::{InputLimits, PlayerName};
 use crate::matchmaking::{Matchmaker, MatchmakingConfig};
 use crate::protocol::{CreateMatch, CreateTicket, MatchInfo, Opponent, SeatInfo, Ticket};
 use crate::rules::{Outcome, Seat};
@@ -34,6 +35,8 @@ pub struct Lobby {
     pub games: Arc<GameRegistry>,
     pub live: Arc<LiveMatches>,
     pub clocks: Clocks,
+    /// The ranges clients may ask for (`--max-turn-clock-secs`, ...).
+    pub limits: InputLimits,
     seats_lock: tokio::sync::Mutex<()>,
     pub matchmaker: Matchmaker,
     actors: Mutex<Vec<JoinHandle<()>>>,
@@ -47,10 +50,17 @@ impl Lobby {
             games: Arc::new(games),
             live: Arc::new(LiveMatches::default()),
             clocks,
+            limits: InputLimits::default(),
             seats_lock: tokio::sync::Mutex::new(()),
             matchmaker: Matchmaker::default(),
             actors: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Replaces the default input limits.
+    pub fn with_limits(mut self, limits: InputLimits) -> Self {
+        self.limits = limits;
+        self
     }
 
     /// Replaces the default matchmaking settings.
@@ -59,15 +69,11 @@ impl Lobby {
         self
     }
 
-    pub async fn create_player(&self, name: &str) -> Result<(Player, String), ApiError> {
-        let name = name.trim();
-        if name.is_empty() || name.chars().count() > 40 {
-            return Err(ApiError::BadRequest("name must be 1 to 40 characters".into()));
-        }
+    pub async fn create_player(&self, name: PlayerName) -> Result<(Player, String), ApiError> {
         let token = fairness::new_token();
         let player = Player {
             player_id: uuid::Uuid::new_v4().to_string(),
-            name: name.to_string(),
+            name: name.into_string(),
         };
         let hash = fairness::token_hash(&token);
         self.store
@@ -90,19 +96,18 @@ impl Lobby {
             .get(&request.game)
             .ok_or_else(|| ApiError::UnknownGame(request.game.clone()))?;
         let (options, seat_count) = game
-            .check_options(request.options)
+            .check_options(options_object(request.options)?)
             .map_err(ApiError::BadOptions)?;
         let clocks = Clocks {
-            turn: request
-                .turn_clock_secs
-                .map_or(self.clocks.turn, Duration::from_secs),
-            disconnect_grace: request
-                .disconnect_grace_secs
-                .map_or(self.clocks.disconnect_grace, Duration::from_secs),
+            turn: match request.turn_clock_secs {
+                None => self.clocks.turn,
+                Some(secs) => self.limits.turn_clock(secs).map_err(ApiError::BadOptions)?,
+            },
+            disconnect_grace: match request.disconnect_grace_secs {
+                None => self.clocks.disconnect_grace,
+                Some(secs) => self.limits.disconnect_grace(secs).map_err(ApiError::BadOptions)?,
+            },
         };
-        if clocks.turn.is_zero() {
-            return Err(ApiError::BadRequest("turn_clock_secs must be at least 1".into()));
-        }
         let bots = bot_seats(request.opponent, request.bots, seat_count)?;
         let row = new_match_row(game.id(), options, seat_count, clocks);
         let mut seats = vec![seat_row(&row.match_id, 0, Some(&player.player_id))];
@@ -337,7 +342,8 @@ impl Lobby {
     }
 
     /// Stores a ticket and pairs it at once if players in rating range are waiting.
-    pub async fn open_ticket(&self, player: &Player, request: CreateTicket) -> Result<Ticket, ApiError> {
+    pub async fn open_ticket(&self, player: &Player, mut request: CreateTicket) -> Result<Ticket, ApiError> {
+        request.options = options_object(request.options)?;
         crate::matchmaking::open_ticket(self, player, request).await
     }
 
@@ -350,6 +356,18 @@ impl Lobby {
     }
 }
 
+/// A game's options must be a JSON object (or absent / `null` for the defaults): serde would
+/// otherwise read `[]` as a struct with every field defaulted.
+fn options_object(options: Option<Value>) -> Result<Option<Value>, ApiError> {
+    match options {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(map)) => Ok(Some(Value::Object(map))),
+        Some(_) => Err(ApiError::BadOptions(
+            "`options` must be a JSON object (or absent for the game's defaults)".into(),
+        )),
+    }
+}
+
 pub(crate) fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: Clocks) -> MatchRow {
     let seed = fairness::new_seed();
     MatchRow {
@@ -358,8 +376,10 @@ pub(crate) fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: 
         options: Json(options),
         status: MatchStatus::Open.as_str().to_string(),
         seat_count: i32::from(seat_count),
-        turn_clock_ms: clocks.turn.as_millis() as i64,
-        disconnect_grace_ms: clocks.disconnect_grace.as_millis() as i64,
+        // Saturating: a server default of u64::MAX seconds must not wrap to a negative clock
+        // (requests are range-checked before this; server settings are not).
+        turn_clock_ms: i64::try_from(clocks.turn.as_millis()).unwrap_or(i64::MAX),
+        disconnect_grace_ms: i64::try_from(clocks.disconnect_grace.as_millis()).unwrap_or(i64::MAX),
         seed_commitment: seed.commitment(),
         seed: seed.to_hex(),
         created_at: Utc::now(),

@@ -23,6 +23,8 @@ pub struct ErrorDetail {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreatePlayer {
+    /// 1 to 40 printable characters after normalisation (NFC, trimmed, inner whitespace
+    /// collapsed to one space); the normalised name is the one stored and shown.
     pub name: String,
 }
 

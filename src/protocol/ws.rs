@@ -91,7 +91,9 @@ pub enum ErrorCode {
     NotYourTurn,
     /// The seat may act, but not like this; `reason` names the rule.
     IllegalMove,
-    /// Not JSON, an unknown `type`, a command the game cannot read, or a frame over 64 KiB.
+    /// Not JSON, an unknown `type` or field, a control character in any string, a command
+    /// over its game's size limit or one the game cannot read, or a frame over 64 KiB. Echoes
+    /// the frame's string `id` whenever it has one.
     BadMessage,
     /// Too many messages; slow down (the socket is closed if it continues).
     RateLimited,

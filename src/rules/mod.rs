@@ -112,6 +112,12 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// Stable id used in URLs, the database and the wire: `ctg`, `wicketz`, `champions`.
     const ID: &'static str;
 
+    /// Largest command, in bytes of JSON as the client sent it, the server passes to this
+    /// game's parser; larger ones are refused unread. Each game sets it from its largest
+    /// legal command with room for whitespace, so a client cannot make the parser chew on
+    /// a frame's worth of padding.
+    const MAX_COMMAND_BYTES: usize;
+
     /// Per-match options chosen at creation (format, [FIX] alternatives, clocks live in the
     /// server). Unknown fields are refused so typos do not silently fall back to defaults.
     type Options: Serialize

@@ -93,6 +93,8 @@ fn over(state: &ToyState) -> bool {
 
 impl Game for Toy {
     const ID: &'static str = "toy";
+    /// Compact JSON: a pick is a few bytes.
+    const MAX_COMMAND_BYTES: usize = 256;
     type Options = ToyOptions;
     type State = ToyState;
     type Command = ToyCommand;

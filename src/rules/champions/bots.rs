@@ -66,7 +66,7 @@ fn random_command(ask: &Ask, rng: &mut Dice) -> Command {
             let pick = rng.below(affordable.len() as u32 + 1) as usize;
             match affordable.get(pick) {
                 Some(card) => Command::Buy { card: card.clone() },
-                None => Command::Pass,
+                None => Command::Pass {},
             }
         }
     }
@@ -110,7 +110,7 @@ fn heuristic_command(view: &View, seat: Seat, ask: &Ask) -> Command {
         }
         Ask::Buy { affordable, .. } => {
             if view.round >= view.rules.rounds {
-                return Command::Pass;
+                return Command::Pass {};
             }
             let best = view
                 .market
@@ -121,7 +121,7 @@ fn heuristic_command(view: &View, seat: Seat, ask: &Ask) -> Command {
                 Some(card) => Command::Buy {
                     card: card.id.clone(),
                 },
-                None => Command::Pass,
+                None => Command::Pass {},
             }
         }
     }

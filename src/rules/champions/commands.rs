@@ -4,7 +4,7 @@ use super::events::PowerUse;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case", tag = "type")]
+#[serde(rename_all = "snake_case", tag = "type", deny_unknown_fields)]
 pub enum Command {
     /// Roll dice. The first roll of a turn rolls all six: send an empty `dice`. Later rolls
     /// re-roll the listed dice (0-based), any subset, including dice kept before.
@@ -20,5 +20,7 @@ pub enum Command {
     /// Buy a face-up Xp card by id.
     Buy { card: String },
     /// Stop buying for this round.
-    Pass,
+    // A struct variant, not a unit one: serde ignores extra fields next to the tag of a
+    // unit variant, and unknown fields must be refused.
+    Pass {},
 }

@@ -16,7 +16,7 @@ pub struct HiddenPile {
 
 /// A power chosen when a player stops rolling.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case", tag = "kind")]
+#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum PowerUse {
     /// A `set_die` card: change die `die` (0-based) to the card's face.
     SetDie { card: String, die: u8 },

@@ -76,9 +76,11 @@ pub fn decide(
     match (&state.phase, command) {
         (Phase::Over(over), Command::Roll { dice: which }) => roll(&mut b, rules, over, seat, which, dice)?,
         (Phase::Over(over), Command::Stop { powers }) => stop(&mut b, rules, over, seat, powers)?,
-        (Phase::Over(_), Command::Buy { .. } | Command::Pass) => return Err(ChampionsReject::NotBuyingNow),
+        (Phase::Over(_), Command::Buy { .. } | Command::Pass {}) => {
+            return Err(ChampionsReject::NotBuyingNow);
+        }
         (Phase::Buying { .. }, Command::Buy { card }) => buy(&mut b, rules, seat, card)?,
-        (Phase::Buying { .. }, Command::Pass) => {
+        (Phase::Buying { .. }, Command::Pass {}) => {
             b.push(Event::Passed { seat });
             next_buyer_or_round(&mut b, rules, seat, dice);
         }

@@ -35,6 +35,9 @@ pub struct Champions;
 
 impl Game for Champions {
     const ID: &'static str = "champions";
+    /// Compact JSON: the largest legal one, `stop` using all 17 Xp cards of the ruleset
+    /// (at most about 70 bytes a power), is under 1.2 KiB.
+    const MAX_COMMAND_BYTES: usize = 2048;
     type Options = Options;
     type State = State;
     type Command = Command;
@@ -98,7 +101,7 @@ impl Game for Champions {
                 Some(Command::Roll { dice: Vec::new() })
             }
             Phase::Over(_) => Some(Command::Stop { powers: Vec::new() }),
-            Phase::Buying { .. } => Some(Command::Pass),
+            Phase::Buying { .. } => Some(Command::Pass {}),
             Phase::Between | Phase::Finished => None,
         }
     }

@@ -26,7 +26,7 @@ impl Options {
             Ok(self.players)
         } else {
             Err(SetupError(format!(
-                "Cricket Champions needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {}",
+                "`players` must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {}",
                 self.players
             )))
         }

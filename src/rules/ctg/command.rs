@@ -14,7 +14,7 @@ pub enum TossChoice {
 
 /// A CTG command. Players are named by their index (0..12) in their squad.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     /// Sealed: drop one Pace or Spin bowler and give the batting order of the other 11.
     SelectSquad { drop: u8, batting_order: [u8; 11] },

@@ -37,6 +37,8 @@ pub struct Ctg;
 
 impl Game for Ctg {
     const ID: &'static str = "ctg";
+    /// Compact JSON: the largest, `select_squad`, is under 100 bytes.
+    const MAX_COMMAND_BYTES: usize = 512;
     type Options = Options;
     type State = State;
     type Command = Command;

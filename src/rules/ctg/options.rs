@@ -50,7 +50,10 @@ impl Options {
 
     pub fn validate(&self) -> Result<(), String> {
         if !(3..=4).contains(&self.bowled_chance_margin) {
-            return Err("bowled_chance_margin: must be 3 or 4".into());
+            return Err(format!(
+                "`bowled_chance_margin` must be 3 or 4, not {}",
+                self.bowled_chance_margin
+            ));
         }
         if let Some(squads) = &self.squads {
             if squads.len() != 2 {

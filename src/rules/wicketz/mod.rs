@@ -43,6 +43,8 @@ const MAX_OVERS: u16 = 100;
 
 impl Game for Wicketz {
     const ID: &'static str = "wicketz";
+    /// Compact JSON: the largest, `set_over` with a whole field and a line, is under 200 bytes.
+    const MAX_COMMAND_BYTES: usize = 1024;
     type Options = Options;
     type State = State;
     type Command = Command;
@@ -132,14 +134,23 @@ fn validate(options: &Options) -> Result<(), SetupError> {
         )));
     }
     if let options::FieldingRestriction::Agreed {
-        max_outside_inner, ..
+        overs,
+        max_outside_inner,
     } = options.fielding_restriction
-        && usize::from(max_outside_inner) > field::OUTFIELDERS
     {
-        return Err(SetupError(format!(
-            "`fielding_restriction.max_outside_inner` must be at most {}",
-            field::OUTFIELDERS
-        )));
+        // Restricted overs beyond the innings would be a rule that can never apply.
+        if overs > options.overs {
+            return Err(SetupError(format!(
+                "`fielding_restriction.overs` must be 0 to {} (the match's `overs`), not {overs}",
+                options.overs
+            )));
+        }
+        if usize::from(max_outside_inner) > field::OUTFIELDERS {
+            return Err(SetupError(format!(
+                "`fielding_restriction.max_outside_inner` must be 0 to {}, not {max_outside_inner}",
+                field::OUTFIELDERS
+            )));
+        }
     }
     Ok(())
 }

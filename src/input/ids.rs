@@ -1,0 +1,87 @@
+//! The ids in paths: matches, tickets and players are all UUIDs the server minted. A path
+//! segment that is not one is a client error (400), never a lookup that fails in the store.
+
+use super::{InputError, printable};
+
+macro_rules! uuid_id {
+    ($(#[$doc:meta])* $name:ident, $field:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub struct $name(String);
+
+        impl $name {
+            /// Accepts the hyphenated form only (the one the server hands out), in either
+            /// case, and keeps it lower-case as stored.
+            pub fn parse(raw: &str) -> Result<Self, InputError> {
+                printable($field, raw)?;
+                if raw.len() != 36 {
+                    return Err(InputError::MalformedId { field: $field });
+                }
+                uuid::Uuid::try_parse(raw)
+                    .map(|id| $name(id.hyphenated().to_string()))
+                    .map_err(|_| InputError::MalformedId { field: $field })
+            }
+
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+
+            pub fn into_string(self) -> String {
+                self.0
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+    };
+}
+
+uuid_id!(
+    /// A match's id, as in `/v1/matches/{id}`.
+    MatchId,
+    "match id"
+);
+uuid_id!(
+    /// A matchmaking ticket's id.
+    TicketId,
+    "ticket id"
+);
+uuid_id!(
+    /// A player's public id (never their token).
+    PlayerId,
+    "player id"
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_hyphenated_uuids_are_ids_and_they_are_kept_lower_case() {
+        let id = MatchId::parse("67E55044-10B1-426F-9247-BB680E5FE0C8").expect("a uuid");
+        assert_eq!(id.as_str(), "67e55044-10b1-426f-9247-bb680e5fe0c8");
+        for bad in [
+            "",
+            "no-such-match",
+            "67e5504410b1426f9247bb680e5fe0c8",
+            "{67e55044-10b1-426f-9247-bb680e5fe0c8}",
+            "67e55044-10b1-426f-9247-bb680e5fe0c\0",
+            "67e55044-10b1-426f-9247-bb680e5fe0c8x",
+        ] {
+            assert!(MatchId::parse(bad).is_err(), "{bad:?}");
+        }
+        assert!(matches!(
+            PlayerId::parse("nobody"),
+            Err(InputError::MalformedId { field: "player id" })
+        ));
+    }
+}
