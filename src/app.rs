@@ -26,8 +26,12 @@ impl Application {
     /// and starts listening.
     pub async fn build(config: &ServeConfig, games: GameRegistry) -> anyhow::Result<Application> {
         crate::telemetry::install();
-        let store = Store::connect(&config.database_url).await?;
-        let lobby = Arc::new(Lobby::new(store, games, config.clocks()).with_matchmaking(config.matchmaking));
+        let store = Store::connect_with(&config.database_url, &config.db).await?;
+        let lobby = Arc::new(
+            Lobby::new(store, games, config.clocks())
+                .with_matchmaking(config.matchmaking)
+                .with_db_settings(config.db),
+        );
         let resumed = lobby.recover().await?;
         let listener = tokio::net::TcpListener::bind(config.bind).await?;
         let address = listener.local_addr()?;

@@ -30,6 +30,9 @@ pub struct ServeConfig {
 
     #[command(flatten)]
     pub matchmaking: crate::matchmaking::MatchmakingConfig,
+
+    #[command(flatten)]
+    pub db: crate::store::DbSettings,
 }
 
 impl ServeConfig {
@@ -42,6 +45,7 @@ impl ServeConfig {
             turn_clock_secs: 60,
             disconnect_grace_secs: 300,
             matchmaking: crate::matchmaking::MatchmakingConfig::default(),
+            db: crate::store::DbSettings::default(),
         }
     }
 

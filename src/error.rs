@@ -30,10 +30,24 @@ pub enum ApiError {
     Forbidden,
     #[error("this route does not take that method")]
     MethodNotAllowed,
+    #[error("the database is unavailable; try again shortly")]
+    Unavailable,
     #[error("storage failure")]
-    Store(#[from] StoreError),
+    Store(StoreError),
     #[error("internal error")]
     Internal(String),
+}
+
+/// An outage is the client's business (503, try again); any other store failure is ours (500).
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        if error.is_unavailable() {
+            tracing::warn!(%error, "request failed: database unavailable");
+            ApiError::Unavailable
+        } else {
+            ApiError::Store(error)
+        }
+    }
 }
 
 impl ApiError {
@@ -50,6 +64,7 @@ impl ApiError {
             | ApiError::NotSeated => StatusCode::CONFLICT,
             ApiError::Forbidden => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Store(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -67,6 +82,7 @@ impl ApiError {
             ApiError::NotSeated => "not_seated",
             ApiError::Forbidden => "forbidden",
             ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::Unavailable => "unavailable",
             ApiError::Store(_) | ApiError::Internal(_) => "internal",
         }
     }

@@ -11,13 +11,19 @@
 //! If the shared transaction fails (one actor's seq was already taken, say), each append of
 //! that group is retried alone with [`Store::append`], so one bad append fails only itself.
 //!
+//! Every group's transaction is bounded ([`DbSettings::transaction_timeout`]): when the
+//! database is gone the writer answers its appends `Unavailable` instead of hanging, and does
+//! not retry them one by one (each would wait out the same outage). Such an append is *in
+//! doubt*: its COMMIT may have been sent and may have landed, so the actor reads the log back
+//! before it writes again (see `matches/actor.rs`).
+//!
 //! On Postgres several groups commit at once ([`GroupPolicy::writers`]): a commit mostly waits
 //! for its WAL flush, and the next group can be written meanwhile. Appends of one match never
 //! overlap (its actor waits for each), so their order is kept. SQLite has one writer at a time
 //! anyway, so it gets one. Postgres rows go in as one `INSERT .. SELECT FROM UNNEST(..)` of
 //! five arrays per group: one statement to parse however many rows the group has.
 
-use super::{NewEntry, Store, StoreError, StoreResult};
+use super::{DbSettings, NewEntry, Store, StoreError, StoreResult, within};
 use crate::ratings::store::RecordRatings;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -85,14 +91,49 @@ struct Append {
 #[derive(Clone, Debug)]
 pub struct Journal {
     sender: mpsc::Sender<Append>,
+    settings: DbSettings,
 }
 
+/// The answer to one queued append: resolves once its group committed or failed. An actor
+/// that stopped waiting keeps it, to learn later how the write ended.
+pub type Receipt = oneshot::Receiver<StoreResult<()>>;
+
 impl Journal {
-    /// Starts the writer task on the current tokio runtime.
+    /// Starts the writer task on the current tokio runtime, with the default [`DbSettings`].
     pub fn spawn(store: Store, policy: GroupPolicy) -> Journal {
+        Journal::spawn_with(store, policy, DbSettings::default())
+    }
+
+    /// Starts the writer task; each group's transaction is bounded by `settings`.
+    pub fn spawn_with(store: Store, policy: GroupPolicy, settings: DbSettings) -> Journal {
         let (sender, receiver) = mpsc::channel(QUEUE);
-        tokio::spawn(write_groups(store, policy, receiver));
-        Journal { sender }
+        tokio::spawn(write_groups(store, policy, settings.transaction_timeout(), receiver));
+        Journal { sender, settings }
+    }
+
+    /// The time bounds the server was started with (the actors read theirs here).
+    pub fn settings(&self) -> &DbSettings {
+        &self.settings
+    }
+
+    /// Queues an append and returns its [`Receipt`] without waiting for the commit.
+    pub async fn enqueue(
+        &self,
+        match_id: &str,
+        entries: Vec<NewEntry>,
+        result: Option<Value>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<Receipt> {
+        let (done, committed) = oneshot::channel();
+        let append = Append {
+            match_id: match_id.to_string(),
+            entries,
+            result,
+            at,
+            done,
+        };
+        self.sender.send(append).await.map_err(|_| writer_stopped())?;
+        Ok(committed)
     }
 
     /// Appends `entries` (and finishes the match with `result`) and resolves once the
@@ -104,21 +145,21 @@ impl Journal {
         result: Option<Value>,
         at: DateTime<Utc>,
     ) -> StoreResult<()> {
-        let (done, committed) = oneshot::channel();
-        let append = Append {
-            match_id: match_id.to_string(),
-            entries,
-            result,
-            at,
-            done,
-        };
-        let closed = || StoreError::Malformed("the journal writer has stopped".into());
-        self.sender.send(append).await.map_err(|_| closed())?;
-        committed.await.map_err(|_| closed())?
+        let committed = self.enqueue(match_id, entries, result, at).await?;
+        committed.await.map_err(|_| writer_stopped())?
     }
 }
 
-async fn write_groups(store: Store, policy: GroupPolicy, mut receiver: mpsc::Receiver<Append>) {
+fn writer_stopped() -> StoreError {
+    StoreError::Malformed("the journal writer has stopped".into())
+}
+
+async fn write_groups(
+    store: Store,
+    policy: GroupPolicy,
+    bound: Duration,
+    mut receiver: mpsc::Receiver<Append>,
+) {
     let mut group = Vec::with_capacity(policy.max_appends);
     let mut committing = tokio::task::JoinSet::new();
     while let Some(first) = receiver.recv().await {
@@ -139,33 +180,50 @@ async fn write_groups(store: Store, policy: GroupPolicy, mut receiver: mpsc::Rec
             committing.join_next().await;
         }
         let (store, group) = (store.clone(), std::mem::take(&mut group));
-        committing.spawn(async move { commit_group(&store, group).await });
+        committing.spawn(async move { commit_group(&store, group, bound).await });
     }
     while committing.join_next().await.is_some() {}
 }
 
-async fn commit_group(store: &Store, group: Vec<Append>) {
+/// `future` as a store call that gives up after `bound` (dropping it rolls back whatever
+/// had not been committed yet).
+async fn bounded<T>(bound: Duration, future: impl Future<Output = StoreResult<T>>) -> StoreResult<T> {
+    within(Instant::now() + bound, future).await.unwrap_or_else(|| {
+        Err(StoreError::Unavailable(format!(
+            "no commit within {} ms",
+            bound.as_millis()
+        )))
+    })
+}
+
+async fn commit_group(store: &Store, group: Vec<Append>, bound: Duration) {
     let started = Instant::now();
     let rows: usize = group.iter().map(|append| append.entries.len()).sum();
-    match store.append_group(&group).await {
+    match bounded(bound, store.append_group(&group)).await {
         Ok(()) => {
             crate::telemetry::record_db_write(started.elapsed(), group.len(), rows);
             for append in group {
                 let _ = append.done.send(Ok(()));
             }
         }
+        Err(error) if error.is_unavailable() => {
+            // Retrying each append alone would only wait out the same outage again.
+            tracing::warn!(%error, appends = group.len(), "group commit failed: database unavailable");
+            for append in group {
+                let _ = append.done.send(Err(StoreError::Unavailable(error.to_string())));
+            }
+        }
         Err(error) => {
             tracing::warn!(%error, appends = group.len(), "group commit failed; retrying one by one");
             for append in group {
                 let started = Instant::now();
-                let result = store
-                    .append(
-                        &append.match_id,
-                        &append.entries,
-                        append.result.as_ref(),
-                        append.at,
-                    )
-                    .await;
+                let write = store.append(
+                    &append.match_id,
+                    &append.entries,
+                    append.result.as_ref(),
+                    append.at,
+                );
+                let result = bounded(bound, write).await;
                 crate::telemetry::record_db_write(started.elapsed(), 1, append.entries.len());
                 let _ = append.done.send(result);
             }
