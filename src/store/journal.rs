@@ -413,4 +413,44 @@ mod tests {
         assert_eq!(store.log("a").await.expect("log").len(), 40);
         assert_eq!(store.log("b").await.expect("log").len(), 41);
     }
+
+    /// A group whose transaction cannot get the write lock (another connection holds it, and
+    /// SQLite's busy timeout is 10 s) fails `Unavailable` at the transaction bound instead of
+    /// hanging, writes nothing, and the journal commits again once the lock is gone.
+    #[tokio::test]
+    async fn a_group_that_cannot_commit_fails_unavailable_at_the_bound() {
+        use sqlx::Connection;
+        let (dir, store) = sqlite_store().await;
+        let settings = DbSettings {
+            db_transaction_timeout_ms: 300,
+            ..DbSettings::default()
+        };
+        let journal = Journal::spawn_with(store.clone(), GroupPolicy::default(), settings);
+        let url = format!("sqlite://{}", dir.path().join("journal.db").display());
+        let mut holder = sqlx::SqliteConnection::connect(&url).await.expect("connect");
+        sqlx::raw_sql("BEGIN EXCLUSIVE")
+            .execute(&mut holder)
+            .await
+            .expect("lock");
+        let started = Instant::now();
+        let failed = journal.append("a", vec![entry(1)], None, Utc::now()).await;
+        let waited = started.elapsed();
+        assert!(
+            matches!(failed, Err(StoreError::Unavailable(_))),
+            "{failed:?}"
+        );
+        assert!(
+            waited >= Duration::from_millis(300) && waited < Duration::from_secs(2),
+            "failed after {waited:?}"
+        );
+        sqlx::raw_sql("COMMIT")
+            .execute(&mut holder)
+            .await
+            .expect("unlock");
+        journal
+            .append("a", vec![entry(1)], None, Utc::now())
+            .await
+            .expect("the same seq commits once the lock is gone: the first write left nothing");
+        assert_eq!(store.log("a").await.expect("log").len(), 1);
+    }
 }

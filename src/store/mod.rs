@@ -362,3 +362,37 @@ impl Store {
 }
 
 const SEAT_SQL: &str = "INSERT INTO match_seat (match_id, seat, player_id, bot) VALUES ($1, $2, $3, $4)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlx::Connection;
+
+    #[test]
+    fn pool_and_connection_failures_are_outages_the_rest_is_not() {
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        for outage in [sqlx::Error::PoolTimedOut, sqlx::Error::PoolClosed, sqlx::Error::Io(refused)] {
+            assert!(StoreError::from(outage).is_unavailable());
+        }
+        assert!(!StoreError::from(sqlx::Error::RowNotFound).is_unavailable());
+    }
+
+    /// SQLite's "database is locked" (SQLITE_BUSY) is an outage; a taken seq is not.
+    #[tokio::test]
+    async fn a_busy_sqlite_database_is_unavailable_and_a_duplicate_is_not() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite://{}", dir.path().join("busy.db").display());
+        let _store = Store::connect(&url).await.expect("connect");
+        let options = SqliteConnectOptions::from_str(&url).expect("url").busy_timeout(Duration::ZERO);
+        let mut holder = sqlx::SqliteConnection::connect_with(&options).await.expect("connect");
+        let mut other = sqlx::SqliteConnection::connect_with(&options).await.expect("connect");
+        sqlx::raw_sql("BEGIN EXCLUSIVE").execute(&mut holder).await.expect("lock");
+        let busy = sqlx::raw_sql("BEGIN EXCLUSIVE").execute(&mut other).await.expect_err("locked");
+        assert!(StoreError::from(busy).is_unavailable());
+        sqlx::raw_sql("COMMIT").execute(&mut holder).await.expect("unlock");
+        let sql = "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t VALUES (1)";
+        sqlx::raw_sql(sql).execute(&mut other).await.expect("insert");
+        let duplicate = sqlx::raw_sql("INSERT INTO t VALUES (1)").execute(&mut other).await.expect_err("taken");
+        assert!(!StoreError::from(duplicate).is_unavailable());
+    }
+}
