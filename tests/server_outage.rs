@@ -63,8 +63,13 @@ fn player_commands(log: &[LogEntry]) -> Vec<(u64, Value)> {
         .collect()
 }
 
+/// Until the client has the `finished` frame (perhaps already read while awaiting an ack).
 async fn wait_finished(client: &mut common::Client) {
-    while !matches!(client.recv().await, ServerMessage::Finished { .. }) {}
+    let finished = |message: &ServerMessage| matches!(message, ServerMessage::Finished { .. });
+    if client.transcript.iter().any(finished) {
+        return;
+    }
+    while !finished(&client.recv().await) {}
 }
 
 /// Both seats pick 2 in the last round; the match finishes (`/verify` needs the seed).
@@ -256,18 +261,22 @@ async fn postgres_stopped_and_started_mid_match() {
     let started = Instant::now();
     let (status, body) = app.get("/readyz", None).await;
     assert_eq!(status, 503, "{body}");
+    assert_eq!(body["error"]["code"], "unavailable", "{body}");
     assert!(started.elapsed() < Duration::from_secs(1), "/readyz took {:?}", started.elapsed());
+    eprintln!("outage: /readyz 503 in {:?}", started.elapsed());
 
     let started = Instant::now();
     let (status, body) = app.post("/v1/players", None, json!({ "name": "late" })).await;
     assert_eq!((status, body["error"]["code"].as_str()), (503, Some("unavailable")), "{body}");
     assert!(started.elapsed() < bound * 2, "HTTP 503 after {:?}", started.elapsed());
+    eprintln!("outage: POST /v1/players 503 in {:?}", started.elapsed());
 
     let started = Instant::now();
     let sent = away_client.command(pick(2)).await;
     let answer = away_client.answer(&sent).await;
     assert_eq!(error_code(&answer), Some(ErrorCode::Unavailable), "{answer:?}");
     assert!(started.elapsed() < bound * 2, "command answered after {:?}", started.elapsed());
+    eprintln!("outage: command unavailable in {:?}", started.elapsed());
 
     // Keep the database down until away's clock (2 s) has run out and failed a few times.
     let down_for = Duration::from_secs(4);
@@ -278,13 +287,16 @@ async fn postgres_stopped_and_started_mid_match() {
         .expect("join")
         .expect("pg_ctl start");
 
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let back = Instant::now();
+    let deadline = back + Duration::from_secs(30);
     while app.get("/readyz", None).await.0 != 200 {
         assert!(Instant::now() < deadline, "/readyz never came back");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    eprintln!("outage: /readyz 200 {:?} after pg_ctl start returned", back.elapsed());
     // Nobody sends anything: the clock's default move (pick 1) is played on its own.
     assert_eq!(next_reveal(&mut home_client).await["picks"], json!([1, 1]));
+    eprintln!("outage: the clock's move played {:?} after pg_ctl start returned", back.elapsed());
     for (seat, client, value) in [(0, &mut home_client, 2), (1, &mut away_client, 3)] {
         let sent = client.command(pick(value)).await;
         let answer = client.answer(&sent).await;
@@ -296,5 +308,62 @@ async fn postgres_stopped_and_started_mid_match() {
     assert_eq!(player_commands(&log), acked, "every acked command, and only those");
     assert!(log.iter().all(|entry| entry.kind != EntryKind::Forfeit), "a forfeit was logged");
     assert!(log.iter().any(|entry| entry.payload["source"] == "timeout"));
+    app.stop().await;
+}
+
+/// A bot whose move cannot be written is retried, not forfeited; and a write that timed out
+/// but committed is found by the actor on its own, with no client message to prompt it.
+#[tokio::test]
+async fn a_bot_move_that_cannot_be_written_is_retried_and_an_in_doubt_write_settles_by_itself() {
+    let settings = DbSettings {
+        db_timeout_ms: 300,
+        db_transaction_timeout_ms: 20_000,
+        db_retry_initial_ms: 1_500,
+        db_retry_max_ms: 1_500,
+        ..short_bounds()
+    };
+    let app = sqlite_app(settings).await;
+    let home = app.player("home").await;
+    let body = json!({ "game": "toy", "options": { "rounds": 2 }, "opponent": "bot" });
+    let (status, created) = app.post("/v1/matches", Some(&home.token), body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["match_id"].as_str().expect("match id").to_string();
+    let mut client = app.connect(&id, Some(&home.token), None).await;
+    let store = app.app().store().clone();
+    let log_len = || async { store.log(&id).await.expect("log").len() };
+
+    // Home's round-1 pick times out for its command but commits once the lock is gone.
+    let lock = SqliteLock::take(app.db.url()).await;
+    let sent = client.command(pick(3)).await;
+    assert_eq!(error_code(&client.answer(&sent).await), Some(ErrorCode::Unavailable));
+    let before = log_len().await;
+    lock.release().await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while log_len().await == before {
+        assert!(Instant::now() < deadline, "the in-doubt write never landed");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // Locked again before the actor's retry (1.5 s) finds it: the bot's round-2 move that
+    // follows the adoption cannot be written.
+    let lock = SqliteLock::take(app.db.url()).await;
+    let reveal = next_reveal(&mut client).await;
+    assert_eq!(reveal["picks"][0], 3, "the landed pick was adopted and broadcast by itself");
+    let stuck = log_len().await;
+    lock.release().await;
+
+    // The bot's move lands and is adopted; home plays the last pick and the match ends.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while log_len().await == stuck {
+        assert!(Instant::now() < deadline, "the bot's move never landed");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let sent = client.command(pick(2)).await;
+    let answer = client.answer(&sent).await;
+    assert!(matches!(answer, ServerMessage::Ack { .. }), "{answer:?}");
+    wait_finished(&mut client).await;
+    let log = assert_log_whole(&app, &id).await;
+    assert!(log.iter().all(|entry| entry.kind != EntryKind::Forfeit), "a forfeit was logged");
+    let bot_moves = log.iter().filter(|entry| entry.payload["source"] == "bot").count();
+    assert_eq!(bot_moves, 2, "one bot pick per round");
     app.stop().await;
 }

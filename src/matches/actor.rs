@@ -278,6 +278,11 @@ impl<G: Game> MatchActor<G> {
                 let result = self.submit(seat, command, CommandSource::Player).await;
                 record_command::<G>(kind, &result, started.elapsed());
                 let _ = reply.send(result);
+                if self.in_doubt.is_some() && self.retry_at.is_none() {
+                    // Settle the doubt without waiting for the player: if the write landed,
+                    // the match must move on (bots, clocks) by itself.
+                    self.retry_later(&CommandError::Unavailable("a write is in doubt".into()));
+                }
                 self.play_automatic_moves().await;
             }
             ActorMessage::Subscribe {
@@ -790,6 +795,11 @@ impl<G: Game> MatchActor<G> {
             return;
         }
         self.retry_at = None;
+        if self.in_doubt.is_some()
+            && let Err(error) = self.reconcile(self.write_deadline()).await
+        {
+            return self.retry_later(&error);
+        }
         if self.needs_start {
             // The start itself could not be written yet: nothing else can happen before it.
             match self.start().await {
