@@ -49,7 +49,11 @@ fn error_code(message: &ServerMessage) -> Option<ErrorCode> {
 async fn assert_log_whole(app: &TestApp, id: &str) -> Vec<LogEntry> {
     let log = app.app().store().log(id).await.expect("log");
     let seqs: Vec<i64> = log.iter().map(|entry| entry.seq).collect();
-    assert_eq!(seqs, (1..=log.len() as i64).collect::<Vec<_>>(), "gap or duplicate");
+    assert_eq!(
+        seqs,
+        (1..=log.len() as i64).collect::<Vec<_>>(),
+        "gap or duplicate"
+    );
     let (status, verify) = app.get(&format!("/v1/matches/{id}/verify"), None).await;
     assert_eq!((status, verify["status"].as_str()), (200, Some("ok")), "{verify}");
     log
@@ -59,7 +63,12 @@ async fn assert_log_whole(app: &TestApp, id: &str) -> Vec<LogEntry> {
 fn player_commands(log: &[LogEntry]) -> Vec<(u64, Value)> {
     log.iter()
         .filter(|entry| entry.kind == EntryKind::Command && entry.payload["source"] == "player")
-        .map(|entry| (entry.payload["seat"].as_u64().expect("seat"), entry.payload["command"].clone()))
+        .map(|entry| {
+            (
+                entry.payload["seat"].as_u64().expect("seat"),
+                entry.payload["command"].clone(),
+            )
+        })
         .collect()
 }
 
@@ -153,7 +162,10 @@ async fn a_write_that_commits_after_its_command_timed_out_is_adopted_and_broadca
     let mut home_client = app.connect(&id, Some(&home), None).await;
     let mut away_client = app.connect(&id, Some(&away), None).await;
     let sent = away_client.command(pick(1)).await;
-    assert!(matches!(away_client.answer(&sent).await, ServerMessage::Ack { .. }));
+    assert!(matches!(
+        away_client.answer(&sent).await,
+        ServerMessage::Ack { .. }
+    ));
 
     let lock = SqliteLock::take(app.db.url()).await;
     let sent = home_client.command(pick(3)).await;
@@ -177,7 +189,10 @@ async fn a_write_that_commits_after_its_command_timed_out_is_adopted_and_broadca
     assert!(matches!(answer, ServerMessage::Ack { .. }), "{answer:?}");
     assert_eq!(next_reveal(&mut away_client).await["picks"], json!([3, 1]));
     let sent = away_client.command(pick(2)).await;
-    assert!(matches!(away_client.answer(&sent).await, ServerMessage::Ack { .. }));
+    assert!(matches!(
+        away_client.answer(&sent).await,
+        ServerMessage::Ack { .. }
+    ));
     wait_finished(&mut home_client).await;
     let log = assert_log_whole(&app, &id).await;
     assert_eq!(
@@ -199,7 +214,10 @@ async fn a_turn_clock_that_runs_out_during_a_sqlite_write_lock_forfeits_nobody()
     let mut home_client = app.connect(&id, Some(&home), None).await;
     let mut away_client = app.connect(&id, Some(&away), None).await;
     let sent = home_client.command(pick(3)).await;
-    assert!(matches!(home_client.answer(&sent).await, ServerMessage::Ack { .. }));
+    assert!(matches!(
+        home_client.answer(&sent).await,
+        ServerMessage::Ack { .. }
+    ));
 
     // Away's 1 s clock runs out while nothing can be written; it is retried, not forfeited.
     let lock = SqliteLock::take(app.db.url()).await;
@@ -210,7 +228,10 @@ async fn a_turn_clock_that_runs_out_during_a_sqlite_write_lock_forfeits_nobody()
     // Round 2 is played by both; the match ends on points, not by forfeit.
     play_last_round(&mut home_client, &mut away_client).await;
     let log = assert_log_whole(&app, &id).await;
-    assert!(log.iter().all(|entry| entry.kind != EntryKind::Forfeit), "a forfeit was logged");
+    assert!(
+        log.iter().all(|entry| entry.kind != EntryKind::Forfeit),
+        "a forfeit was logged"
+    );
     assert!(log.iter().any(|entry| entry.payload["source"] == "timeout"));
     let (_, info) = app.get(&format!("/v1/matches/{id}"), None).await;
     assert_eq!(info["status"], "finished", "{info}");
@@ -244,7 +265,11 @@ async fn postgres_stopped_and_started_mid_match() {
     let mut away_client = app.connect(&id, Some(&away), None).await;
     let mut acked: Vec<(u64, Value)> = Vec::new();
     for (seat, value) in [(0, 3), (1, 2), (0, 1)] {
-        let client = if seat == 0 { &mut home_client } else { &mut away_client };
+        let client = if seat == 0 {
+            &mut home_client
+        } else {
+            &mut away_client
+        };
         let sent = client.command(pick(value)).await;
         let answer = client.answer(&sent).await;
         assert!(matches!(answer, ServerMessage::Ack { .. }), "{answer:?}");
@@ -262,20 +287,36 @@ async fn postgres_stopped_and_started_mid_match() {
     let (status, body) = app.get("/readyz", None).await;
     assert_eq!(status, 503, "{body}");
     assert_eq!(body["error"]["code"], "unavailable", "{body}");
-    assert!(started.elapsed() < Duration::from_secs(1), "/readyz took {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "/readyz took {:?}",
+        started.elapsed()
+    );
     eprintln!("outage: /readyz 503 in {:?}", started.elapsed());
 
     let started = Instant::now();
     let (status, body) = app.post("/v1/players", None, json!({ "name": "late" })).await;
-    assert_eq!((status, body["error"]["code"].as_str()), (503, Some("unavailable")), "{body}");
-    assert!(started.elapsed() < bound * 2, "HTTP 503 after {:?}", started.elapsed());
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (503, Some("unavailable")),
+        "{body}"
+    );
+    assert!(
+        started.elapsed() < bound * 2,
+        "HTTP 503 after {:?}",
+        started.elapsed()
+    );
     eprintln!("outage: POST /v1/players 503 in {:?}", started.elapsed());
 
     let started = Instant::now();
     let sent = away_client.command(pick(2)).await;
     let answer = away_client.answer(&sent).await;
     assert_eq!(error_code(&answer), Some(ErrorCode::Unavailable), "{answer:?}");
-    assert!(started.elapsed() < bound * 2, "command answered after {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < bound * 2,
+        "command answered after {:?}",
+        started.elapsed()
+    );
     eprintln!("outage: command unavailable in {:?}", started.elapsed());
 
     // Keep the database down until away's clock (2 s) has run out and failed a few times.
@@ -293,10 +334,16 @@ async fn postgres_stopped_and_started_mid_match() {
         assert!(Instant::now() < deadline, "/readyz never came back");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    eprintln!("outage: /readyz 200 {:?} after pg_ctl start returned", back.elapsed());
+    eprintln!(
+        "outage: /readyz 200 {:?} after pg_ctl start returned",
+        back.elapsed()
+    );
     // Nobody sends anything: the clock's default move (pick 1) is played on its own.
     assert_eq!(next_reveal(&mut home_client).await["picks"], json!([1, 1]));
-    eprintln!("outage: the clock's move played {:?} after pg_ctl start returned", back.elapsed());
+    eprintln!(
+        "outage: the clock's move played {:?} after pg_ctl start returned",
+        back.elapsed()
+    );
     for (seat, client, value) in [(0, &mut home_client, 2), (1, &mut away_client, 3)] {
         let sent = client.command(pick(value)).await;
         let answer = client.answer(&sent).await;
@@ -305,8 +352,15 @@ async fn postgres_stopped_and_started_mid_match() {
     }
     wait_finished(&mut home_client).await;
     let log = assert_log_whole(&app, &id).await;
-    assert_eq!(player_commands(&log), acked, "every acked command, and only those");
-    assert!(log.iter().all(|entry| entry.kind != EntryKind::Forfeit), "a forfeit was logged");
+    assert_eq!(
+        player_commands(&log),
+        acked,
+        "every acked command, and only those"
+    );
+    assert!(
+        log.iter().all(|entry| entry.kind != EntryKind::Forfeit),
+        "a forfeit was logged"
+    );
     assert!(log.iter().any(|entry| entry.payload["source"] == "timeout"));
     app.stop().await;
 }
@@ -335,7 +389,10 @@ async fn a_bot_move_that_cannot_be_written_is_retried_and_an_in_doubt_write_sett
     // Home's round-1 pick times out for its command but commits once the lock is gone.
     let lock = SqliteLock::take(app.db.url()).await;
     let sent = client.command(pick(3)).await;
-    assert_eq!(error_code(&client.answer(&sent).await), Some(ErrorCode::Unavailable));
+    assert_eq!(
+        error_code(&client.answer(&sent).await),
+        Some(ErrorCode::Unavailable)
+    );
     let before = log_len().await;
     lock.release().await;
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -347,7 +404,10 @@ async fn a_bot_move_that_cannot_be_written_is_retried_and_an_in_doubt_write_sett
     // follows the adoption cannot be written.
     let lock = SqliteLock::take(app.db.url()).await;
     let reveal = next_reveal(&mut client).await;
-    assert_eq!(reveal["picks"][0], 3, "the landed pick was adopted and broadcast by itself");
+    assert_eq!(
+        reveal["picks"][0], 3,
+        "the landed pick was adopted and broadcast by itself"
+    );
     let stuck = log_len().await;
     lock.release().await;
 
@@ -362,8 +422,14 @@ async fn a_bot_move_that_cannot_be_written_is_retried_and_an_in_doubt_write_sett
     assert!(matches!(answer, ServerMessage::Ack { .. }), "{answer:?}");
     wait_finished(&mut client).await;
     let log = assert_log_whole(&app, &id).await;
-    assert!(log.iter().all(|entry| entry.kind != EntryKind::Forfeit), "a forfeit was logged");
-    let bot_moves = log.iter().filter(|entry| entry.payload["source"] == "bot").count();
+    assert!(
+        log.iter().all(|entry| entry.kind != EntryKind::Forfeit),
+        "a forfeit was logged"
+    );
+    let bot_moves = log
+        .iter()
+        .filter(|entry| entry.payload["source"] == "bot")
+        .count();
     assert_eq!(bot_moves, 2, "one bot pick per round");
     app.stop().await;
 }

@@ -513,10 +513,7 @@ impl<G: Game> MatchActor<G> {
                 return Ok(self.next_seq - 1);
             }
             Some(Ok(Err(error))) => (storage_error(match_id, error), None),
-            Some(Err(_)) => (
-                CommandError::Internal("the journal writer stopped".into()),
-                None,
-            ),
+            Some(Err(_)) => (CommandError::Internal("the journal writer stopped".into()), None),
             None => {
                 let bound = self.settings().db_timeout_ms;
                 tracing::warn!(%match_id, bound, "no commit within the bound; the write is in doubt");
@@ -614,7 +611,11 @@ impl<G: Game> MatchActor<G> {
         let log = match within(deadline, self.context.store.log(&match_id)).await {
             Some(Ok(log)) => log,
             Some(Err(error)) => return Err(storage_error(&match_id, error)),
-            None => return Err(CommandError::Unavailable("the log could not be read back in time".into())),
+            None => {
+                return Err(CommandError::Unavailable(
+                    "the log could not be read back in time".into(),
+                ));
+            }
         };
         let replayed = fairness::replay::<G>(&self.options, &self.seed, &log, |_, _, _| {})
             .map_err(|mismatch| CommandError::Internal(format!("the log does not replay: {mismatch}")))?;

@@ -107,7 +107,12 @@ impl Journal {
     /// Starts the writer task; each group's transaction is bounded by `settings`.
     pub fn spawn_with(store: Store, policy: GroupPolicy, settings: DbSettings) -> Journal {
         let (sender, receiver) = mpsc::channel(QUEUE);
-        tokio::spawn(write_groups(store, policy, settings.transaction_timeout(), receiver));
+        tokio::spawn(write_groups(
+            store,
+            policy,
+            settings.transaction_timeout(),
+            receiver,
+        ));
         Journal { sender, settings }
     }
 
@@ -435,10 +440,7 @@ mod tests {
         let started = Instant::now();
         let failed = journal.append("a", vec![entry(1)], None, Utc::now()).await;
         let waited = started.elapsed();
-        assert!(
-            matches!(failed, Err(StoreError::Unavailable(_))),
-            "{failed:?}"
-        );
+        assert!(matches!(failed, Err(StoreError::Unavailable(_))), "{failed:?}");
         assert!(
             waited >= Duration::from_millis(300) && waited < Duration::from_secs(2),
             "failed after {waited:?}"

@@ -68,7 +68,10 @@ fn is_outage(error: &sqlx::Error) -> bool {
         | sqlx::Error::BeginFailed => true,
         sqlx::Error::Database(database) => {
             let code = database.code().unwrap_or_default();
-            if database.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().is_some() {
+            if database
+                .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+                .is_some()
+            {
                 // 08: connection exception; 57P01-57P03: the server is shutting down or
                 // starting; 53: out of resources (too many connections, disk full).
                 code.starts_with("08") || code.starts_with("57P") || code.starts_with("53")
@@ -174,14 +177,17 @@ impl Store {
     /// True when the database answers within `limit`; `/readyz` uses it.
     pub async fn ping(&self, limit: Duration) -> bool {
         let ping = async { with_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.is_ok()) };
-        settings::within(std::time::Instant::now() + limit, ping).await.unwrap_or(false)
+        settings::within(std::time::Instant::now() + limit, ping)
+            .await
+            .unwrap_or(false)
     }
 
     /// The highest seq in a match's log (0 when empty): how an actor whose write failed
     /// learns whether that write landed after all.
     pub async fn last_seq(&self, match_id: &str) -> StoreResult<i64> {
         const SQL: &str = "SELECT COALESCE(MAX(seq), 0) FROM match_event WHERE match_id = $1";
-        let last = with_pool!(self, pool => sqlx::query_as::<_, (i64,)>(SQL).bind(match_id).fetch_one(pool).await)?;
+        let last =
+            with_pool!(self, pool => sqlx::query_as::<_, (i64,)>(SQL).bind(match_id).fetch_one(pool).await)?;
         Ok(last.0)
     }
 
@@ -371,7 +377,11 @@ mod tests {
     #[test]
     fn pool_and_connection_failures_are_outages_the_rest_is_not() {
         let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
-        for outage in [sqlx::Error::PoolTimedOut, sqlx::Error::PoolClosed, sqlx::Error::Io(refused)] {
+        for outage in [
+            sqlx::Error::PoolTimedOut,
+            sqlx::Error::PoolClosed,
+            sqlx::Error::Io(refused),
+        ] {
             assert!(StoreError::from(outage).is_unavailable());
         }
         assert!(!StoreError::from(sqlx::Error::RowNotFound).is_unavailable());
@@ -383,16 +393,34 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let url = format!("sqlite://{}", dir.path().join("busy.db").display());
         let _store = Store::connect(&url).await.expect("connect");
-        let options = SqliteConnectOptions::from_str(&url).expect("url").busy_timeout(Duration::ZERO);
-        let mut holder = sqlx::SqliteConnection::connect_with(&options).await.expect("connect");
-        let mut other = sqlx::SqliteConnection::connect_with(&options).await.expect("connect");
-        sqlx::raw_sql("BEGIN EXCLUSIVE").execute(&mut holder).await.expect("lock");
-        let busy = sqlx::raw_sql("BEGIN EXCLUSIVE").execute(&mut other).await.expect_err("locked");
+        let options = SqliteConnectOptions::from_str(&url)
+            .expect("url")
+            .busy_timeout(Duration::ZERO);
+        let mut holder = sqlx::SqliteConnection::connect_with(&options)
+            .await
+            .expect("connect");
+        let mut other = sqlx::SqliteConnection::connect_with(&options)
+            .await
+            .expect("connect");
+        sqlx::raw_sql("BEGIN EXCLUSIVE")
+            .execute(&mut holder)
+            .await
+            .expect("lock");
+        let busy = sqlx::raw_sql("BEGIN EXCLUSIVE")
+            .execute(&mut other)
+            .await
+            .expect_err("locked");
         assert!(StoreError::from(busy).is_unavailable());
-        sqlx::raw_sql("COMMIT").execute(&mut holder).await.expect("unlock");
+        sqlx::raw_sql("COMMIT")
+            .execute(&mut holder)
+            .await
+            .expect("unlock");
         let sql = "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t VALUES (1)";
         sqlx::raw_sql(sql).execute(&mut other).await.expect("insert");
-        let duplicate = sqlx::raw_sql("INSERT INTO t VALUES (1)").execute(&mut other).await.expect_err("taken");
+        let duplicate = sqlx::raw_sql("INSERT INTO t VALUES (1)")
+            .execute(&mut other)
+            .await
+            .expect_err("taken");
         assert!(!StoreError::from(duplicate).is_unavailable());
     }
 }

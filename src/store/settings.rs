@@ -90,7 +90,11 @@ mod tests {
         let slow = tokio::task::spawn_blocking(|| std::thread::sleep(Duration::from_millis(50)));
         let done = within(started + Duration::from_secs(5), slow).await;
         assert!(done.is_some(), "a 50 ms job fits in a 5 s real-time bound");
-        let never = within(Instant::now() + Duration::from_millis(30), std::future::pending::<()>()).await;
+        let never = within(
+            Instant::now() + Duration::from_millis(30),
+            std::future::pending::<()>(),
+        )
+        .await;
         assert!(never.is_none());
         assert!(started.elapsed() < Duration::from_secs(5));
     }

@@ -133,10 +133,15 @@ impl PgCluster {
         let port = free_port()?;
         let cluster = PgCluster { bin, dir, port };
         cluster.as_postgres("initdb", |command| {
-            command
-                .arg("-D")
-                .arg(cluster.data())
-                .args(["-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
+            command.arg("-D").arg(cluster.data()).args([
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "--no-sync",
+                "-E",
+                "UTF8",
+            ])
         })?;
         cluster.pg_ctl_start()?;
         Ok(cluster)
