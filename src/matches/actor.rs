@@ -79,8 +79,18 @@ struct Change<G: Game> {
 /// A write that failed or timed out: it may have committed nonetheless.
 struct InDoubt<G: Game> {
     change: Change<G>,
-    /// The journal's answer, while it has not come.
-    receipt: Option<Receipt>,
+    written: Written,
+}
+
+/// What the actor knows of a write in doubt.
+enum Written {
+    /// The journal has not answered yet.
+    Waiting(Receipt),
+    /// The journal said it failed, and handed its entries back: perhaps it failed after its
+    /// COMMIT was sent, so only the log can tell, by holding exactly these entries or not.
+    Failed(Vec<NewEntry>),
+    /// The journal stopped without an answer.
+    Unknown,
 }
 
 struct MatchActor<G: Game> {
@@ -214,6 +224,17 @@ fn record_command<G: Game>(
     };
     let label = label.unwrap_or_else(|| "unparsed".to_string());
     crate::telemetry::record_command(G::ID, label, outcome, elapsed);
+}
+
+/// Whether the log's `tail` is exactly `entries` (same seqs, kinds and payloads).
+fn same_entries(entries: &[NewEntry], tail: &[LogEntry]) -> bool {
+    entries.len() == tail.len()
+        && entries.iter().zip(tail).all(|(entry, logged)| {
+            entry.seq == logged.seq
+                && entry.kind == logged.kind
+                && serde_json::from_str::<Value>(entry.payload.get())
+                    .is_ok_and(|payload| payload == logged.payload)
+        })
 }
 
 /// A failed store call as a command's answer: an outage is `unavailable`, the rest `internal`.
@@ -385,11 +406,8 @@ impl<G: Game> MatchActor<G> {
         let mut next = self.core.clone();
         let mut redactor = self.redactor(self.next_seq);
         let events = next.start_observed(|state, event| redactor.observe::<G>(state, event));
-        let written = self.commit_events(next, None, events, redactor.redacted).await;
-        if written.is_ok() {
-            self.needs_start = false;
-        }
-        written
+        // Adopting the start clears `needs_start`.
+        self.commit_events(next, None, events, redactor.redacted).await
     }
 
     fn settings(&self) -> &DbSettings {
@@ -507,23 +525,29 @@ impl<G: Game> MatchActor<G> {
             Some(Err(error)) => return Err(storage_error(match_id, error)),
             Some(Ok(receipt)) => receipt,
         };
-        let (error, receipt) = match within(deadline, &mut receipt).await {
+        let (error, written) = match within(deadline, &mut receipt).await {
             Some(Ok(Ok(()))) => {
                 self.adopt(change, Some(redacted));
                 return Ok(self.next_seq - 1);
             }
-            Some(Ok(Err(error))) => (storage_error(match_id, error), None),
-            Some(Err(_)) => (CommandError::Internal("the journal writer stopped".into()), None),
+            Some(Ok(Err(unwritten))) => (
+                storage_error(match_id, unwritten.error),
+                Written::Failed(unwritten.entries),
+            ),
+            Some(Err(_)) => (
+                CommandError::Internal("the journal writer stopped".into()),
+                Written::Unknown,
+            ),
             None => {
                 let bound = self.settings().db_timeout_ms;
                 tracing::warn!(%match_id, bound, "no commit within the bound; the write is in doubt");
                 (
                     CommandError::Unavailable(format!("no commit within {bound} ms")),
-                    Some(receipt),
+                    Written::Waiting(receipt),
                 )
             }
         };
-        self.in_doubt = Some(InDoubt { change, receipt });
+        self.in_doubt = Some(InDoubt { change, written });
         Err(error)
     }
 
@@ -541,6 +565,8 @@ impl<G: Game> MatchActor<G> {
             redactor.redacted
         });
         self.next_seq = change.last_seq + 1;
+        // Every write comes after the start's, so the match has started now.
+        self.needs_start = false;
         if let Some(next) = change.next {
             self.core = next;
         }
@@ -560,7 +586,7 @@ impl<G: Game> MatchActor<G> {
         let Some(mut doubt) = self.in_doubt.take() else {
             return Ok(());
         };
-        if let Some(receipt) = doubt.receipt.as_mut() {
+        if let Written::Waiting(receipt) = &mut doubt.written {
             match within(deadline, receipt).await {
                 None => {
                     self.in_doubt = Some(doubt);
@@ -573,13 +599,14 @@ impl<G: Game> MatchActor<G> {
                     self.adopt(doubt.change, None);
                     return Ok(());
                 }
-                // It failed, but perhaps after its COMMIT was sent: only the log can tell.
-                Some(_) => doubt.receipt = None,
+                Some(Ok(Err(unwritten))) => doubt.written = Written::Failed(unwritten.entries),
+                Some(Err(_)) => doubt.written = Written::Unknown,
             }
         }
         let match_id = self.context.match_id.clone();
-        let last = match within(deadline, self.context.store.last_seq(&match_id)).await {
-            Some(Ok(last)) => last,
+        let after = self.next_seq - 1;
+        let tail = match within(deadline, self.context.store.log_after(&match_id, after)).await {
+            Some(Ok(tail)) => tail,
             failed => {
                 self.in_doubt = Some(doubt);
                 return Err(match failed {
@@ -588,15 +615,21 @@ impl<G: Game> MatchActor<G> {
                 });
             }
         };
-        if last == self.next_seq - 1 {
+        // Compared entry by entry, not by the last seq alone: a write judged lost earlier
+        // whose COMMIT landed late must not pass for a different write of the same length.
+        let landed = match &doubt.written {
+            Written::Failed(entries) => same_entries(entries, &tail),
+            _ => false,
+        };
+        if tail.is_empty() {
             tracing::info!(%match_id, "a write in doubt did not land; dropped");
             Ok(())
-        } else if last == doubt.change.last_seq {
+        } else if landed {
             tracing::info!(%match_id, "a write in doubt landed; adopted");
             self.adopt(doubt.change, None);
             Ok(())
         } else {
-            tracing::warn!(%match_id, last, expected = self.next_seq - 1, "the log moved unexpectedly; rebuilding");
+            tracing::warn!(%match_id, after, found = tail.len(), "the log moved unexpectedly; rebuilding");
             let rebuilt = self.rebuild(deadline).await;
             if rebuilt.is_err() {
                 self.in_doubt = Some(doubt);
@@ -649,6 +682,7 @@ impl<G: Game> MatchActor<G> {
     }
 
     async fn forfeit(&mut self, seat: Seat, reason: &str) -> Result<(), CommandError> {
+        self.reconcile(self.write_deadline()).await?;
         if self.finished.is_some() {
             return Err(CommandError::MatchNotLive);
         }

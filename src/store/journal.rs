@@ -84,7 +84,15 @@ struct Append {
     entries: Vec<NewEntry>,
     result: Option<Value>,
     at: DateTime<Utc>,
-    done: oneshot::Sender<StoreResult<()>>,
+    done: oneshot::Sender<Result<(), Unwritten>>,
+}
+
+/// A failed append, with its entries handed back: the actor compares them with the log to
+/// learn whether the write landed after all (a failure after COMMIT was sent).
+#[derive(Debug)]
+pub struct Unwritten {
+    pub error: StoreError,
+    pub entries: Vec<NewEntry>,
 }
 
 /// The cloneable front of the writer task. The task ends when the last clone is dropped.
@@ -96,7 +104,7 @@ pub struct Journal {
 
 /// The answer to one queued append: resolves once its group committed or failed. An actor
 /// that stopped waiting keeps it, to learn later how the write ended.
-pub type Receipt = oneshot::Receiver<StoreResult<()>>;
+pub type Receipt = oneshot::Receiver<Result<(), Unwritten>>;
 
 impl Journal {
     /// Starts the writer task on the current tokio runtime, with the default [`DbSettings`].
@@ -151,7 +159,8 @@ impl Journal {
         at: DateTime<Utc>,
     ) -> StoreResult<()> {
         let committed = self.enqueue(match_id, entries, result, at).await?;
-        committed.await.map_err(|_| writer_stopped())?
+        let committed = committed.await.map_err(|_| writer_stopped())?;
+        committed.map_err(|unwritten| unwritten.error)
     }
 }
 
@@ -215,7 +224,9 @@ async fn commit_group(store: &Store, group: Vec<Append>, bound: Duration) {
             // Retrying each append alone would only wait out the same outage again.
             tracing::warn!(%error, appends = group.len(), "group commit failed: database unavailable");
             for append in group {
-                let _ = append.done.send(Err(StoreError::Unavailable(error.to_string())));
+                let error = StoreError::Unavailable(error.to_string());
+                let entries = append.entries;
+                let _ = append.done.send(Err(Unwritten { error, entries }));
             }
         }
         Err(error) => {
@@ -230,7 +241,10 @@ async fn commit_group(store: &Store, group: Vec<Append>, bound: Duration) {
                 );
                 let result = bounded(bound, write).await;
                 crate::telemetry::record_db_write(started.elapsed(), 1, append.entries.len());
-                let _ = append.done.send(result);
+                let entries = append.entries;
+                let _ = append
+                    .done
+                    .send(result.map_err(|error| Unwritten { error, entries }));
             }
         }
     }

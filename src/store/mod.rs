@@ -108,7 +108,7 @@ mod tickets;
 pub use history::{LeaderboardRow, MatchRatingRow, PlayerMatchRow, PlayerRow};
 
 mod journal;
-pub use journal::{GroupPolicy, Journal, Receipt};
+pub use journal::{GroupPolicy, Journal, Receipt, Unwritten};
 
 mod settings;
 pub use settings::{DbSettings, within};
@@ -180,15 +180,6 @@ impl Store {
         settings::within(std::time::Instant::now() + limit, ping)
             .await
             .unwrap_or(false)
-    }
-
-    /// The highest seq in a match's log (0 when empty): how an actor whose write failed
-    /// learns whether that write landed after all.
-    pub async fn last_seq(&self, match_id: &str) -> StoreResult<i64> {
-        const SQL: &str = "SELECT COALESCE(MAX(seq), 0) FROM match_event WHERE match_id = $1";
-        let last =
-            with_pool!(self, pool => sqlx::query_as::<_, (i64,)>(SQL).bind(match_id).fetch_one(pool).await)?;
-        Ok(last.0)
     }
 
     /// Runs operator SQL as-is (the tests use it to tamper with a log on purpose).
@@ -353,18 +344,30 @@ impl Store {
         const SQL: &str = "SELECT seq, at, kind, payload FROM match_event WHERE match_id = $1 ORDER BY seq";
         let rows = with_pool!(self, pool => sqlx::query_as::<_, (i64, DateTime<Utc>, String, Json<Value>)>(SQL)
             .bind(match_id).fetch_all(pool).await)?;
-        rows.into_iter()
-            .map(|(seq, at, kind, Json(payload))| {
-                let kind = kind.parse().map_err(StoreError::Malformed)?;
-                Ok(LogEntry {
-                    seq,
-                    at,
-                    kind,
-                    payload,
-                })
-            })
-            .collect()
+        rows.into_iter().map(log_entry).collect()
     }
+
+    /// The entries of a match's log after seq `after`: how an actor whose write failed
+    /// learns whether that write landed after all.
+    pub async fn log_after(&self, match_id: &str, after: i64) -> StoreResult<Vec<LogEntry>> {
+        const SQL: &str =
+            "SELECT seq, at, kind, payload FROM match_event WHERE match_id = $1 AND seq > $2 ORDER BY seq";
+        let rows = with_pool!(self, pool => sqlx::query_as::<_, (i64, DateTime<Utc>, String, Json<Value>)>(SQL)
+            .bind(match_id).bind(after).fetch_all(pool).await)?;
+        rows.into_iter().map(log_entry).collect()
+    }
+}
+
+fn log_entry(
+    (seq, at, kind, Json(payload)): (i64, DateTime<Utc>, String, Json<Value>),
+) -> StoreResult<LogEntry> {
+    let kind = kind.parse().map_err(StoreError::Malformed)?;
+    Ok(LogEntry {
+        seq,
+        at,
+        kind,
+        payload,
+    })
 }
 
 const SEAT_SQL: &str = "INSERT INTO match_seat (match_id, seat, player_id, bot) VALUES ($1, $2, $3, $4)";
