@@ -202,42 +202,6 @@ async fn a_write_that_commits_after_its_command_timed_out_is_adopted_and_broadca
     app.stop().await;
 }
 
-#[tokio::test]
-async fn a_turn_clock_that_runs_out_during_a_sqlite_write_lock_forfeits_nobody() {
-    let settings = DbSettings {
-        db_timeout_ms: 300,
-        db_transaction_timeout_ms: 300,
-        ..short_bounds()
-    };
-    let app = sqlite_app(settings).await;
-    let (id, home, away) = toy_match(&app, 2, 1).await;
-    let mut home_client = app.connect(&id, Some(&home), None).await;
-    let mut away_client = app.connect(&id, Some(&away), None).await;
-    let sent = home_client.command(pick(3)).await;
-    assert!(matches!(
-        home_client.answer(&sent).await,
-        ServerMessage::Ack { .. }
-    ));
-
-    // Away's 1 s clock runs out while nothing can be written; it is retried, not forfeited.
-    let lock = SqliteLock::take(app.db.url()).await;
-    tokio::time::sleep(Duration::from_millis(2_500)).await;
-    lock.release().await;
-    assert_eq!(next_reveal(&mut home_client).await["picks"], json!([3, 1]));
-
-    // Round 2 is played by both; the match ends on points, not by forfeit.
-    play_last_round(&mut home_client, &mut away_client).await;
-    let log = assert_log_whole(&app, &id).await;
-    assert!(
-        log.iter().all(|entry| entry.kind != EntryKind::Forfeit),
-        "a forfeit was logged"
-    );
-    assert!(log.iter().any(|entry| entry.payload["source"] == "timeout"));
-    let (_, info) = app.get(&format!("/v1/matches/{id}"), None).await;
-    assert_eq!(info["status"], "finished", "{info}");
-    app.stop().await;
-}
-
 /// The drill: a private Postgres cluster is killed (`-m immediate`) mid-match and started
 /// again. While it is down: `/readyz` 503 within 1 s, HTTP 503 `unavailable` and a command
 /// `unavailable` within the bound, and a turn clock that runs out forfeits nobody. Once it is
@@ -431,5 +395,107 @@ async fn a_bot_move_that_cannot_be_written_is_retried_and_an_in_doubt_write_sett
         .filter(|entry| entry.payload["source"] == "bot")
         .count();
     assert_eq!(bot_moves, 2, "one bot pick per round");
+    app.stop().await;
+}
+
+/// Makes the database refuse every log row of a server-made move from `source` (`timeout`,
+/// `bot`) while everything else is written: a failure that deterministically hits only that
+/// move, so a forfeit written instead of a retry would show.
+async fn refuse_moves_from(app: &TestApp, source: &str) {
+    let sql = format!(
+        "CREATE TRIGGER refuse_{source} BEFORE INSERT ON match_event \
+         WHEN json_extract(NEW.payload, '$.source') = '{source}' \
+         BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+    );
+    app.app().store().execute_unchecked(&sql).await.expect("trigger");
+}
+
+async fn accept_moves_from(app: &TestApp, source: &str) {
+    let sql = format!("DROP TRIGGER refuse_{source}");
+    app.app()
+        .store()
+        .execute_unchecked(&sql)
+        .await
+        .expect("drop trigger");
+}
+
+#[tokio::test]
+async fn a_clock_move_that_cannot_be_stored_is_retried_not_forfeited() {
+    let app = sqlite_app(short_bounds()).await;
+    let (id, home, away) = toy_match(&app, 2, 1).await;
+    let mut home_client = app.connect(&id, Some(&home), None).await;
+    let mut away_client = app.connect(&id, Some(&away), None).await;
+    let sent = home_client.command(pick(3)).await;
+    assert!(matches!(
+        home_client.answer(&sent).await,
+        ServerMessage::Ack { .. }
+    ));
+    refuse_moves_from(&app, "timeout").await;
+    // Away's 1 s clock runs out and its move fails several times (retries every <= 0.5 s).
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    assert!(
+        !app.app()
+            .store()
+            .log(&id)
+            .await
+            .expect("log")
+            .iter()
+            .any(|entry| entry.kind == EntryKind::Forfeit),
+        "the seat was forfeited because its clock's move could not be stored"
+    );
+    accept_moves_from(&app, "timeout").await;
+    assert_eq!(next_reveal(&mut home_client).await["picks"], json!([3, 1]));
+    play_last_round(&mut home_client, &mut away_client).await;
+    let log = assert_log_whole(&app, &id).await;
+    assert!(
+        log.iter().all(|entry| entry.kind != EntryKind::Forfeit),
+        "a forfeit was logged"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_bot_move_that_cannot_be_stored_is_retried_not_forfeited() {
+    let app = sqlite_app(short_bounds()).await;
+    let home = app.player("home").await;
+    let body = json!({ "game": "toy", "options": { "rounds": 2 }, "opponent": "bot" });
+    let (status, created) = app.post("/v1/matches", Some(&home.token), body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["match_id"].as_str().expect("match id").to_string();
+    let mut client = app.connect(&id, Some(&home.token), None).await;
+    let ServerMessage::Snapshot(snapshot) = client.recv().await else {
+        panic!("snapshot first")
+    };
+    assert_eq!(snapshot.pending.len(), 1, "the bot has picked for round 1");
+    refuse_moves_from(&app, "bot").await;
+    let sent = client.command(pick(3)).await;
+    assert!(matches!(client.answer(&sent).await, ServerMessage::Ack { .. }));
+    // Round 2: the bot's move fails a few times (retries every <= 0.5 s).
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let log = app.app().store().log(&id).await.expect("log");
+    assert!(
+        !log.iter().any(|entry| entry.kind == EntryKind::Forfeit),
+        "the bot was forfeited because its move could not be stored"
+    );
+    accept_moves_from(&app, "bot").await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while app.app().store().log(&id).await.expect("log").len() == log.len() {
+        assert!(Instant::now() < deadline, "the bot never moved again");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let sent = client.command(pick(2)).await;
+    assert!(matches!(client.answer(&sent).await, ServerMessage::Ack { .. }));
+    wait_finished(&mut client).await;
+    let log = assert_log_whole(&app, &id).await;
+    assert!(
+        log.iter().all(|entry| entry.kind != EntryKind::Forfeit),
+        "a forfeit was logged"
+    );
+    assert_eq!(
+        log.iter()
+            .filter(|entry| entry.payload["source"] == "bot")
+            .count(),
+        2
+    );
     app.stop().await;
 }
