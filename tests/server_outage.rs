@@ -499,3 +499,26 @@ async fn a_bot_move_that_cannot_be_stored_is_retried_not_forfeited() {
     );
     app.stop().await;
 }
+
+#[tokio::test]
+async fn an_http_write_during_a_sqlite_write_lock_is_503_unavailable_within_the_bound() {
+    // On SQLite a write waits for another writer's lock up to the transaction bound.
+    let settings = DbSettings {
+        db_transaction_timeout_ms: 500,
+        ..short_bounds()
+    };
+    let app = sqlite_app(settings).await;
+    let lock = SqliteLock::take(app.db.url()).await;
+    let started = Instant::now();
+    let (status, body) = app.post("/v1/players", None, json!({ "name": "late" })).await;
+    let waited = started.elapsed();
+    lock.release().await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (503, Some("unavailable")),
+        "{body}"
+    );
+    assert!(waited < Duration::from_millis(1_500), "answered after {waited:?}");
+    app.player("on time").await;
+    app.stop().await;
+}

@@ -14,9 +14,9 @@
 //! A write waits at most `--db-timeout-ms` (wall clock) for its commit; then the command is
 //! answered `unavailable` and nothing is adopted. Such a write is *in doubt*: its COMMIT may
 //! have been sent and may land (or have landed) anyway. So before the actor writes again it
-//! reconciles: it waits (bounded) for the journal's final answer, then reads the match's last
-//! seq. If the in-doubt entries are there, it adopts the state they lead to and broadcasts
-//! them; if not, it drops them; anything else is rebuilt from the log. The log never gets a
+//! reconciles: it waits (bounded) for the journal's final answer, then reads the log after its
+//! last seq. If exactly the in-doubt entries are there, it adopts the state they lead to and
+//! broadcasts them; if nothing is, it drops them; anything else is rebuilt from the log. The log never gets a
 //! gap, a duplicate seq or a state the actor does not hold. Moves the server makes itself
 //! (turn clocks, bots, forfeits) that fail on storage are retried with a bounded backoff,
 //! never taken for "no legal move", so an outage forfeits nobody.

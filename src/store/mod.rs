@@ -123,14 +123,17 @@ impl Store {
     }
 
     /// Connects and runs the migrations. A SQLite file is created if missing. Acquiring a
-    /// pooled connection waits at most `settings.db_timeout()`, so no request hangs on a
-    /// database that is gone (sqlx's default is 30 s).
+    /// pooled connection waits at most `settings.db_timeout()` (sqlx's default is 30 s) and,
+    /// on SQLite, a write waits for another writer's lock at most
+    /// `settings.transaction_timeout()` (it was 10 s), so no request hangs on a database
+    /// that is gone or locked.
     pub async fn connect_with(url: &str, settings: &DbSettings) -> StoreResult<Store> {
         let store = if url.starts_with("sqlite:") {
             let options = SqliteConnectOptions::from_str(url)?
                 .create_if_missing(true)
                 .journal_mode(SqliteJournalMode::Wal)
-                .busy_timeout(Duration::from_secs(10))
+                // A write waits for another writer's lock as long as a transaction may take.
+                .busy_timeout(settings.transaction_timeout())
                 .foreign_keys(true);
             // A local file needs no liveness pings or connection recycling; leaving them out
             // also keeps acquiring a connection free of timers and round trips.
