@@ -113,8 +113,8 @@ pub struct PgCluster {
 }
 
 impl PgCluster {
-    /// Whether this test must run: `TEST_DATABASE_URL` set (or `CI=true`, where skipping is
-    /// a failure). `None` means skip, with the reason printed.
+    /// Whether this test runs: `TEST_DATABASE_URL` set, or `CI=true` (where it must run and
+    /// [`cannot_run`] fails it). `false` means skip, with the reason printed.
     pub fn wanted() -> bool {
         if std::env::var("TEST_DATABASE_URL").is_ok() || ci() {
             return true;
