@@ -514,16 +514,13 @@ impl<G: Game> MatchActor<G> {
         let result = change.outcome.as_ref().map(to_json);
         let journal = &self.context.journal;
         let match_id = &self.context.match_id;
-        let queued = within(
-            deadline,
-            journal.enqueue(match_id, entries, result, chrono::Utc::now()),
-        )
-        .await;
+        let queued = journal
+            .enqueue_by(deadline, match_id, entries, result, chrono::Utc::now())
+            .await;
         // Not queued at all (the queue stayed full, or the writer stopped): nothing can land.
         let mut receipt = match queued {
-            None => return Err(CommandError::Unavailable("the journal queue stayed full".into())),
-            Some(Err(error)) => return Err(storage_error(match_id, error)),
-            Some(Ok(receipt)) => receipt,
+            Ok(receipt) => receipt,
+            Err(error) => return Err(storage_error(match_id, error)),
         };
         let (error, written) = match within(deadline, &mut receipt).await {
             Some(Ok(Ok(()))) => {

@@ -129,6 +129,37 @@ impl Journal {
         &self.settings
     }
 
+    /// Queues an append and returns its [`Receipt`] without waiting for the commit; waits for
+    /// room in the queue only until `deadline` (then `Unavailable`: nothing was queued). Room
+    /// is the common case and costs no timer.
+    pub async fn enqueue_by(
+        &self,
+        deadline: std::time::Instant,
+        match_id: &str,
+        entries: Vec<NewEntry>,
+        result: Option<Value>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<Receipt> {
+        let (done, committed) = oneshot::channel();
+        let append = Append {
+            match_id: match_id.to_string(),
+            entries,
+            result,
+            at,
+            done,
+        };
+        let append = match self.sender.try_send(append) {
+            Ok(()) => return Ok(committed),
+            Err(mpsc::error::TrySendError::Closed(_)) => return Err(writer_stopped()),
+            Err(mpsc::error::TrySendError::Full(append)) => append,
+        };
+        match within(deadline, self.sender.send(append)).await {
+            Some(Ok(())) => Ok(committed),
+            Some(Err(_)) => Err(writer_stopped()),
+            None => Err(StoreError::Unavailable("the journal queue stayed full".into())),
+        }
+    }
+
     /// Queues an append and returns its [`Receipt`] without waiting for the commit.
     pub async fn enqueue(
         &self,
