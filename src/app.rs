@@ -26,11 +26,12 @@ impl Application {
     pub async fn build(config: &ServeConfig, games: GameRegistry) -> anyhow::Result<Application> {
         crate::telemetry::install();
         config.connections.validate().map_err(anyhow::Error::msg)?;
-        let store = Store::connect(&config.database_url).await?;
+        let store = Store::connect_with(&config.database_url, &config.db).await?;
         let lobby = Arc::new(
             Lobby::new(store, games, config.clocks())
                 .with_limits(config.limits)
-                .with_matchmaking(config.matchmaking),
+                .with_matchmaking(config.matchmaking)
+                .with_db_settings(config.db),
         );
         let resumed = lobby.recover().await?;
         let listener = crate::listener::bind(config.bind, &config.connections)?;

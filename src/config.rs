@@ -39,6 +39,9 @@ pub struct ServeConfig {
 
     #[command(flatten)]
     pub limits: crate::input::InputLimits,
+
+    #[command(flatten)]
+    pub db: crate::store::DbSettings,
 }
 
 impl ServeConfig {
@@ -54,6 +57,7 @@ impl ServeConfig {
             abuse: crate::http::limits::AbuseConfig::default(),
             connections: crate::listener::ConnectionConfig::default(),
             limits: crate::input::InputLimits::default(),
+            db: crate::store::DbSettings::default(),
         }
     }
 

@@ -38,10 +38,24 @@ pub enum ApiError {
     TooManyMatches { limit: u32 },
     #[error("the request body is over the limit of {} KiB", crate::http::MAX_BODY_BYTES / 1024)]
     PayloadTooLarge,
+    #[error("the database is unavailable; try again shortly")]
+    Unavailable,
     #[error("storage failure")]
-    Store(#[from] StoreError),
+    Store(StoreError),
     #[error("internal error")]
     Internal(String),
+}
+
+/// An outage is the client's business (503, try again); any other store failure is ours (500).
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        if error.is_unavailable() {
+            tracing::warn!(%error, "request failed: database unavailable");
+            ApiError::Unavailable
+        } else {
+            ApiError::Store(error)
+        }
+    }
 }
 
 impl ApiError {
@@ -61,6 +75,7 @@ impl ApiError {
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::TooManyMatches { .. } => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Store(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -81,6 +96,7 @@ impl ApiError {
             ApiError::RateLimited { .. } => "rate_limited",
             ApiError::TooManyMatches { .. } => "too_many_matches",
             ApiError::PayloadTooLarge => "payload_too_large",
+            ApiError::Unavailable => "unavailable",
             ApiError::Store(_) | ApiError::Internal(_) => "internal",
         }
     }

@@ -17,14 +17,18 @@ async fn healthz() -> Json<Value> {
 
 async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
     let store = &state.lobby.store;
-    if store.ping().await {
+    // Bounded: a load balancer must learn about an outage within its own probe timeout.
+    if store.ping(state.lobby.journal.settings().readyz_timeout()).await {
         let body =
             json!({"status": "ready", "database": store.backend(), "live_matches": state.lobby.live.len()});
         (StatusCode::OK, Json(body))
     } else {
         (
             StatusCode::SERVICE_UNAVAILABLE,
-            Json(json!({"status": "database unreachable"})),
+            Json(json!({
+                "status": "database unreachable",
+                "error": {"code": "unavailable", "message": "the database is unreachable"},
+            })),
         )
     }
 }

@@ -9,6 +9,18 @@
 //! (frames shared by that viewer's sockets), and redacts and renders for a viewer only when
 //! some socket of that viewer is listening: each viewer has its own feed.
 //!
+//! # Database outages
+//!
+//! A write waits at most `--db-timeout-ms` (wall clock) for its commit; then the command is
+//! answered `unavailable` and nothing is adopted. Such a write is *in doubt*: its COMMIT may
+//! have been sent and may land (or have landed) anyway. So before the actor writes again it
+//! reconciles: it waits (bounded) for the journal's final answer, then reads the log after its
+//! last seq. If exactly the in-doubt entries are there, it adopts the state they lead to and
+//! broadcasts them; if nothing is, it drops them; anything else is rebuilt from the log. The log never gets a
+//! gap, a duplicate seq or a state the actor does not hold. Moves the server makes itself
+//! (turn clocks, bots, forfeits) that fail on storage are retried with a bounded backoff,
+//! never taken for "no legal move", so an outage forfeits nobody.
+//!
 //! The actor keeps no history in memory: a match's events would be most of its memory, and
 //! only a resuming socket (or the log endpoint) needs them. Those rare callers get the events
 //! re-derived from the durable log, which holds everything the actor has acked.
@@ -18,7 +30,7 @@ use super::{ActorContext, MatchHandle};
 use crate::fairness::{self, CommandRecord, CommandSource, ForfeitRecord, Mismatch};
 use crate::protocol::{Frame, LogEntryBody, PROTOCOL_VERSION, Snapshot};
 use crate::rules::{BotPolicy, Dice, Game, MatchCore, Outcome, Reject, RejectKind, Seat, Seed, Viewer};
-use crate::store::{EntryKind, LogEntry, MatchStatus, NewEntry};
+use crate::store::{DbSettings, EntryKind, LogEntry, MatchStatus, NewEntry, Receipt, StoreError, within};
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -50,6 +62,37 @@ struct RedactedEvent {
     per_viewer: Vec<Option<Frame>>,
 }
 
+/// What a write makes current once it has committed.
+struct Change<G: Game> {
+    /// The copy of the match after the events (`None` for a forfeit: no engine events).
+    next: Option<MatchCore<G>>,
+    events: Vec<G::Event>,
+    /// The seq of the first of `events`.
+    first_event_seq: i64,
+    /// The seq of the last entry written.
+    last_seq: i64,
+    outcome: Option<Outcome>,
+    /// The seat whose command it is (its clock starts afresh if it is asked again).
+    acted: Option<Seat>,
+}
+
+/// A write that failed or timed out: it may have committed nonetheless.
+struct InDoubt<G: Game> {
+    change: Change<G>,
+    written: Written,
+}
+
+/// What the actor knows of a write in doubt.
+enum Written {
+    /// The journal has not answered yet.
+    Waiting(Receipt),
+    /// The journal said it failed, and handed its entries back: perhaps it failed after its
+    /// COMMIT was sent, so only the log can tell, by holding exactly these entries or not.
+    Failed(Vec<NewEntry>),
+    /// The journal stopped without an answer.
+    Unknown,
+}
+
 struct MatchActor<G: Game> {
     context: ActorContext,
     core: MatchCore<G>,
@@ -65,6 +108,12 @@ struct MatchActor<G: Game> {
     disconnected_since: Vec<Option<Instant>>,
     finished: Option<Outcome>,
     bot_dice: Dice,
+    /// The last write, if its outcome is unknown; settled before any other write.
+    in_doubt: Option<InDoubt<G>>,
+    /// When a server-made move that failed on storage is tried again, and how many tries
+    /// have failed in a row (the backoff's exponent).
+    retry_at: Option<Instant>,
+    retries: u32,
 }
 
 /// Rebuilds a match from its log (an empty log means it has not started yet) and runs it.
@@ -106,6 +155,9 @@ pub(crate) fn spawn<G: Game>(
         finished,
         bot_dice: Dice::new(&fairness::new_seed()),
         context,
+        in_doubt: None,
+        retry_at: None,
+        retries: 0,
     };
     let (sender, receiver) = mpsc::channel(MAILBOX);
     let join = tokio::spawn(async move {
@@ -181,6 +233,27 @@ fn record_command<G: Game>(
     crate::telemetry::record_command(G::ID, label, outcome, elapsed);
 }
 
+/// Whether the log's `tail` is exactly `entries` (same seqs, kinds and payloads).
+fn same_entries(entries: &[NewEntry], tail: &[LogEntry]) -> bool {
+    entries.len() == tail.len()
+        && entries.iter().zip(tail).all(|(entry, logged)| {
+            entry.seq == logged.seq
+                && entry.kind == logged.kind
+                && serde_json::from_str::<Value>(entry.payload.get())
+                    .is_ok_and(|payload| payload == logged.payload)
+        })
+}
+
+/// A failed store call as a command's answer: an outage is `unavailable`, the rest `internal`.
+fn storage_error(match_id: &str, error: StoreError) -> CommandError {
+    tracing::error!(%match_id, %error, "append failed");
+    if error.is_unavailable() {
+        CommandError::Unavailable("the database did not confirm the write".into())
+    } else {
+        CommandError::Internal("the log could not be written".into())
+    }
+}
+
 fn to_json<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
@@ -193,9 +266,13 @@ fn to_raw<T: serde::Serialize>(value: &T) -> Result<Box<RawValue>, CommandError>
 impl<G: Game> MatchActor<G> {
     async fn run(mut self, mut mailbox: mpsc::Receiver<ActorMessage>) {
         if self.needs_start {
-            if let Err(error) = self.start().await {
-                tracing::error!(match_id = %self.context.match_id, %error, "could not start the match");
-                return;
+            match self.start().await {
+                Ok(_) => {}
+                Err(error) if error.is_storage() => self.retry_later(&error),
+                Err(error) => {
+                    tracing::error!(match_id = %self.context.match_id, %error, "could not start the match");
+                    return;
+                }
             }
         } else if let Some(outcome) = self.finished.clone() {
             // Only reachable if a crash separated the last events from the result; finish now.
@@ -229,6 +306,11 @@ impl<G: Game> MatchActor<G> {
                 let result = self.submit(seat, command, CommandSource::Player).await;
                 record_command::<G>(kind, &result, started.elapsed());
                 let _ = reply.send(result);
+                if self.in_doubt.is_some() && self.retry_at.is_none() {
+                    // Settle the doubt without waiting for the player: if the write landed,
+                    // the match must move on (bots, clocks) by itself.
+                    self.retry_later(&CommandError::Unavailable("a write is in doubt".into()));
+                }
                 self.play_automatic_moves().await;
             }
             ActorMessage::Subscribe {
@@ -324,10 +406,24 @@ impl<G: Game> MatchActor<G> {
     }
 
     async fn start(&mut self) -> Result<i64, CommandError> {
+        self.reconcile(self.write_deadline()).await?;
+        if !self.needs_start {
+            return Ok(self.next_seq - 1);
+        }
         let mut next = self.core.clone();
         let mut redactor = self.redactor(self.next_seq);
         let events = next.start_observed(|state, event| redactor.observe::<G>(state, event));
+        // Adopting the start clears `needs_start`.
         self.commit_events(next, None, events, redactor.redacted).await
+    }
+
+    fn settings(&self) -> &DbSettings {
+        self.context.journal.settings()
+    }
+
+    /// When a write started now must have been confirmed (wall clock, see [`within`]).
+    fn write_deadline(&self) -> std::time::Instant {
+        std::time::Instant::now() + self.settings().db_timeout()
     }
 
     /// Decides a command on a copy of the match and commits it. Nothing changes on refusal.
@@ -337,6 +433,8 @@ impl<G: Game> MatchActor<G> {
         command: Value,
         source: CommandSource,
     ) -> Result<i64, CommandError> {
+        // An earlier write in doubt is settled first: it may change what this command meets.
+        self.reconcile(self.write_deadline()).await?;
         if self.finished.is_some() {
             return Err(CommandError::MatchNotLive);
         }
@@ -391,6 +489,7 @@ impl<G: Game> MatchActor<G> {
             });
             seq += 1;
         }
+        let first_event_seq = seq;
         for event in &events {
             entries.push(NewEntry {
                 seq,
@@ -399,43 +498,195 @@ impl<G: Game> MatchActor<G> {
             });
             seq += 1;
         }
-        let outcome = G::outcome(&next.state);
-        self.append(entries, outcome.as_ref()).await?;
-        self.next_seq = seq;
-        self.core = next;
-        self.finished = outcome;
-        // The seat that just acted starts a fresh clock if it is asked again.
-        if let Some(record) = &command {
-            self.deadlines.remove(&record.seat);
+        let change = Change {
+            outcome: G::outcome(&next.state),
+            next: Some(next),
+            events,
+            first_event_seq,
+            last_seq: seq - 1,
+            acted: command.map(|record| record.seat),
+        };
+        self.write(entries, change, redacted).await
+    }
+
+    /// Writes `entries` through the journal, waiting at most `--db-timeout-ms`, and adopts
+    /// `change` once they have committed. A write that fails or times out is kept in doubt.
+    async fn write(
+        &mut self,
+        entries: Vec<NewEntry>,
+        change: Change<G>,
+        redacted: Vec<RedactedEvent>,
+    ) -> Result<i64, CommandError> {
+        let deadline = self.write_deadline();
+        let result = change.outcome.as_ref().map(to_json);
+        let journal = &self.context.journal;
+        let match_id = &self.context.match_id;
+        let queued = journal
+            .enqueue_by(deadline, match_id, entries, result, chrono::Utc::now())
+            .await;
+        // Not queued at all (the queue stayed full, or the writer stopped): nothing can land.
+        let mut receipt = match queued {
+            Ok(receipt) => receipt,
+            Err(error) => return Err(storage_error(match_id, error)),
+        };
+        let (error, written) = match within(deadline, &mut receipt).await {
+            Some(Ok(Ok(()))) => {
+                self.adopt(change, Some(redacted));
+                return Ok(self.next_seq - 1);
+            }
+            Some(Ok(Err(unwritten))) => (
+                storage_error(match_id, unwritten.error),
+                Written::Failed(unwritten.entries),
+            ),
+            Some(Err(_)) => (
+                CommandError::Internal("the journal writer stopped".into()),
+                Written::Unknown,
+            ),
+            None => {
+                let bound = self.settings().db_timeout_ms;
+                tracing::warn!(%match_id, bound, "no commit within the bound; the write is in doubt");
+                (
+                    CommandError::Unavailable(format!("no commit within {bound} ms")),
+                    Written::Waiting(receipt),
+                )
+            }
+        };
+        self.in_doubt = Some(InDoubt { change, written });
+        Err(error)
+    }
+
+    /// Makes a committed `change` current and sends it to the listening viewers. `redacted`
+    /// is `None` when the change is adopted late (after reconciling): the viewers listening
+    /// now may differ, so its events are redacted again for them.
+    fn adopt(&mut self, change: Change<G>, redacted: Option<Vec<RedactedEvent>>) {
+        let redacted = redacted.unwrap_or_else(|| {
+            let mut redactor = self.redactor(change.first_event_seq);
+            let mut state = self.core.state.clone();
+            for event in &change.events {
+                G::apply(&mut state, event);
+                redactor.observe::<G>(&state, event);
+            }
+            redactor.redacted
+        });
+        self.next_seq = change.last_seq + 1;
+        // Every write comes after the start's, so the match has started now.
+        self.needs_start = false;
+        if let Some(next) = change.next {
+            self.core = next;
         }
+        self.finished = change.outcome;
+        if let Some(seat) = change.acted {
+            self.deadlines.remove(&seat);
+        }
+        self.retries = 0;
+        self.retry_at = None;
         self.refresh_clocks();
         self.broadcast(&redacted);
-        Ok(self.next_seq - 1)
     }
 
-    async fn append(&self, entries: Vec<NewEntry>, outcome: Option<&Outcome>) -> Result<(), CommandError> {
-        let result = outcome.map(to_json);
-        self.context
-            .journal
-            .append(&self.context.match_id, entries, result, chrono::Utc::now())
-            .await
-            .map_err(|error| {
-                tracing::error!(match_id = %self.context.match_id, %error, "append failed");
-                CommandError::Internal("the log could not be written".into())
-            })
+    /// Settles a write in doubt before `deadline`: adopted if it landed, dropped if not.
+    /// `Unavailable` while the database cannot tell (the doubt stays for the next try).
+    async fn reconcile(&mut self, deadline: std::time::Instant) -> Result<(), CommandError> {
+        let Some(mut doubt) = self.in_doubt.take() else {
+            return Ok(());
+        };
+        if let Written::Waiting(receipt) = &mut doubt.written {
+            match within(deadline, receipt).await {
+                None => {
+                    self.in_doubt = Some(doubt);
+                    return Err(CommandError::Unavailable(
+                        "an earlier write is still unconfirmed".into(),
+                    ));
+                }
+                Some(Ok(Ok(()))) => {
+                    tracing::info!(match_id = %self.context.match_id, "a write in doubt committed; adopted");
+                    self.adopt(doubt.change, None);
+                    return Ok(());
+                }
+                Some(Ok(Err(unwritten))) => doubt.written = Written::Failed(unwritten.entries),
+                Some(Err(_)) => doubt.written = Written::Unknown,
+            }
+        }
+        let match_id = self.context.match_id.clone();
+        let after = self.next_seq - 1;
+        let tail = match within(deadline, self.context.store.log_after(&match_id, after)).await {
+            Some(Ok(tail)) => tail,
+            failed => {
+                self.in_doubt = Some(doubt);
+                return Err(match failed {
+                    Some(Err(error)) => storage_error(&match_id, error),
+                    _ => CommandError::Unavailable("the log could not be read back in time".into()),
+                });
+            }
+        };
+        // Compared entry by entry, not by the last seq alone: a write judged lost earlier
+        // whose COMMIT landed late must not pass for a different write of the same length.
+        let landed = match &doubt.written {
+            Written::Failed(entries) => same_entries(entries, &tail),
+            _ => false,
+        };
+        if tail.is_empty() {
+            tracing::info!(%match_id, "a write in doubt did not land; dropped");
+            Ok(())
+        } else if landed {
+            tracing::info!(%match_id, "a write in doubt landed; adopted");
+            self.adopt(doubt.change, None);
+            Ok(())
+        } else {
+            tracing::warn!(%match_id, after, found = tail.len(), "the log moved unexpectedly; rebuilding");
+            let rebuilt = self.rebuild(deadline).await;
+            if rebuilt.is_err() {
+                self.in_doubt = Some(doubt);
+            }
+            rebuilt
+        }
     }
 
-    /// Writes entries that are not engine events (a forfeit) and finishes with `outcome`.
-    async fn commit(&mut self, entries: Vec<NewEntry>, outcome: Option<Outcome>) -> Result<(), CommandError> {
-        let count = entries.len() as i64;
-        self.append(entries, outcome.as_ref()).await?;
-        self.next_seq += count;
-        self.finished = outcome;
+    /// Re-derives the match from its durable log, as recovery after a restart does.
+    async fn rebuild(&mut self, deadline: std::time::Instant) -> Result<(), CommandError> {
+        let match_id = self.context.match_id.clone();
+        let log = match within(deadline, self.context.store.log(&match_id)).await {
+            Some(Ok(log)) => log,
+            Some(Err(error)) => return Err(storage_error(&match_id, error)),
+            None => {
+                return Err(CommandError::Unavailable(
+                    "the log could not be read back in time".into(),
+                ));
+            }
+        };
+        let replayed = fairness::replay::<G>(&self.options, &self.seed, &log, |_, _, _| {})
+            .map_err(|mismatch| CommandError::Internal(format!("the log does not replay: {mismatch}")))?;
+        self.finished = match replayed.forfeit {
+            Some(record) => Some(fairness::forfeit_outcome(
+                self.seat_count(),
+                record.seat,
+                &record.reason,
+            )),
+            None => G::outcome(&replayed.core.state),
+        };
+        self.core = replayed.core;
+        self.next_seq = replayed.last_seq + 1;
+        self.needs_start = log.is_empty();
+        self.refresh_clocks();
         self.broadcast(&[]);
         Ok(())
     }
 
+    /// Writes entries that are not engine events (a forfeit) and finishes with `outcome`.
+    async fn commit(&mut self, entries: Vec<NewEntry>, outcome: Option<Outcome>) -> Result<(), CommandError> {
+        let change = Change {
+            next: None,
+            events: Vec::new(),
+            first_event_seq: self.next_seq,
+            last_seq: self.next_seq + entries.len() as i64 - 1,
+            outcome,
+            acted: None,
+        };
+        self.write(entries, change, Vec::new()).await.map(|_| ())
+    }
+
     async fn forfeit(&mut self, seat: Seat, reason: &str) -> Result<(), CommandError> {
+        self.reconcile(self.write_deadline()).await?;
         if self.finished.is_some() {
             return Err(CommandError::MatchNotLive);
         }
@@ -542,9 +793,15 @@ impl<G: Game> MatchActor<G> {
             .filter_map(move |(index, since)| Some((Seat(index as u8), (*since)? + grace)))
     }
 
+    /// The next clock to act on. While a retry is scheduled nothing fires before it: expired
+    /// clocks wait for the database rather than spin.
     fn next_wake(&self) -> Option<Instant> {
         let turn = self.deadlines.values().copied();
-        turn.chain(self.grace_expiries().map(|(_, at)| at)).min()
+        let next = turn
+            .chain(self.grace_expiries().map(|(_, at)| at))
+            .chain(self.retry_at)
+            .min()?;
+        Some(self.retry_at.map_or(next, |retry| next.max(retry)))
     }
 
     fn on_connection(&mut self, seat: Seat, connected: bool) {
@@ -562,14 +819,43 @@ impl<G: Game> MatchActor<G> {
         }
     }
 
+    /// Schedules another try of the server's own pending moves after a storage failure:
+    /// the backoff doubles from `--db-retry-initial-ms` up to `--db-retry-max-ms`.
+    fn retry_later(&mut self, error: &CommandError) {
+        let delay = self.settings().retry_delay(self.retries);
+        self.retries = self.retries.saturating_add(1);
+        self.retry_at = Some(Instant::now() + delay);
+        tracing::warn!(match_id = %self.context.match_id, %error, ?delay, "storage failed; the server's move will be retried");
+    }
+
     async fn on_clock(&mut self) {
         let now = Instant::now();
+        if self.retry_at.is_some_and(|at| at > now) {
+            return;
+        }
+        self.retry_at = None;
+        if self.in_doubt.is_some()
+            && let Err(error) = self.reconcile(self.write_deadline()).await
+        {
+            return self.retry_later(&error);
+        }
+        if self.needs_start {
+            // The start itself could not be written yet: nothing else can happen before it.
+            match self.start().await {
+                Ok(_) => self.refresh_clocks(),
+                Err(error) => return self.retry_later(&error),
+            }
+        }
         let gone = self
             .grace_expiries()
             .find(|(_, at)| *at <= now)
             .map(|(seat, _)| seat);
         if let Some(seat) = gone {
-            let _ = self.forfeit(seat, "disconnected").await;
+            if let Err(error) = self.forfeit(seat, "disconnected").await
+                && error.is_storage()
+            {
+                self.retry_later(&error);
+            }
             return;
         }
         let mut expired: Vec<Seat> = self
@@ -588,9 +874,18 @@ impl<G: Game> MatchActor<G> {
                 Some(command) => self.submit(seat, to_json(&command), CommandSource::Timeout).await,
                 None => Err(CommandError::NotYourTurn("no default move".into())),
             };
-            if let Err(error) = played {
-                tracing::warn!(match_id = %self.context.match_id, %seat, %error, "no default move on timeout");
-                let _ = self.forfeit(seat, "timeout without a legal default move").await;
+            match played {
+                Ok(_) => {}
+                // The database, not the seat, failed: the clock's move is tried again later.
+                Err(error) if error.is_storage() => return self.retry_later(&error),
+                Err(error) => {
+                    tracing::warn!(match_id = %self.context.match_id, %seat, %error, "no default move on timeout");
+                    if let Err(error) = self.forfeit(seat, "timeout without a legal default move").await
+                        && error.is_storage()
+                    {
+                        return self.retry_later(&error);
+                    }
+                }
             }
         }
         self.play_automatic_moves().await;
@@ -599,7 +894,8 @@ impl<G: Game> MatchActor<G> {
     /// Server-side bots move as soon as the game waits for them.
     async fn play_automatic_moves(&mut self) {
         for _ in 0..MAX_AUTOMATIC_MOVES {
-            if self.finished.is_some() {
+            // A retry is already scheduled: the database failed a moment ago.
+            if self.finished.is_some() || self.retry_at.is_some() {
                 return;
             }
             let Some(seat) = self.pending().into_iter().find(|seat| self.is_bot(*seat)) else {
@@ -612,10 +908,19 @@ impl<G: Game> MatchActor<G> {
                 Some(command) => self.submit(seat, to_json(&command), CommandSource::Bot).await,
                 None => Err(CommandError::NotYourTurn("the bot has no move".into())),
             };
-            if let Err(error) = played {
-                tracing::warn!(match_id = %self.context.match_id, %seat, %error, "bot move refused");
-                let _ = self.forfeit(seat, "the bot found no legal move").await;
-                return;
+            match played {
+                Ok(_) => {}
+                // The database, not the bot, failed: its move is tried again later.
+                Err(error) if error.is_storage() => return self.retry_later(&error),
+                Err(error) => {
+                    tracing::warn!(match_id = %self.context.match_id, %seat, %error, "bot move refused");
+                    if let Err(error) = self.forfeit(seat, "the bot found no legal move").await
+                        && error.is_storage()
+                    {
+                        self.retry_later(&error);
+                    }
+                    return;
+                }
             }
         }
     }

@@ -23,6 +23,9 @@ pub enum CommandError {
     MatchNotLive,
     #[error("the server could not store the command: {0}")]
     Internal(String),
+    /// The database did not confirm the write within the server's bound (`--db-timeout-ms`).
+    #[error("the database is unavailable; the command was not applied: {0}")]
+    Unavailable(String),
 }
 
 impl CommandError {
@@ -33,7 +36,14 @@ impl CommandError {
             CommandError::BadCommand(_) => ErrorCode::BadMessage,
             CommandError::MatchNotLive => ErrorCode::MatchNotLive,
             CommandError::Internal(_) => ErrorCode::Internal,
+            CommandError::Unavailable(_) => ErrorCode::Unavailable,
         }
+    }
+
+    /// A failure of the server's storage rather than of the command: a server-made move that
+    /// fails like this is tried again later, never taken as "no legal move".
+    pub fn is_storage(&self) -> bool {
+        matches!(self, CommandError::Internal(_) | CommandError::Unavailable(_))
     }
 
     pub fn reason(&self) -> Option<String> {

@@ -69,6 +69,14 @@ impl Lobby {
         self
     }
 
+    /// Bounds the journal's transactions and the actors' waits by `settings` (the writer
+    /// started by [`Lobby::new`] stops when its last sender, the one replaced here, drops).
+    pub fn with_db_settings(mut self, settings: crate::store::DbSettings) -> Self {
+        let policy = crate::store::GroupPolicy::for_store(&self.store);
+        self.journal = Journal::spawn_with(self.store.clone(), policy, settings);
+        self
+    }
+
     pub async fn create_player(&self, name: PlayerName) -> Result<(Player, String), ApiError> {
         let token = fairness::new_token();
         let player = Player {

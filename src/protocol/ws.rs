@@ -103,6 +103,9 @@ pub enum ErrorCode {
     MatchNotLive,
     /// The server failed; the command was not applied.
     Internal,
+    /// The database did not confirm the write in time; the command was not applied (should
+    /// its write turn out to have landed, the match adopts it and sends the update).
+    Unavailable,
 }
 
 impl ErrorCode {
@@ -115,6 +118,7 @@ impl ErrorCode {
             ErrorCode::NotSeated => "not_seated",
             ErrorCode::MatchNotLive => "match_not_live",
             ErrorCode::Internal => "internal",
+            ErrorCode::Unavailable => "unavailable",
         }
     }
 }

@@ -11,13 +11,19 @@
 //! If the shared transaction fails (one actor's seq was already taken, say), each append of
 //! that group is retried alone with [`Store::append`], so one bad append fails only itself.
 //!
+//! Every group's transaction is bounded ([`DbSettings::transaction_timeout`]): when the
+//! database is gone the writer answers its appends `Unavailable` instead of hanging, and does
+//! not retry them one by one (each would wait out the same outage). Such an append is *in
+//! doubt*: its COMMIT may have been sent and may have landed, so the actor reads the log back
+//! before it writes again (see `matches/actor.rs`).
+//!
 //! On Postgres several groups commit at once ([`GroupPolicy::writers`]): a commit mostly waits
 //! for its WAL flush, and the next group can be written meanwhile. Appends of one match never
 //! overlap (its actor waits for each), so their order is kept. SQLite has one writer at a time
 //! anyway, so it gets one. Postgres rows go in as one `INSERT .. SELECT FROM UNNEST(..)` of
 //! five arrays per group: one statement to parse however many rows the group has.
 
-use super::{NewEntry, Store, StoreError, StoreResult};
+use super::{DbSettings, NewEntry, Store, StoreError, StoreResult, within};
 use crate::ratings::store::RecordRatings;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -78,21 +84,100 @@ struct Append {
     entries: Vec<NewEntry>,
     result: Option<Value>,
     at: DateTime<Utc>,
-    done: oneshot::Sender<StoreResult<()>>,
+    done: oneshot::Sender<Result<(), Unwritten>>,
+}
+
+/// A failed append, with its entries handed back: the actor compares them with the log to
+/// learn whether the write landed after all (a failure after COMMIT was sent).
+#[derive(Debug)]
+pub struct Unwritten {
+    pub error: StoreError,
+    pub entries: Vec<NewEntry>,
 }
 
 /// The cloneable front of the writer task. The task ends when the last clone is dropped.
 #[derive(Clone, Debug)]
 pub struct Journal {
     sender: mpsc::Sender<Append>,
+    settings: DbSettings,
 }
 
+/// The answer to one queued append: resolves once its group committed or failed. An actor
+/// that stopped waiting keeps it, to learn later how the write ended.
+pub type Receipt = oneshot::Receiver<Result<(), Unwritten>>;
+
 impl Journal {
-    /// Starts the writer task on the current tokio runtime.
+    /// Starts the writer task on the current tokio runtime, with the default [`DbSettings`].
     pub fn spawn(store: Store, policy: GroupPolicy) -> Journal {
+        Journal::spawn_with(store, policy, DbSettings::default())
+    }
+
+    /// Starts the writer task; each group's transaction is bounded by `settings`.
+    pub fn spawn_with(store: Store, policy: GroupPolicy, settings: DbSettings) -> Journal {
         let (sender, receiver) = mpsc::channel(QUEUE);
-        tokio::spawn(write_groups(store, policy, receiver));
-        Journal { sender }
+        tokio::spawn(write_groups(
+            store,
+            policy,
+            settings.transaction_timeout(),
+            receiver,
+        ));
+        Journal { sender, settings }
+    }
+
+    /// The time bounds the server was started with (the actors read theirs here).
+    pub fn settings(&self) -> &DbSettings {
+        &self.settings
+    }
+
+    /// Queues an append and returns its [`Receipt`] without waiting for the commit; waits for
+    /// room in the queue only until `deadline` (then `Unavailable`: nothing was queued). Room
+    /// is the common case and costs no timer.
+    pub async fn enqueue_by(
+        &self,
+        deadline: std::time::Instant,
+        match_id: &str,
+        entries: Vec<NewEntry>,
+        result: Option<Value>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<Receipt> {
+        let (done, committed) = oneshot::channel();
+        let append = Append {
+            match_id: match_id.to_string(),
+            entries,
+            result,
+            at,
+            done,
+        };
+        let append = match self.sender.try_send(append) {
+            Ok(()) => return Ok(committed),
+            Err(mpsc::error::TrySendError::Closed(_)) => return Err(writer_stopped()),
+            Err(mpsc::error::TrySendError::Full(append)) => append,
+        };
+        match within(deadline, self.sender.send(append)).await {
+            Some(Ok(())) => Ok(committed),
+            Some(Err(_)) => Err(writer_stopped()),
+            None => Err(StoreError::Unavailable("the journal queue stayed full".into())),
+        }
+    }
+
+    /// Queues an append and returns its [`Receipt`] without waiting for the commit.
+    pub async fn enqueue(
+        &self,
+        match_id: &str,
+        entries: Vec<NewEntry>,
+        result: Option<Value>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<Receipt> {
+        let (done, committed) = oneshot::channel();
+        let append = Append {
+            match_id: match_id.to_string(),
+            entries,
+            result,
+            at,
+            done,
+        };
+        self.sender.send(append).await.map_err(|_| writer_stopped())?;
+        Ok(committed)
     }
 
     /// Appends `entries` (and finishes the match with `result`) and resolves once the
@@ -104,21 +189,22 @@ impl Journal {
         result: Option<Value>,
         at: DateTime<Utc>,
     ) -> StoreResult<()> {
-        let (done, committed) = oneshot::channel();
-        let append = Append {
-            match_id: match_id.to_string(),
-            entries,
-            result,
-            at,
-            done,
-        };
-        let closed = || StoreError::Malformed("the journal writer has stopped".into());
-        self.sender.send(append).await.map_err(|_| closed())?;
-        committed.await.map_err(|_| closed())?
+        let committed = self.enqueue(match_id, entries, result, at).await?;
+        let committed = committed.await.map_err(|_| writer_stopped())?;
+        committed.map_err(|unwritten| unwritten.error)
     }
 }
 
-async fn write_groups(store: Store, policy: GroupPolicy, mut receiver: mpsc::Receiver<Append>) {
+fn writer_stopped() -> StoreError {
+    StoreError::Malformed("the journal writer has stopped".into())
+}
+
+async fn write_groups(
+    store: Store,
+    policy: GroupPolicy,
+    bound: Duration,
+    mut receiver: mpsc::Receiver<Append>,
+) {
     let mut group = Vec::with_capacity(policy.max_appends);
     let mut committing = tokio::task::JoinSet::new();
     while let Some(first) = receiver.recv().await {
@@ -139,35 +225,57 @@ async fn write_groups(store: Store, policy: GroupPolicy, mut receiver: mpsc::Rec
             committing.join_next().await;
         }
         let (store, group) = (store.clone(), std::mem::take(&mut group));
-        committing.spawn(async move { commit_group(&store, group).await });
+        committing.spawn(async move { commit_group(&store, group, bound).await });
     }
     while committing.join_next().await.is_some() {}
 }
 
-async fn commit_group(store: &Store, group: Vec<Append>) {
+/// `future` as a store call that gives up after `bound` (dropping it rolls back whatever
+/// had not been committed yet).
+async fn bounded<T>(bound: Duration, future: impl Future<Output = StoreResult<T>>) -> StoreResult<T> {
+    within(Instant::now() + bound, future).await.unwrap_or_else(|| {
+        Err(StoreError::Unavailable(format!(
+            "no commit within {} ms",
+            bound.as_millis()
+        )))
+    })
+}
+
+async fn commit_group(store: &Store, group: Vec<Append>, bound: Duration) {
     let started = Instant::now();
     let rows: usize = group.iter().map(|append| append.entries.len()).sum();
-    match store.append_group(&group).await {
+    match bounded(bound, store.append_group(&group)).await {
         Ok(()) => {
             crate::telemetry::record_db_write(started.elapsed(), group.len(), rows);
             for append in group {
                 let _ = append.done.send(Ok(()));
             }
         }
+        Err(error) if error.is_unavailable() => {
+            // Retrying each append alone would only wait out the same outage again.
+            tracing::warn!(%error, appends = group.len(), "group commit failed: database unavailable");
+            for append in group {
+                let error = StoreError::Unavailable(error.to_string());
+                let entries = append.entries;
+                let _ = append.done.send(Err(Unwritten { error, entries }));
+            }
+        }
         Err(error) => {
             tracing::warn!(%error, appends = group.len(), "group commit failed; retrying one by one");
             for append in group {
                 let started = Instant::now();
-                let result = store
-                    .append(
-                        &append.match_id,
-                        &append.entries,
-                        append.result.as_ref(),
-                        append.at,
-                    )
-                    .await;
+                let write = store.append(
+                    &append.match_id,
+                    &append.entries,
+                    append.result.as_ref(),
+                    append.at,
+                );
+                let result = bounded(bound, write).await;
                 crate::telemetry::record_db_write(started.elapsed(), 1, append.entries.len());
-                let _ = append.done.send(result);
+                let entries = append.entries;
+                let _ = append
+                    .done
+                    .send(result.map_err(|error| Unwritten { error, entries }));
             }
         }
     }
@@ -354,5 +462,42 @@ mod tests {
         fresh.expect("the other append of the same group still commits");
         assert_eq!(store.log("a").await.expect("log").len(), 40);
         assert_eq!(store.log("b").await.expect("log").len(), 41);
+    }
+
+    /// A group whose transaction cannot get the write lock (another connection holds it, and
+    /// SQLite's busy timeout is 10 s) fails `Unavailable` at the transaction bound instead of
+    /// hanging, writes nothing, and the journal commits again once the lock is gone.
+    #[tokio::test]
+    async fn a_group_that_cannot_commit_fails_unavailable_at_the_bound() {
+        use sqlx::Connection;
+        let (dir, store) = sqlite_store().await;
+        let settings = DbSettings {
+            db_transaction_timeout_ms: 300,
+            ..DbSettings::default()
+        };
+        let journal = Journal::spawn_with(store.clone(), GroupPolicy::default(), settings);
+        let url = format!("sqlite://{}", dir.path().join("journal.db").display());
+        let mut holder = sqlx::SqliteConnection::connect(&url).await.expect("connect");
+        sqlx::raw_sql("BEGIN EXCLUSIVE")
+            .execute(&mut holder)
+            .await
+            .expect("lock");
+        let started = Instant::now();
+        let failed = journal.append("a", vec![entry(1)], None, Utc::now()).await;
+        let waited = started.elapsed();
+        assert!(matches!(failed, Err(StoreError::Unavailable(_))), "{failed:?}");
+        assert!(
+            waited >= Duration::from_millis(300) && waited < Duration::from_secs(2),
+            "failed after {waited:?}"
+        );
+        sqlx::raw_sql("COMMIT")
+            .execute(&mut holder)
+            .await
+            .expect("unlock");
+        journal
+            .append("a", vec![entry(1)], None, Utc::now())
+            .await
+            .expect("the same seq commits once the lock is gone: the first write left nothing");
+        assert_eq!(store.log("a").await.expect("log").len(), 1);
     }
 }

@@ -26,8 +26,12 @@ use std::time::Duration;
 pub enum StoreError {
     #[error("unsupported DATABASE_URL (use sqlite://... or postgres://...): {0}")]
     UnsupportedUrl(String),
+    /// The database did not answer in time, or the connection to it failed or closed: the
+    /// caller may try again later. A write that fails like this may still have committed.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
     #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(sqlx::Error),
     #[error("migration failed: {0}")]
     Migration(#[from] sqlx::migrate::MigrateError),
     #[error("stored data is malformed: {0}")]
@@ -35,6 +39,50 @@ pub enum StoreError {
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
+
+impl StoreError {
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, StoreError::Unavailable(_))
+    }
+}
+
+/// Sorts sqlx's errors at the boundary: a pool that timed out or closed, a broken connection
+/// and a server shutting down or busy are outages (`Unavailable`), the rest are bugs or data.
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> Self {
+        if is_outage(&error) {
+            StoreError::Unavailable(error.to_string())
+        } else {
+            StoreError::Database(error)
+        }
+    }
+}
+
+fn is_outage(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::WorkerCrashed
+        | sqlx::Error::BeginFailed => true,
+        sqlx::Error::Database(database) => {
+            let code = database.code().unwrap_or_default();
+            if database
+                .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+                .is_some()
+            {
+                // 08: connection exception; 57P01-57P03: the server is shutting down or
+                // starting; 53: out of resources (too many connections, disk full).
+                code.starts_with("08") || code.starts_with("57P") || code.starts_with("53")
+            } else {
+                // SQLite's primary codes SQLITE_BUSY (5) and SQLITE_LOCKED (6), extended or not.
+                code.parse::<i32>().is_ok_and(|code| matches!(code & 0xff, 5 | 6))
+            }
+        }
+        _ => false,
+    }
+}
 
 /// A connection pool to one of the two supported databases.
 #[derive(Clone, Debug)]
@@ -61,30 +109,47 @@ mod tickets;
 pub use history::{LeaderboardRow, MatchRatingRow, PlayerMatchRow, PlayerRow};
 
 mod journal;
-pub use journal::{GroupPolicy, Journal};
+pub use journal::{GroupPolicy, Journal, Receipt, Unwritten};
+
+mod settings;
+pub use settings::{DbSettings, within};
 
 const MATCH_COLUMNS: &str = "match_id, game, options, status, seat_count, turn_clock_ms, disconnect_grace_ms, \
      seed_commitment, seed, created_at, started_at, finished_at, result";
 
 impl Store {
-    /// Connects and runs the migrations. A SQLite file is created if missing.
+    /// Connects with the default [`DbSettings`] and runs the migrations.
     pub async fn connect(url: &str) -> StoreResult<Store> {
+        Store::connect_with(url, &DbSettings::default()).await
+    }
+
+    /// Connects and runs the migrations. A SQLite file is created if missing. Acquiring a
+    /// pooled connection waits at most `settings.db_timeout()` (sqlx's default is 30 s) and,
+    /// on SQLite, a write waits for another writer's lock at most
+    /// `settings.transaction_timeout()` (it was 10 s), so no request hangs on a database
+    /// that is gone or locked.
+    pub async fn connect_with(url: &str, settings: &DbSettings) -> StoreResult<Store> {
         let store = if url.starts_with("sqlite:") {
             let options = SqliteConnectOptions::from_str(url)?
                 .create_if_missing(true)
                 .journal_mode(SqliteJournalMode::Wal)
-                .busy_timeout(Duration::from_secs(10))
+                // A write waits for another writer's lock as long as a transaction may take.
+                .busy_timeout(settings.transaction_timeout())
                 .foreign_keys(true);
             // A local file needs no liveness pings or connection recycling; leaving them out
             // also keeps acquiring a connection free of timers and round trips.
             let pool = SqlitePoolOptions::new()
                 .max_connections(4)
+                .acquire_timeout(settings.db_timeout())
                 .test_before_acquire(false)
                 .idle_timeout(None)
                 .max_lifetime(None);
             Store::Sqlite(pool.connect_with(options).await?)
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
-            Store::Postgres(PgPoolOptions::new().max_connections(8).connect(url).await?)
+            let pool = PgPoolOptions::new()
+                .max_connections(8)
+                .acquire_timeout(settings.db_timeout());
+            Store::Postgres(pool.connect(url).await?)
         } else {
             let scheme = url.split(':').next().unwrap_or_default().to_string();
             return Err(StoreError::UnsupportedUrl(scheme));
@@ -113,9 +178,12 @@ impl Store {
         with_pool!(self, pool => pool.close().await)
     }
 
-    /// True when the database answers; `/readyz` uses it.
-    pub async fn ping(&self) -> bool {
-        with_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.is_ok())
+    /// True when the database answers within `limit`; `/readyz` uses it.
+    pub async fn ping(&self, limit: Duration) -> bool {
+        let ping = async { with_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.is_ok()) };
+        settings::within(std::time::Instant::now() + limit, ping)
+            .await
+            .unwrap_or(false)
     }
 
     /// Runs operator SQL as-is (the tests use it to tamper with a log on purpose).
@@ -280,18 +348,86 @@ impl Store {
         const SQL: &str = "SELECT seq, at, kind, payload FROM match_event WHERE match_id = $1 ORDER BY seq";
         let rows = with_pool!(self, pool => sqlx::query_as::<_, (i64, DateTime<Utc>, String, Json<Value>)>(SQL)
             .bind(match_id).fetch_all(pool).await)?;
-        rows.into_iter()
-            .map(|(seq, at, kind, Json(payload))| {
-                let kind = kind.parse().map_err(StoreError::Malformed)?;
-                Ok(LogEntry {
-                    seq,
-                    at,
-                    kind,
-                    payload,
-                })
-            })
-            .collect()
+        rows.into_iter().map(log_entry).collect()
+    }
+
+    /// The entries of a match's log after seq `after`: how an actor whose write failed
+    /// learns whether that write landed after all.
+    pub async fn log_after(&self, match_id: &str, after: i64) -> StoreResult<Vec<LogEntry>> {
+        const SQL: &str =
+            "SELECT seq, at, kind, payload FROM match_event WHERE match_id = $1 AND seq > $2 ORDER BY seq";
+        let rows = with_pool!(self, pool => sqlx::query_as::<_, (i64, DateTime<Utc>, String, Json<Value>)>(SQL)
+            .bind(match_id).bind(after).fetch_all(pool).await)?;
+        rows.into_iter().map(log_entry).collect()
     }
 }
 
+fn log_entry(
+    (seq, at, kind, Json(payload)): (i64, DateTime<Utc>, String, Json<Value>),
+) -> StoreResult<LogEntry> {
+    let kind = kind.parse().map_err(StoreError::Malformed)?;
+    Ok(LogEntry {
+        seq,
+        at,
+        kind,
+        payload,
+    })
+}
+
 const SEAT_SQL: &str = "INSERT INTO match_seat (match_id, seat, player_id, bot) VALUES ($1, $2, $3, $4)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlx::Connection;
+
+    #[test]
+    fn pool_and_connection_failures_are_outages_the_rest_is_not() {
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        for outage in [
+            sqlx::Error::PoolTimedOut,
+            sqlx::Error::PoolClosed,
+            sqlx::Error::Io(refused),
+        ] {
+            assert!(StoreError::from(outage).is_unavailable());
+        }
+        assert!(!StoreError::from(sqlx::Error::RowNotFound).is_unavailable());
+    }
+
+    /// SQLite's "database is locked" (SQLITE_BUSY) is an outage; a taken seq is not.
+    #[tokio::test]
+    async fn a_busy_sqlite_database_is_unavailable_and_a_duplicate_is_not() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite://{}", dir.path().join("busy.db").display());
+        let _store = Store::connect(&url).await.expect("connect");
+        let options = SqliteConnectOptions::from_str(&url)
+            .expect("url")
+            .busy_timeout(Duration::ZERO);
+        let mut holder = sqlx::SqliteConnection::connect_with(&options)
+            .await
+            .expect("connect");
+        let mut other = sqlx::SqliteConnection::connect_with(&options)
+            .await
+            .expect("connect");
+        sqlx::raw_sql("BEGIN EXCLUSIVE")
+            .execute(&mut holder)
+            .await
+            .expect("lock");
+        let busy = sqlx::raw_sql("BEGIN EXCLUSIVE")
+            .execute(&mut other)
+            .await
+            .expect_err("locked");
+        assert!(StoreError::from(busy).is_unavailable());
+        sqlx::raw_sql("COMMIT")
+            .execute(&mut holder)
+            .await
+            .expect("unlock");
+        let sql = "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t VALUES (1)";
+        sqlx::raw_sql(sql).execute(&mut other).await.expect("insert");
+        let duplicate = sqlx::raw_sql("INSERT INTO t VALUES (1)")
+            .execute(&mut other)
+            .await
+            .expect_err("taken");
+        assert!(!StoreError::from(duplicate).is_unavailable());
+    }
+}
