@@ -7,7 +7,7 @@
 //! level (empty, binary). The same seed always yields the same frames, so a failure is
 //! replayed by its seed alone.
 
-use crease::rules::{Dice, Seed};
+use crease::rules::{BotPolicy, Dice, Game, MatchCore, Seed, Viewer};
 use serde_json::{Map, Value, json};
 
 /// Frames stay under the server's 64 KiB limit: over-size frames end the connection by
@@ -364,7 +364,9 @@ impl Mutator {
             "",
             "command\u{0}",
         ]);
-        if self.chance(50) {
+        if !value.is_object() {
+            value = json!({ "type": tag, "command": value });
+        } else if self.chance(50) {
             value["type"] = Value::String(tag.to_string());
         } else if let Some(command) = value.get_mut("command").filter(|command| command.is_object()) {
             command["type"] = Value::String(format!("{tag}{}", self.pick(&["", "_", "s"])));
@@ -440,4 +442,34 @@ fn node_at<'a>(value: &'a mut Value, path: &[Step]) -> &'a mut Value {
         Step::Key(key) => &mut node[key.as_str()],
         Step::Index(index) => &mut node[*index],
     })
+}
+
+/// Valid commands of game `G`, harvested from an in-memory bot-vs-bot match with a fixed
+/// seed: every kind of command the game has, each legal where it was played, and the same
+/// list every run (so the fuzzed frames depend on the fuzz seed alone, not on a live match).
+pub fn harvest<G: Game>(options: Value, seed: u64) -> Vec<Value> {
+    let options: G::Options = serde_json::from_value(options).expect("the game's options");
+    let mut core = MatchCore::<G>::new(&options, &Seed::from_u64(seed)).expect("a match");
+    core.start();
+    let mut dice = Dice::new(&Seed::from_u64(seed.wrapping_add(1)));
+    let mut commands: Vec<Value> = Vec::new();
+    // Bounded: a T10 match of CTG is a few hundred commands.
+    for _ in 0..20_000 {
+        if G::outcome(&core.state).is_some() {
+            break;
+        }
+        let Some(&seat) = G::pending(&core.state).first() else {
+            break;
+        };
+        let view = G::view(&core.state, Viewer::Seat(seat));
+        let Some(command) = G::bot_command(&view, BotPolicy::Random, &mut dice) else {
+            break;
+        };
+        core.submit(seat, &command).expect("the bot plays legal moves");
+        let command = serde_json::to_value(&command).expect("a command encodes");
+        if !commands.contains(&command) {
+            commands.push(command);
+        }
+    }
+    commands
 }
