@@ -3,9 +3,9 @@
 //! empty and binary frames, huge ids) sent to live matches of all three games.
 //!
 //! Proves: nothing in the server panics (no task, no actor); every frame gets exactly one
-//! answer, and an `error` answer is typed with a documented code; each fuzzed match still
-//! plays a valid game to the end afterwards and its log verifies; and a match nobody fuzzed
-//! finishes normally alongside.
+//! answer (a sentinel ping closes every socket), and an `error` answer is typed with a
+//! documented code; each fuzzed match still plays a valid game to the end afterwards and its
+//! log verifies; and a match nobody fuzzed finishes normally alongside.
 //!
 //! Deterministic: the frames come from `CREASE_FUZZ_SEED` (default below), printed with
 //! every failure; set it to replay one.
@@ -301,6 +301,9 @@ impl Target {
                 socket = None;
             }
             if socket.is_none() || sent_on_socket == FRAMES_PER_SOCKET {
+                if let Some(mut done) = socket.take() {
+                    self.sentinel(&mut done, index).await;
+                }
                 let mut fresh = self.connect().await;
                 let Some(snapshot) = self
                     .read_until(&mut fresh, index, "connect", |message| {
@@ -356,6 +359,9 @@ impl Target {
                 _ => tally.acks += 1,
             }
         }
+        if let Some(mut done) = socket.take() {
+            self.sentinel(&mut done, FRAMES_PER_MATCH).await;
+        }
         if !self.played_out.is_empty() {
             eprintln!(
                 "seed {}: accepted mutants played out {} {} match(es); fuzzed on in a new one",
@@ -365,6 +371,33 @@ impl Target {
             );
         }
         (self, tally)
+    }
+
+    /// Pings with a fresh id and requires the very next answer to be its pong: no frame on
+    /// this socket got a second answer (or a late one). Skipped when the match just ended.
+    async fn sentinel(&mut self, socket: &mut Socket, index: usize) {
+        if self.finished {
+            return;
+        }
+        let id = format!("sentinel-{index}");
+        let ping = json!({ "type": "ping", "id": id }).to_string();
+        if socket.send(Message::Text(ping.into())).await.is_err() && self.finished {
+            return;
+        }
+        let answer = self
+            .read_until(socket, index, "the sentinel ping", |message| {
+                matches!(message["type"].as_str(), Some("error" | "pong" | "ack"))
+            })
+            .await;
+        if let Some(answer) = answer {
+            assert_eq!(
+                answer,
+                json!({ "type": "pong", "id": id }),
+                "seed {} frame {index} ({}): a frame before the sentinel got more than one answer",
+                self.run_seed,
+                self.game
+            );
+        }
     }
 
     /// Reads until a message `wanted` accepts, bounded in time. `None` when the socket closed
