@@ -115,10 +115,16 @@ async fn drill(db: &TestDb, label: &str) {
     for seat in seats {
         records.push(seat.await.expect("a seat played to the end"));
     }
-    let mut checked = 0;
+    let (mut checked, mut written, mut lost) = (0, 0, 0);
     for record in &records {
         checked += check_seat(&http, &server.base, record).await;
+        let (was_written, was_lost) = check_unacked(&http, &server.base, record).await;
+        (written, lost) = (written + was_written, lost + was_lost);
     }
+    eprintln!(
+        "[{label}] commands in flight at a kill: {written} written whole before the kill (unacked), \
+         {lost} never written"
+    );
     let per_seat: Vec<(&str, usize)> = records
         .iter()
         .map(|record| (record.game, record.acked.len()))
@@ -202,4 +208,43 @@ async fn check_seat(http: &reqwest::Client, base: &str, record: &SeatRecord) -> 
     assert_eq!(status, 200, "{verify}");
     assert_eq!(verify["status"], "ok", "match {id} does not verify: {verify}");
     record.acked.len()
+}
+
+/// A command in flight at a kill was either written whole before the server died (then it is
+/// the seat's only command between what it had seen and where it resumed, with the content it
+/// sent) or not at all. Returns `(written, not written)`.
+async fn check_unacked(http: &reqwest::Client, base: &str, record: &SeatRecord) -> (usize, usize) {
+    let id = &record.match_id;
+    let (_, log) = get(http, &format!("{base}/v1/matches/{id}/log")).await;
+    let entries = log["entries"].as_array().expect("log entries");
+    let (mut written, mut lost) = (0, 0);
+    for unacked in &record.unacked {
+        let resumed_at = unacked.resumed_at.expect("the seat reconnected after the kill");
+        let mine: Vec<&Value> = entries
+            .iter()
+            .filter(|entry| {
+                let seq = entry["seq"].as_i64().unwrap_or_default();
+                entry["kind"] == "command"
+                    && entry["payload"]["seat"] == record.seat
+                    && entry["payload"]["source"] == "player"
+                    && seq > unacked.sent_after
+                    && seq <= resumed_at
+            })
+            .collect();
+        match mine.as_slice() {
+            [] => lost += 1,
+            [entry] => {
+                assert_eq!(
+                    entry["payload"]["command"], unacked.command,
+                    "match {id}: {entry}"
+                );
+                written += 1;
+            }
+            more => panic!(
+                "match {id}: one command in flight, {} written: {more:?}",
+                more.len()
+            ),
+        }
+    }
+    (written, lost)
 }

@@ -178,6 +178,17 @@ impl Drill {
     }
 }
 
+/// A command that was in flight when the server died: no ack ever came for it.
+#[derive(Clone, Debug)]
+pub struct Unacked {
+    pub command: Value,
+    /// The last seq the seat had seen when it sent the command.
+    pub sent_after: i64,
+    /// The snapshot's `last_seq` on the next connection: the command, if the server wrote it
+    /// before it died, is in `(sent_after, resumed_at]`.
+    pub resumed_at: Option<i64>,
+}
+
 /// How one seat's play ended.
 #[derive(Debug)]
 pub struct SeatRecord {
@@ -188,6 +199,7 @@ pub struct SeatRecord {
     /// Seqs of the events this seat received, in arrival order, across every connection.
     pub event_seqs: Vec<i64>,
     pub connections: usize,
+    pub unacked: Vec<Unacked>,
     pub result: Value,
 }
 
@@ -210,6 +222,10 @@ pub struct RemoteSeat {
     next_id: u64,
     /// The command sent on the current connection and not yet answered.
     in_flight: Option<(String, Value)>,
+    /// The highest seq this seat has seen (events, views, acks).
+    known_seq: i64,
+    /// The seq `known_seq` had when the command in flight was sent.
+    sent_after: i64,
 }
 
 impl RemoteSeat {
@@ -234,10 +250,13 @@ impl RemoteSeat {
                 acked: Vec::new(),
                 event_seqs: Vec::new(),
                 connections: 0,
+                unacked: Vec::new(),
                 result: Value::Null,
             },
             next_id: 0,
             in_flight: None,
+            known_seq: 0,
+            sent_after: 0,
         }
     }
 
@@ -279,7 +298,12 @@ impl RemoteSeat {
     }
 
     fn lose_in_flight(&mut self) {
-        if self.in_flight.take().is_some() {
+        if let Some((_, command)) = self.in_flight.take() {
+            self.record.unacked.push(Unacked {
+                command,
+                sent_after: self.sent_after,
+                resumed_at: None,
+            });
             self.drill.in_flight.fetch_sub(1, Ordering::SeqCst);
         }
     }
@@ -308,23 +332,40 @@ impl RemoteSeat {
                     if let Some(seat) = message["seat"].as_u64() {
                         self.record.seat = seat;
                     }
+                    let last_seq = message["last_seq"].as_i64().expect("a snapshot's last_seq");
+                    if let Some(lost) = self
+                        .record
+                        .unacked
+                        .last_mut()
+                        .filter(|lost| lost.resumed_at.is_none())
+                    {
+                        lost.resumed_at = Some(last_seq);
+                    }
+                    self.known_seq = self.known_seq.max(last_seq);
                     if !message["result"].is_null() {
                         return Ended::Finished(message["result"].clone());
                     }
                     latest = Some(view_of(&message));
                 }
-                "update" => latest = Some(view_of(&message)),
+                "update" => {
+                    let last_seq = message["last_seq"].as_i64().expect("an update's last_seq");
+                    self.known_seq = self.known_seq.max(last_seq);
+                    latest = Some(view_of(&message));
+                }
                 "event" => {
                     let seq = message["seq"].as_i64().expect("an event's seq");
                     self.record.event_seqs.push(seq);
+                    self.known_seq = self.known_seq.max(seq);
                 }
                 "ack" => {
                     let (id, command) = self.in_flight.take().expect("an ack answers a command in flight");
                     assert_eq!(message["id"], id.as_str(), "acks answer commands in order");
+                    let last_seq = message["last_seq"].as_i64().expect("an ack's last_seq");
+                    self.known_seq = self.known_seq.max(last_seq);
                     self.record.acked.push(Acked {
                         id,
                         command,
-                        last_seq: message["last_seq"].as_i64().expect("an ack's last_seq"),
+                        last_seq,
                     });
                     self.drill.in_flight.fetch_sub(1, Ordering::SeqCst);
                     self.drill.acks[self.slot].fetch_add(1, Ordering::SeqCst);
@@ -354,6 +395,7 @@ impl RemoteSeat {
             let id = format!("c{}", self.next_id);
             let frame = json!({ "type": "command", "id": id, "command": command });
             self.in_flight = Some((id, command));
+            self.sent_after = self.known_seq;
             self.drill.in_flight.fetch_add(1, Ordering::SeqCst);
             self.drill.progress.notify_waiters();
             if socket
