@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 /// SIGKILLs per drill; each comes once every match has this many more acks.
 const KILLS: usize = 2;
-const ACKS_BETWEEN_KILLS: usize = 5;
+const ACKS_BETWEEN_KILLS: usize = 3;
 
 /// Every match of a drill: `(game, options, remote seats)`. One remote seat means the other
 /// seats are server bots; two means two remote players meet in the lobby.
