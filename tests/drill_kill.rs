@@ -98,7 +98,7 @@ async fn drill(db: &TestDb, label: &str) {
     let mut since = vec![0; matches().len()];
     for kill in 1..=KILLS {
         let (acks, in_flight) = drill
-            .until_every_seat_acked(&since, ACKS_BETWEEN_KILLS, Duration::from_secs(120))
+            .until_every_slot_acked(&since, ACKS_BETWEEN_KILLS, Duration::from_secs(120))
             .await;
         server.kill().await;
         eprintln!(

@@ -15,8 +15,8 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::{Notify, watch};
@@ -151,7 +151,7 @@ impl Drill {
     /// Waits (at most `limit`) until every slot has `more` acks over `since` and some
     /// command is sent and not yet acked: every match is mid-play, the moment to pull the plug.
     /// Returns the ack counts and the commands in flight at that moment.
-    pub async fn until_every_seat_acked(
+    pub async fn until_every_slot_acked(
         &self,
         since: &[usize],
         more: usize,
@@ -451,6 +451,3 @@ pub async fn get(http: &reqwest::Client, url: &str) -> (u16, Value) {
     let status = response.status().as_u16();
     (status, response.json().await.unwrap_or(Value::Null))
 }
-
-/// A shared, lock-protected list (the seats' records come back from many tasks).
-pub type Shared<T> = Arc<Mutex<Vec<T>>>;
