@@ -1,0 +1,453 @@
+//! Support for the drills (`tests/drill_*.rs`): the `crease` binary as a child process that a
+//! test can SIGKILL, and a remote seat that plays through a server restart and records every
+//! ack it was given.
+//!
+//! The seat reads frames as raw JSON rather than as `ServerMessage`, so a frame type or an
+//! error code another change adds makes a drill fail on an assertion that names it, not on a
+//! decoding panic deep in the client.
+#![allow(dead_code)]
+
+pub mod mutate;
+
+use crease::matches::GameKind;
+use crease::rules::{BotPolicy, Dice, Seed};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::sync::{Notify, watch};
+use tokio_tungstenite::tungstenite::Message;
+
+/// The binary the drills run: the release build CI exports as `CREASE_RELEASE_BIN`.
+///
+/// Locally the test's own debug build stands in (with a note, since the drill then says
+/// less about what ships); under `CI=true` a missing release binary fails the drill rather
+/// than silently testing something else.
+pub fn server_binary() -> PathBuf {
+    match std::env::var_os("CREASE_RELEASE_BIN") {
+        Some(path) => {
+            let path = PathBuf::from(path);
+            assert!(
+                path.is_file(),
+                "CREASE_RELEASE_BIN={} is not a file",
+                path.display()
+            );
+            path
+        }
+        None => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "CI=true but CREASE_RELEASE_BIN is unset: the drill must run the release binary \
+                 (.ci/run builds it and exports the path)"
+            );
+            let path = PathBuf::from(env!("CARGO_BIN_EXE_crease"));
+            eprintln!(
+                "note: CREASE_RELEASE_BIN is unset; drilling the test build {} instead",
+                path.display()
+            );
+            path
+        }
+    }
+}
+
+/// One `crease serve` child process on a free port.
+pub struct ServerProcess {
+    child: tokio::process::Child,
+    pub base: String,
+}
+
+impl ServerProcess {
+    /// Starts the server on `database_url` and waits (bounded) for its "serving" log line,
+    /// which carries the port it bound: port 0 leaves the choice to the kernel, so parallel
+    /// tests never race for a port.
+    pub async fn start(binary: &PathBuf, database_url: &str) -> ServerProcess {
+        let mut child = tokio::process::Command::new(binary)
+            .args(["serve", "--bind", "127.0.0.1:0", "--log-json"])
+            .args(["--database-url", database_url])
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            // A failing test must not leave a server behind.
+            .kill_on_drop(true)
+            .spawn()
+            .expect("start crease serve");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut lines = BufReader::new(stdout).lines();
+        let address = tokio::time::timeout(Duration::from_secs(60), async {
+            while let Some(line) = lines.next_line().await.expect("read the server's log") {
+                let Ok(entry) = serde_json::from_str::<Value>(&line) else {
+                    continue;
+                };
+                if entry["fields"]["message"] == "crease is serving" {
+                    return entry["fields"]["address"]
+                        .as_str()
+                        .expect("the serving line names its address")
+                        .to_string();
+                }
+            }
+            panic!("crease serve exited before serving");
+        })
+        .await
+        .expect("crease serve did not start within 60 s");
+        // Keep draining the log so the child never blocks on a full pipe.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        ServerProcess {
+            child,
+            base: format!("http://{address}"),
+        }
+    }
+
+    /// SIGKILL: no graceful shutdown, no flush, exactly like a crashed host or an OOM kill.
+    pub async fn kill(mut self) {
+        self.child.start_kill().expect("SIGKILL the server");
+        let status = tokio::time::timeout(Duration::from_secs(10), self.child.wait())
+            .await
+            .expect("the killed server exits")
+            .expect("wait for the server");
+        assert!(!status.success(), "killed, not exited cleanly: {status:?}");
+    }
+}
+
+/// A command the server acked, as the seat sent it.
+#[derive(Clone, Debug)]
+pub struct Acked {
+    pub id: String,
+    pub command: Value,
+    pub last_seq: i64,
+}
+
+/// What the seats of a drill share: ack counts for deciding when to kill, and the current
+/// server address (it changes with every restart).
+pub struct Drill {
+    /// Acks so far, per slot (the drill chooses: one per match, or one per seat).
+    pub acks: Vec<AtomicUsize>,
+    pub in_flight: AtomicUsize,
+    pub progress: Notify,
+    pub server: watch::Sender<String>,
+}
+
+impl Drill {
+    pub fn new(base: &str, seats: usize) -> Arc<Drill> {
+        Arc::new(Drill {
+            acks: (0..seats).map(|_| AtomicUsize::new(0)).collect(),
+            in_flight: AtomicUsize::new(0),
+            progress: Notify::new(),
+            server: watch::Sender::new(base.to_string()),
+        })
+    }
+
+    pub fn ack_counts(&self) -> Vec<usize> {
+        self.acks
+            .iter()
+            .map(|count| count.load(Ordering::SeqCst))
+            .collect()
+    }
+
+    /// Waits (at most `limit`) until every slot has `more` acks over `since` and some
+    /// command is sent and not yet acked: every match is mid-play, the moment to pull the plug.
+    /// Returns the ack counts and the commands in flight at that moment.
+    pub async fn until_every_slot_acked(
+        &self,
+        since: &[usize],
+        more: usize,
+        limit: Duration,
+    ) -> (Vec<usize>, usize) {
+        let waited = tokio::time::timeout(limit, async {
+            loop {
+                let notified = self.progress.notified();
+                let counts = self.ack_counts();
+                let pending = self.in_flight.load(Ordering::SeqCst);
+                if counts.iter().zip(since).all(|(now, then)| *now >= then + more) && pending > 0 {
+                    return (counts, pending);
+                }
+                notified.await;
+            }
+        })
+        .await;
+        waited.unwrap_or_else(|_| {
+            panic!(
+                "not every seat got {more} more acks within {limit:?}: {:?} since {since:?}",
+                self.ack_counts()
+            )
+        })
+    }
+}
+
+/// A command that was in flight when the server died: no ack ever came for it.
+#[derive(Clone, Debug)]
+pub struct Unacked {
+    pub command: Value,
+    /// The last seq the seat had seen when it sent the command.
+    pub sent_after: i64,
+    /// The snapshot's `last_seq` on the next connection: the command, if the server wrote it
+    /// before it died, is in `(sent_after, resumed_at]`.
+    pub resumed_at: Option<i64>,
+}
+
+/// How one seat's play ended.
+#[derive(Debug)]
+pub struct SeatRecord {
+    pub game: &'static str,
+    pub match_id: String,
+    pub seat: u64,
+    pub acked: Vec<Acked>,
+    /// Seqs of the events this seat received, in arrival order, across every connection.
+    pub event_seqs: Vec<i64>,
+    pub connections: usize,
+    pub unacked: Vec<Unacked>,
+    pub result: Value,
+}
+
+enum Ended {
+    Finished(Value),
+    Dropped,
+}
+
+/// One remote player in one match: plays with the game's own bot from the views it gets,
+/// and when the socket drops, waits for the next server and resumes from the last event it had.
+pub struct RemoteSeat {
+    pub game: Arc<dyn GameKind>,
+    pub match_id: String,
+    pub token: String,
+    pub drill: Arc<Drill>,
+    /// Where this seat's acks are counted in the drill.
+    pub slot: usize,
+    pub dice: Dice,
+    pub record: SeatRecord,
+    next_id: u64,
+    /// The command sent on the current connection and not yet answered.
+    in_flight: Option<(String, Value)>,
+    /// The highest seq this seat has seen (events, views, acks).
+    known_seq: i64,
+    /// The seq `known_seq` had when the command in flight was sent.
+    sent_after: i64,
+}
+
+impl RemoteSeat {
+    pub fn new(
+        game: Arc<dyn GameKind>,
+        match_id: &str,
+        token: &str,
+        (drill, slot): (Arc<Drill>, usize),
+        seed: u64,
+    ) -> Self {
+        RemoteSeat {
+            game: game.clone(),
+            match_id: match_id.to_string(),
+            token: token.to_string(),
+            drill,
+            slot,
+            dice: Dice::new(&Seed::from_u64(seed)),
+            record: SeatRecord {
+                game: game.id(),
+                match_id: match_id.to_string(),
+                seat: u64::MAX,
+                acked: Vec::new(),
+                event_seqs: Vec::new(),
+                connections: 0,
+                unacked: Vec::new(),
+                result: Value::Null,
+            },
+            next_id: 0,
+            in_flight: None,
+            known_seq: 0,
+            sent_after: 0,
+        }
+    }
+
+    /// Plays to the end of the match, through any number of server restarts.
+    pub async fn play(mut self) -> SeatRecord {
+        let mut server = self.drill.server.subscribe();
+        loop {
+            let base = server.borrow_and_update().clone();
+            let resume = self.record.event_seqs.last().copied();
+            let url = format!(
+                "{}/v1/matches/{}/ws?token={}{}",
+                base.replacen("http", "ws", 1),
+                self.match_id,
+                self.token,
+                resume.map_or(String::new(), |seq| format!("&resume_from={seq}"))
+            );
+            let ended = match tokio_tungstenite::connect_async(url.as_str()).await {
+                Ok((socket, _)) => {
+                    self.record.connections += 1;
+                    self.play_on(socket).await
+                }
+                Err(_) => Ended::Dropped,
+            };
+            match ended {
+                Ended::Finished(result) => {
+                    self.record.result = result;
+                    return self.record;
+                }
+                Ended::Dropped => {
+                    self.lose_in_flight();
+                    // The server is gone: wait for the drill to start the next one.
+                    tokio::time::timeout(Duration::from_secs(120), server.changed())
+                        .await
+                        .expect("no server restart within 120 s")
+                        .expect("the drill ended while a seat was still playing");
+                }
+            }
+        }
+    }
+
+    fn lose_in_flight(&mut self) {
+        if let Some((_, command)) = self.in_flight.take() {
+            self.record.unacked.push(Unacked {
+                command,
+                sent_after: self.sent_after,
+                resumed_at: None,
+            });
+            self.drill.in_flight.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    async fn play_on<S>(&mut self, mut socket: tokio_tungstenite::WebSocketStream<S>) -> Ended
+    where
+        S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+    {
+        // The latest view and who it asks to act. A seat is often asked again by the batch
+        // its own command produced, which arrives before that command's ack: the ack
+        // re-examines it.
+        let mut latest: Option<(Value, Vec<u64>)> = None;
+        loop {
+            let frame = match tokio::time::timeout(Duration::from_secs(60), socket.next()).await {
+                Ok(frame) => frame,
+                Err(_) => panic!("match {}: the server went quiet for 60 s", self.match_id),
+            };
+            let text = match frame {
+                Some(Ok(Message::Text(text))) => text,
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return Ended::Dropped,
+                Some(Ok(_)) => continue,
+            };
+            let message: Value = serde_json::from_str(&text).expect("the server sends JSON");
+            match message["type"].as_str().unwrap_or_default() {
+                "snapshot" => {
+                    if let Some(seat) = message["seat"].as_u64() {
+                        self.record.seat = seat;
+                    }
+                    let last_seq = message["last_seq"].as_i64().expect("a snapshot's last_seq");
+                    if let Some(lost) = self
+                        .record
+                        .unacked
+                        .last_mut()
+                        .filter(|lost| lost.resumed_at.is_none())
+                    {
+                        lost.resumed_at = Some(last_seq);
+                    }
+                    self.known_seq = self.known_seq.max(last_seq);
+                    if !message["result"].is_null() {
+                        return Ended::Finished(message["result"].clone());
+                    }
+                    latest = Some(view_of(&message));
+                }
+                "update" => {
+                    let last_seq = message["last_seq"].as_i64().expect("an update's last_seq");
+                    self.known_seq = self.known_seq.max(last_seq);
+                    latest = Some(view_of(&message));
+                }
+                "event" => {
+                    let seq = message["seq"].as_i64().expect("an event's seq");
+                    self.record.event_seqs.push(seq);
+                    self.known_seq = self.known_seq.max(seq);
+                }
+                "ack" => {
+                    let (id, command) = self.in_flight.take().expect("an ack answers a command in flight");
+                    assert_eq!(message["id"], id.as_str(), "acks answer commands in order");
+                    let last_seq = message["last_seq"].as_i64().expect("an ack's last_seq");
+                    self.known_seq = self.known_seq.max(last_seq);
+                    self.record.acked.push(Acked {
+                        id,
+                        command,
+                        last_seq,
+                    });
+                    self.drill.in_flight.fetch_sub(1, Ordering::SeqCst);
+                    self.drill.acks[self.slot].fetch_add(1, Ordering::SeqCst);
+                    self.drill.progress.notify_waiters();
+                }
+                "finished" => return Ended::Finished(message["result"].clone()),
+                "error" => panic!(
+                    "match {}: a bot's move from its own view was refused: {message}",
+                    self.match_id
+                ),
+                _ => continue,
+            }
+            let Some((view, pending)) = &latest else {
+                continue;
+            };
+            if self.in_flight.is_some() || !pending.contains(&self.record.seat) {
+                continue;
+            }
+            let command = self
+                .game
+                .bot_command(&view.to_string(), BotPolicy::Heuristic, &mut self.dice)
+                .expect("the game's bot reads its view");
+            let Some(command) = command else {
+                continue;
+            };
+            self.next_id += 1;
+            let id = format!("c{}", self.next_id);
+            let frame = json!({ "type": "command", "id": id, "command": command });
+            self.in_flight = Some((id, command));
+            self.sent_after = self.known_seq;
+            self.drill.in_flight.fetch_add(1, Ordering::SeqCst);
+            self.drill.progress.notify_waiters();
+            if socket
+                .send(Message::Text(frame.to_string().into()))
+                .await
+                .is_err()
+            {
+                return Ended::Dropped;
+            }
+        }
+    }
+}
+
+fn view_of(message: &Value) -> (Value, Vec<u64>) {
+    let pending = message["pending"]
+        .as_array()
+        .map(|seats| seats.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    (message["view"].clone(), pending)
+}
+
+/// Creates a player over HTTP; returns `(player_id, token)`.
+pub async fn register(http: &reqwest::Client, base: &str, name: &str) -> (String, String) {
+    let response = http
+        .post(format!("{base}/v1/players"))
+        .json(&json!({ "name": name }))
+        .send()
+        .await
+        .expect("POST /v1/players");
+    assert_eq!(response.status().as_u16(), 201);
+    let body: Value = response.json().await.expect("player body");
+    (
+        body["player_id"].as_str().expect("player_id").to_string(),
+        body["token"].as_str().expect("token").to_string(),
+    )
+}
+
+/// `POST` with a bearer token; returns `(status, body)`.
+pub async fn post(http: &reqwest::Client, url: &str, token: &str, body: Value) -> (u16, Value) {
+    let response = http
+        .post(url)
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .expect("POST");
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+pub async fn get(http: &reqwest::Client, url: &str) -> (u16, Value) {
+    let response = http.get(url).send().await.expect("GET");
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
