@@ -70,14 +70,15 @@ impl ServerProcess {
             .args(["--database-url", database_url])
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            // The server logs to stderr; its stdout stays quiet.
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
             // A failing test must not leave a server behind.
             .kill_on_drop(true)
             .spawn()
             .expect("start crease serve");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let mut lines = BufReader::new(stdout).lines();
+        let stderr = child.stderr.take().expect("piped stderr");
+        let mut lines = BufReader::new(stderr).lines();
         let address = tokio::time::timeout(Duration::from_secs(60), async {
             while let Some(line) = lines.next_line().await.expect("read the server's log") {
                 let Ok(entry) = serde_json::from_str::<Value>(&line) else {
