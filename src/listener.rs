@@ -38,6 +38,11 @@ pub struct ConnectionConfig {
     #[arg(long, env = "CREASE_HTTP_HEADER_TIMEOUT", default_value = "10s", value_parser = duration)]
     pub http_header_timeout: Duration,
 
+    /// Time a request's body may take to arrive once its head is in: a client that
+    /// trickles a body (slow POST) is answered 400 and its connection freed.
+    #[arg(long, env = "CREASE_HTTP_BODY_TIMEOUT", default_value = "10s", value_parser = duration)]
+    pub http_body_timeout: Duration,
+
     /// Kernel send buffer of each connection in bytes (SO_SNDBUF; Linux doubles it). Unset,
     /// the kernel sizes it (up to `net.ipv4.tcp_wmem`'s maximum, 4 MiB by default).
     #[arg(long, env = "CREASE_TCP_SEND_BUFFER")]
@@ -85,6 +90,7 @@ impl Default for ConnectionConfig {
         ConnectionConfig {
             max_connections: 10_000,
             http_header_timeout: Duration::from_secs(10),
+            http_body_timeout: Duration::from_secs(10),
             tcp_send_buffer: None,
             ws_ping_interval: Duration::from_secs(30),
             ws_pong_deadline: Duration::from_secs(60),
@@ -156,6 +162,11 @@ pub async fn serve(
     mut stop: watch::Receiver<bool>,
 ) -> io::Result<()> {
     let slots = Arc::new(Semaphore::new(config.max_connections as usize));
+    // The header timer ends once the head is in; a body trickled byte by byte (slow POST)
+    // would otherwise hold its connection and handler for ever.
+    let app = app.layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+        config.http_body_timeout,
+    ));
     let mut http = auto::Builder::new(TokioExecutor::new());
     // HTTP/1.1 only: the header timer below bounds every HTTP/1 connection, while an
     // HTTP/2 connection with no stream open would have no such limit.

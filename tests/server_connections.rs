@@ -213,6 +213,33 @@ async fn a_stalled_request_head_and_an_idle_keep_alive_connection_are_closed_whi
     app.stop().await;
 }
 
+#[tokio::test]
+async fn a_trickled_request_body_is_cut_off_at_the_body_timeout() {
+    let timeout = Duration::from_millis(400);
+    let app = spawn_with(|config| config.connections.http_body_timeout = timeout).await;
+    // Slow POST: the whole head at once, then 10 of the 100 body bytes announced, then nothing.
+    let mut slow = TcpStream::connect(app.app().address()).await.expect("connect");
+    let start = Instant::now();
+    slow.write_all(
+        b"POST /v1/players HTTP/1.1\r\nHost: localhost\r\ncontent-type: application/json\r\n\
+          content-length: 100\r\n\r\n{\"name\": \"",
+    )
+    .await
+    .expect("write");
+    let answer = tokio::time::timeout(timeout + Duration::from_secs(2), read_to_end(&mut slow))
+        .await
+        .expect("a trickled body is cut off")
+        .unwrap_or_default();
+    assert!(start.elapsed() >= timeout, "answered after {:?}", start.elapsed());
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(answer.contains(r#""code":"bad_request""#), "{answer}");
+    // Nothing was created, and the server still answers.
+    let (status, _) = app.get("/healthz", None).await;
+    assert_eq!(status, 200);
+    app.stop().await;
+}
+
 /// `GET /healthz` on a fresh connection that asks to be closed after it: the raw answer.
 async fn healthz_once(address: std::net::SocketAddr) -> String {
     let mut stream = TcpStream::connect(address).await.expect("connect");
