@@ -25,7 +25,7 @@ impl Application {
     /// and starts listening.
     pub async fn build(config: &ServeConfig, games: GameRegistry) -> anyhow::Result<Application> {
         crate::telemetry::install();
-        config.connections.validate().map_err(anyhow::Error::msg)?;
+        config.validate().map_err(anyhow::Error::msg)?;
         let store = Store::connect_with(&config.database_url, &config.db).await?;
         let lobby = Arc::new(
             Lobby::new(store, games, config.clocks())

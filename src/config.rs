@@ -61,6 +61,20 @@ impl ServeConfig {
         }
     }
 
+    /// Settings that are each well-formed but unusable, refused before the server starts: the
+    /// server's default clocks must lie in the ranges a match may ask for (a `u64::MAX`
+    /// second clock would otherwise saturate into a match that never times out).
+    pub fn validate(&self) -> Result<(), String> {
+        self.connections.validate()?;
+        self.limits
+            .turn_clock(self.turn_clock_secs)
+            .map_err(|error| format!("--turn-clock-secs: {error}"))?;
+        self.limits
+            .disconnect_grace(self.disconnect_grace_secs)
+            .map_err(|error| format!("--disconnect-grace-secs: {error}"))?;
+        Ok(())
+    }
+
     pub fn clocks(&self) -> Clocks {
         Clocks {
             turn: Duration::from_secs(self.turn_clock_secs),
@@ -75,4 +89,24 @@ impl ServeConfig {
 pub struct Clocks {
     pub turn: Duration,
     pub disconnect_grace: Duration,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_clocks_outside_the_match_ranges_refuse_to_start() {
+        let mut config = ServeConfig::for_database("sqlite::memory:");
+        assert_eq!(config.validate(), Ok(()));
+        config.turn_clock_secs = u64::MAX;
+        let error = config.validate().expect_err("a u64::MAX turn clock");
+        assert!(error.starts_with("--turn-clock-secs"), "{error}");
+        config.turn_clock_secs = 0;
+        assert!(config.validate().is_err(), "a zero turn clock");
+        config.turn_clock_secs = 60;
+        config.disconnect_grace_secs = config.limits.max_disconnect_grace_secs + 1;
+        let error = config.validate().expect_err("a grace past its maximum");
+        assert!(error.starts_with("--disconnect-grace-secs"), "{error}");
+    }
 }
