@@ -5,7 +5,6 @@
 mod common;
 
 use common::{Backend, TestApp, TestDb, toy_games};
-use crease::app::Application;
 use crease::config::ServeConfig;
 use crease::protocol::CreateMatch;
 use futures_util::{SinkExt, StreamExt};
@@ -21,23 +20,12 @@ async fn spawn_with(configure: impl FnOnce(&mut ServeConfig)) -> TestApp {
     let db = TestDb::create(Backend::Sqlite).await.expect("SQLite");
     let mut config = ServeConfig::for_database(db.url());
     configure(&mut config);
-    let games = toy_games();
-    let app = Application::build(&config, games.clone())
-        .await
-        .expect("build the app");
-    let base = format!("http://{}", app.address());
-    let http = reqwest::Client::builder()
+    let mut app = TestApp::launch(db, config, toy_games()).await;
+    app.http = reqwest::Client::builder()
         .pool_max_idle_per_host(0)
         .build()
         .expect("HTTP client");
-    TestApp {
-        app: Some(app),
-        db,
-        config,
-        games,
-        base,
-        http,
-    }
+    app
 }
 
 /// A live toy match made in-process (no HTTP connection involved); returns its id.

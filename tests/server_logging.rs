@@ -3,25 +3,8 @@
 
 mod common;
 
-use common::{spawn_app, toy_games};
+use common::{Captured, spawn_app, toy_games};
 use serde_json::json;
-
-/// Captures everything the server logs, to check what it must never say.
-#[derive(Clone, Default)]
-struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .map_err(|_| std::io::Error::other("poisoned"))?
-            .extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 #[tokio::test]
 async fn tokens_never_appear_in_the_logs() {
@@ -44,8 +27,7 @@ async fn tokens_never_appear_in_the_logs() {
         .await;
     drop(client);
     app.stop().await;
-    let logs =
-        String::from_utf8(captured.0.lock().map(|b| b.clone()).unwrap_or_default()).unwrap_or_default();
+    let logs = captured.text();
     assert!(logs.contains("/v1/matches"), "the requests were logged at all");
     for token in [&home.token, &away.token] {
         assert!(!logs.contains(token.as_str()), "a token leaked into the logs");

@@ -4,35 +4,11 @@
 
 mod common;
 
-use common::spawn_app;
+use common::{Captured, spawn_app};
 use crease::logging::{LogFormat, subscriber};
 use crease::matches::GameRegistry;
 use crease::rules::ctg::Ctg;
 use serde_json::{Value, json};
-use std::sync::{Arc, Mutex};
-
-/// Everything logged, from every thread.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .map_err(|_| std::io::Error::other("poisoned"))?
-            .extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Captured {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().map(|bytes| bytes.clone()).unwrap_or_default()).into_owned()
-    }
-}
 
 /// The commands CTG keeps sealed until their reveal.
 const SEALED: [&str; 4] = ["select_squad", "bowl", "shot", "run"];

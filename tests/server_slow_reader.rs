@@ -6,7 +6,6 @@ mod common;
 
 use common::toy::Toy;
 use common::{Backend, TestApp, TestDb, toy_games};
-use crease::app::Application;
 use crease::config::ServeConfig;
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -40,19 +39,7 @@ async fn a_spectator_that_never_reads_a_busy_match_is_closed_within_the_write_ti
     config.connections.ws_close_linger = linger;
     // Small kernel buffers on both ends, so the frames back up into the server quickly.
     config.connections.tcp_send_buffer = Some(4096);
-    let games = toy_games();
-    let app = Application::build(&config, games.clone())
-        .await
-        .expect("build the app");
-    let base = format!("http://{}", app.address());
-    let app = TestApp {
-        app: Some(app),
-        db,
-        config,
-        games,
-        base,
-        http: reqwest::Client::new(),
-    };
+    let app = TestApp::launch(db, config, toy_games()).await;
     assert_eq!(connected_sockets(&app).await, 0.0);
 
     let (info, home, away) = app.live_match("toy", json!({ "rounds": 200 })).await;

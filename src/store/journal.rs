@@ -95,6 +95,26 @@ pub struct Unwritten {
     pub entries: Vec<NewEntry>,
 }
 
+impl Append {
+    /// An append and the receipt its commit (or failure) will be reported on.
+    fn new(
+        match_id: &str,
+        entries: Vec<NewEntry>,
+        result: Option<Value>,
+        at: DateTime<Utc>,
+    ) -> (Append, Receipt) {
+        let (done, committed) = oneshot::channel();
+        let append = Append {
+            match_id: match_id.to_string(),
+            entries,
+            result,
+            at,
+            done,
+        };
+        (append, committed)
+    }
+}
+
 /// The cloneable front of the writer task. The task ends when the last clone is dropped.
 #[derive(Clone, Debug)]
 pub struct Journal {
@@ -140,14 +160,7 @@ impl Journal {
         result: Option<Value>,
         at: DateTime<Utc>,
     ) -> StoreResult<Receipt> {
-        let (done, committed) = oneshot::channel();
-        let append = Append {
-            match_id: match_id.to_string(),
-            entries,
-            result,
-            at,
-            done,
-        };
+        let (append, committed) = Append::new(match_id, entries, result, at);
         let append = match self.sender.try_send(append) {
             Ok(()) => return Ok(committed),
             Err(mpsc::error::TrySendError::Closed(_)) => return Err(writer_stopped()),
@@ -168,14 +181,7 @@ impl Journal {
         result: Option<Value>,
         at: DateTime<Utc>,
     ) -> StoreResult<Receipt> {
-        let (done, committed) = oneshot::channel();
-        let append = Append {
-            match_id: match_id.to_string(),
-            entries,
-            result,
-            at,
-            done,
-        };
+        let (append, committed) = Append::new(match_id, entries, result, at);
         self.sender.send(append).await.map_err(|_| writer_stopped())?;
         Ok(committed)
     }

@@ -147,18 +147,7 @@ pub async fn spawn_app_with(
     let db = TestDb::create(backend).await?;
     let mut config = ServeConfig::for_database(db.url());
     configure(&mut config);
-    let app = Application::build(&config, games.clone())
-        .await
-        .expect("build the app");
-    let base = format!("http://{}", app.address());
-    Some(TestApp {
-        app: Some(app),
-        db,
-        config,
-        games,
-        base,
-        http: reqwest::Client::new(),
-    })
+    Some(TestApp::launch(db, config, games).await)
 }
 
 /// For tests that pause tokio's clock. A paused clock jumps to the next timer whenever the
@@ -172,6 +161,22 @@ pub fn for_paused_clock(config: &mut ServeConfig) {
 }
 
 impl TestApp {
+    /// Builds the app from `config` on port 0; `db` is what keeps its database alive.
+    pub async fn launch(db: TestDb, config: ServeConfig, games: GameRegistry) -> TestApp {
+        let app = Application::build(&config, games.clone())
+            .await
+            .expect("build the app");
+        let base = format!("http://{}", app.address());
+        TestApp {
+            app: Some(app),
+            db,
+            config,
+            games,
+            base,
+            http: reqwest::Client::new(),
+        }
+    }
+
     pub fn app(&self) -> &Application {
         self.app.as_ref().expect("the app is running")
     }
@@ -435,5 +440,28 @@ impl Client {
                 _ => None,
             })
             .collect()
+    }
+}
+
+/// Everything a log subscriber writes, from every thread, to check what it must never say.
+#[derive(Clone, Default)]
+pub struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .map_err(|_| std::io::Error::other("poisoned"))?
+            .extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Captured {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().map(|bytes| bytes.clone()).unwrap_or_default()).into_owned()
     }
 }

@@ -5,7 +5,6 @@
 #![allow(dead_code)]
 
 use crate::common::{TestApp, TestDb};
-use crease::app::Application;
 use crease::config::ServeConfig;
 use crease::matches::GameRegistry;
 use crease::store::DbSettings;
@@ -33,18 +32,7 @@ pub fn short_bounds() -> DbSettings {
 pub async fn spawn_with(db: TestDb, url: &str, settings: DbSettings, games: GameRegistry) -> TestApp {
     let mut config = ServeConfig::for_database(url);
     config.db = settings;
-    let app = Application::build(&config, games.clone())
-        .await
-        .expect("build the app");
-    let base = format!("http://{}", app.address());
-    TestApp {
-        app: Some(app),
-        db,
-        config,
-        games,
-        base,
-        http: reqwest::Client::new(),
-    }
+    TestApp::launch(db, config, games).await
 }
 
 /// A SQLite database's write lock, taken from outside the server (`BEGIN EXCLUSIVE` on a
