@@ -154,10 +154,15 @@ pub async fn spawn_app_with(
 /// runtime idles, including while SQLite works on its own thread, so each period of a
 /// periodic timer is a jump: the sockets' 30 s pings would carry the clock forward by
 /// minutes or hours before the write lands. Pinging every second keeps those jumps as
-/// small as the matchmaking ticker's; a day's pong deadline never closes a test client.
+/// small as the matchmaking ticker's; a day's pong deadline never closes a test client. The
+/// database's bounds are tokio timers too, so they get a day as well: a healthy SQLite write
+/// must not look timed out because the paused clock leapt while it ran.
 pub fn for_paused_clock(config: &mut ServeConfig) {
+    const DAY_MS: u64 = 24 * 60 * 60 * 1000;
     config.connections.ws_ping_interval = Duration::from_secs(1);
-    config.connections.ws_pong_deadline = Duration::from_secs(24 * 60 * 60);
+    config.connections.ws_pong_deadline = Duration::from_millis(DAY_MS);
+    config.db.db_timeout_ms = DAY_MS;
+    config.db.db_transaction_timeout_ms = DAY_MS;
 }
 
 impl TestApp {
