@@ -193,11 +193,7 @@ async fn a_stalled_request_head_and_an_idle_keep_alive_connection_are_closed_whi
     assert!(matches!(socket.next().await, Some(Ok(Message::Text(_)))));
     let quiet = tokio::time::timeout(timeout * 3, socket.next()).await;
     assert!(quiet.is_err(), "the socket ended: {quiet:?}");
-    socket
-        .send(Message::Text(json!({ "type": "ping" }).to_string().into()))
-        .await
-        .expect("send");
-    assert!(matches!(socket.next().await, Some(Ok(Message::Text(text))) if text.contains("pong")));
+    assert_answers_ping(&mut socket).await;
     app.stop().await;
 }
 
@@ -275,15 +271,20 @@ async fn past_the_connection_cap_a_connection_gets_503_overloaded_and_a_freed_sl
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     // The WebSocket still holds the other slot and still works.
+    assert_answers_ping(&mut socket).await;
+    app.stop().await;
+}
+
+type WsClient = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// The socket is still served: a protocol ping gets its pong.
+async fn assert_answers_ping(socket: &mut WsClient) {
     socket
         .send(Message::Text(json!({ "type": "ping" }).to_string().into()))
         .await
         .expect("send");
     assert!(matches!(socket.next().await, Some(Ok(Message::Text(text))) if text.contains("pong")));
-    app.stop().await;
 }
-
-type WsClient = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 /// The next Close frame's code, skipping other messages.
 async fn close_code_of(socket: &mut WsClient) -> Option<u16> {

@@ -259,27 +259,26 @@ impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
     }
 
     /// Queues every frame and flushes once: one write for a whole batch, not one per frame.
-    /// A client that does not read makes the write wait: it gets `write_timeout`, no more,
-    /// so a session never blocks forever on one socket.
     async fn send_frames(&mut self, frames: impl IntoIterator<Item = Frame>) -> bool {
+        self.write_all(frames.into_iter().map(Outbound::Text)).await
+    }
+
+    /// Sends one frame (a ping, a Close).
+    async fn write(&mut self, frame: Outbound) -> bool {
+        self.write_all([frame]).await
+    }
+
+    /// Feeds `frames` and flushes once. A client that does not read makes the write wait: it
+    /// gets `write_timeout`, no more, so a session never blocks forever on one socket.
+    async fn write_all(&mut self, frames: impl IntoIterator<Item = Outbound>) -> bool {
         let outbound = &mut *self.outbound;
         let write = async move {
             for frame in frames {
-                outbound.feed(Outbound::Text(frame)).await?;
+                outbound.feed(frame).await?;
             }
             outbound.flush().await
         };
         let done = matches!(time::timeout(self.limits.write_timeout, write).await, Ok(Ok(())));
-        self.stalled |= !done;
-        done
-    }
-
-    /// Sends one frame (a ping) under the write timeout.
-    async fn write(&mut self, frame: Outbound) -> bool {
-        let done = matches!(
-            time::timeout(self.limits.write_timeout, self.outbound.send(frame)).await,
-            Ok(Ok(()))
-        );
         self.stalled |= !done;
         done
     }

@@ -8,6 +8,14 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
+/// A route's one path parameter as sent, refused in the API's error shape.
+async fn path_text<S: Send + Sync>(parts: &mut Parts, state: &S) -> Result<String, ApiError> {
+    let Path(raw) = Path::<String>::from_request_parts(parts, state)
+        .await
+        .map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
+    Ok(raw)
+}
+
 /// The one path parameter of a route, parsed into an id: malformed is a 400, not a 404 and
 /// never a store error.
 macro_rules! path_id {
@@ -16,10 +24,7 @@ macro_rules! path_id {
             type Rejection = ApiError;
 
             async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-                let Path(raw) = Path::<String>::from_request_parts(parts, state)
-                    .await
-                    .map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
-                Ok(<$name>::parse(&raw)?)
+                Ok(<$name>::parse(&path_text(parts, state).await?)?)
             }
         }
     };
@@ -36,9 +41,7 @@ impl<S: Send + Sync> FromRequestParts<S> for PathText {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let Path(raw) = Path::<String>::from_request_parts(parts, state)
-            .await
-            .map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
+        let raw = path_text(parts, state).await?;
         printable("the path", &raw)?;
         Ok(PathText(raw))
     }

@@ -16,6 +16,7 @@
 use super::AppState;
 use crate::error::ApiError;
 use crate::matches::Player;
+use crate::store::Store;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use governor::clock::{Clock, DefaultClock};
@@ -109,25 +110,21 @@ impl AbuseLimits {
     }
 
     /// Charges one creation to `player` and checks its unfinished matches against the cap.
-    pub async fn admit_creation(&self, state: &AppState, player: &Player) -> Result<(), ApiError> {
+    pub async fn admit_creation(&self, store: &Store, player: &Player) -> Result<(), ApiError> {
         if let Some(bucket) = &self.per_player {
             bucket.take(&player.player_id)?;
         }
-        self.check_open_matches(state, player).await
+        self.check_open_matches(store, player).await
     }
 
     /// Refuses a player who already holds the maximum of unfinished matches and tickets.
     /// Checked before the seat is taken, so two racing requests may both pass: the per-player
     /// bucket bounds how far past the cap that can go.
-    pub async fn check_open_matches(&self, state: &AppState, player: &Player) -> Result<(), ApiError> {
+    pub async fn check_open_matches(&self, store: &Store, player: &Player) -> Result<(), ApiError> {
         let Some(limit) = self.max_open_matches else {
             return Ok(());
         };
-        let held = state
-            .lobby
-            .store
-            .unfinished_commitments(&player.player_id)
-            .await?;
+        let held = store.unfinished_commitments(&player.player_id).await?;
         if held >= i64::from(limit) {
             return Err(ApiError::TooManyMatches { limit });
         }

@@ -33,7 +33,7 @@ async fn create(
     JsonBody(body): JsonBody<CreateMatch>,
 ) -> Result<(StatusCode, Json<MatchInfo>), ApiError> {
     let player = require_player(&state, &headers).await?;
-    state.limits.admit_creation(&state, &player).await?;
+    state.limits.admit_creation(&state.lobby.store, &player).await?;
     Ok((
         StatusCode::CREATED,
         Json(state.lobby.create_match(&player, body).await?),
@@ -71,7 +71,10 @@ async fn join(
     id: MatchId,
 ) -> Result<Json<MatchInfo>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    state.limits.check_open_matches(&state, &player).await?;
+    state
+        .limits
+        .check_open_matches(&state.lobby.store, &player)
+        .await?;
     Ok(Json(state.lobby.join(&player, id.as_str()).await?))
 }
 

@@ -22,7 +22,7 @@ async fn open(
     JsonBody(body): JsonBody<CreateTicket>,
 ) -> Result<(StatusCode, Json<Ticket>), ApiError> {
     let player = require_player(&state, &headers).await?;
-    state.limits.admit_creation(&state, &player).await?;
+    state.limits.admit_creation(&state.lobby.store, &player).await?;
     Ok((
         StatusCode::CREATED,
         Json(state.lobby.open_ticket(&player, body).await?),

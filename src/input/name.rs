@@ -50,26 +50,8 @@ impl PlayerName {
         Ok(PlayerName(normalised))
     }
 
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
     pub fn into_string(self) -> String {
         self.0
-    }
-}
-
-impl TryFrom<String> for PlayerName {
-    type Error = InputError;
-
-    fn try_from(raw: String) -> Result<Self, InputError> {
-        PlayerName::parse(&raw)
-    }
-}
-
-impl From<PlayerName> for String {
-    fn from(name: PlayerName) -> String {
-        name.0
     }
 }
 

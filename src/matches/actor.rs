@@ -11,7 +11,7 @@
 //!
 //! # Database outages
 //!
-//! A write waits at most `--db-timeout-ms` (wall clock) for its commit; then the command is
+//! A write waits at most `--db-timeout-ms` for its commit; then the command is
 //! answered `unavailable` and nothing is adopted. Such a write is *in doubt*: its COMMIT may
 //! have been sent and may land (or have landed) anyway. So before the actor writes again it
 //! reconciles: it waits (bounded) for the journal's final answer, then reads the log after its
@@ -421,9 +421,9 @@ impl<G: Game> MatchActor<G> {
         self.context.journal.settings()
     }
 
-    /// When a write started now must have been confirmed (wall clock, see [`within`]).
-    fn write_deadline(&self) -> std::time::Instant {
-        std::time::Instant::now() + self.settings().db_timeout()
+    /// When a write started now must have been confirmed.
+    fn write_deadline(&self) -> Instant {
+        Instant::now() + self.settings().db_timeout()
     }
 
     /// Decides a command on a copy of the match and commits it. Nothing changes on refusal.
@@ -586,7 +586,7 @@ impl<G: Game> MatchActor<G> {
 
     /// Settles a write in doubt before `deadline`: adopted if it landed, dropped if not.
     /// `Unavailable` while the database cannot tell (the doubt stays for the next try).
-    async fn reconcile(&mut self, deadline: std::time::Instant) -> Result<(), CommandError> {
+    async fn reconcile(&mut self, deadline: Instant) -> Result<(), CommandError> {
         let Some(mut doubt) = self.in_doubt.take() else {
             return Ok(());
         };
@@ -643,7 +643,7 @@ impl<G: Game> MatchActor<G> {
     }
 
     /// Re-derives the match from its durable log, as recovery after a restart does.
-    async fn rebuild(&mut self, deadline: std::time::Instant) -> Result<(), CommandError> {
+    async fn rebuild(&mut self, deadline: Instant) -> Result<(), CommandError> {
         let match_id = self.context.match_id.clone();
         let log = match within(deadline, self.context.store.log(&match_id)).await {
             Some(Ok(log)) => log,
@@ -828,6 +828,17 @@ impl<G: Game> MatchActor<G> {
         tracing::warn!(match_id = %self.context.match_id, %error, ?delay, "storage failed; the server's move will be retried");
     }
 
+    /// Forfeits `seat`; if the database fails the forfeit, schedules a retry and says so.
+    async fn forfeit_or_retry(&mut self, seat: Seat, reason: &str) -> bool {
+        match self.forfeit(seat, reason).await {
+            Err(error) if error.is_storage() => {
+                self.retry_later(&error);
+                true
+            }
+            _ => false,
+        }
+    }
+
     async fn on_clock(&mut self) {
         let now = Instant::now();
         if self.retry_at.is_some_and(|at| at > now) {
@@ -851,11 +862,7 @@ impl<G: Game> MatchActor<G> {
             .find(|(_, at)| *at <= now)
             .map(|(seat, _)| seat);
         if let Some(seat) = gone {
-            if let Err(error) = self.forfeit(seat, "disconnected").await
-                && error.is_storage()
-            {
-                self.retry_later(&error);
-            }
+            self.forfeit_or_retry(seat, "disconnected").await;
             return;
         }
         let mut expired: Vec<Seat> = self
@@ -880,10 +887,11 @@ impl<G: Game> MatchActor<G> {
                 Err(error) if error.is_storage() => return self.retry_later(&error),
                 Err(error) => {
                     tracing::warn!(match_id = %self.context.match_id, %seat, %error, "no default move on timeout");
-                    if let Err(error) = self.forfeit(seat, "timeout without a legal default move").await
-                        && error.is_storage()
+                    if self
+                        .forfeit_or_retry(seat, "timeout without a legal default move")
+                        .await
                     {
-                        return self.retry_later(&error);
+                        return;
                     }
                 }
             }
@@ -914,11 +922,7 @@ impl<G: Game> MatchActor<G> {
                 Err(error) if error.is_storage() => return self.retry_later(&error),
                 Err(error) => {
                     tracing::warn!(match_id = %self.context.match_id, %seat, %error, "bot move refused");
-                    if let Err(error) = self.forfeit(seat, "the bot found no legal move").await
-                        && error.is_storage()
-                    {
-                        self.retry_later(&error);
-                    }
+                    self.forfeit_or_retry(seat, "the bot found no legal move").await;
                     return;
                 }
             }

@@ -384,8 +384,8 @@ pub(crate) fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: 
         options: Json(options),
         status: MatchStatus::Open.as_str().to_string(),
         seat_count: i32::from(seat_count),
-        // Saturating: a server default of u64::MAX seconds must not wrap to a negative clock
-        // (requests are range-checked before this; server settings are not).
+        // Saturating: requests and `crease serve`'s defaults are range-checked before this,
+        // but a lobby built in code may be handed any clock, and none may wrap negative.
         turn_clock_ms: i64::try_from(clocks.turn.as_millis()).unwrap_or(i64::MAX),
         disconnect_grace_ms: i64::try_from(clocks.disconnect_grace.as_millis()).unwrap_or(i64::MAX),
         seed_commitment: seed.commitment(),

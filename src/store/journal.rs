@@ -154,7 +154,7 @@ impl Journal {
     /// is the common case and costs no timer.
     pub async fn enqueue_by(
         &self,
-        deadline: std::time::Instant,
+        deadline: tokio::time::Instant,
         match_id: &str,
         entries: Vec<NewEntry>,
         result: Option<Value>,
@@ -239,12 +239,14 @@ async fn write_groups(
 /// `future` as a store call that gives up after `bound` (dropping it rolls back whatever
 /// had not been committed yet).
 async fn bounded<T>(bound: Duration, future: impl Future<Output = StoreResult<T>>) -> StoreResult<T> {
-    within(Instant::now() + bound, future).await.unwrap_or_else(|| {
-        Err(StoreError::Unavailable(format!(
-            "no commit within {} ms",
-            bound.as_millis()
-        )))
-    })
+    within(tokio::time::Instant::now() + bound, future)
+        .await
+        .unwrap_or_else(|| {
+            Err(StoreError::Unavailable(format!(
+                "no commit within {} ms",
+                bound.as_millis()
+            )))
+        })
 }
 
 async fn commit_group(store: &Store, group: Vec<Append>, bound: Duration) {
@@ -471,7 +473,7 @@ mod tests {
     }
 
     /// A group whose transaction cannot get the write lock (another connection holds it, and
-    /// SQLite's busy timeout is 10 s) fails `Unavailable` at the transaction bound instead of
+    /// SQLite's busy wait, the default transaction bound, is longer than this journal's) fails `Unavailable` at the transaction bound instead of
     /// hanging, writes nothing, and the journal commits again once the lock is gone.
     #[tokio::test]
     async fn a_group_that_cannot_commit_fails_unavailable_at_the_bound() {

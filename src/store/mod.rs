@@ -181,7 +181,7 @@ impl Store {
     /// True when the database answers within `limit`; `/readyz` uses it.
     pub async fn ping(&self, limit: Duration) -> bool {
         let ping = async { with_pool!(self, pool => sqlx::query("SELECT 1").execute(pool).await.is_ok()) };
-        settings::within(std::time::Instant::now() + limit, ping)
+        settings::within(tokio::time::Instant::now() + limit, ping)
             .await
             .unwrap_or(false)
     }

@@ -1,7 +1,8 @@
 //! How long the server waits for its database, and how it retries: the settings that turn a
 //! database outage into fast, typed `unavailable` answers instead of 30 s hangs.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 /// Runs `future` until `deadline`; `None` if it had not finished by then.
 ///
@@ -11,9 +12,7 @@ use std::time::{Duration, Instant};
 /// that pause tokio's clock therefore give the database generous bounds
 /// (`tests/common::for_paused_clock`): a paused clock leaps ahead while SQLite works.
 pub async fn within<T>(deadline: Instant, future: impl Future<Output = T>) -> Option<T> {
-    tokio::time::timeout_at(tokio::time::Instant::from_std(deadline), future)
-        .await
-        .ok()
+    tokio::time::timeout_at(deadline, future).await.ok()
 }
 
 /// Database time bounds of `crease serve` (each flag also reads the environment variable
