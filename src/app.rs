@@ -3,6 +3,7 @@
 //! Tests build it on port 0 with their own database and game registry; `crease serve`
 //! builds it from flags and runs it until SIGTERM or Ctrl-C.
 
+use crate::cluster::Cluster;
 use crate::config::ServeConfig;
 use crate::http::{self, AppState};
 use crate::matches::{GameRegistry, Lobby};
@@ -18,20 +19,32 @@ pub struct Application {
     shutdown: watch::Sender<bool>,
     server: JoinHandle<std::io::Result<()>>,
     matchmaking: JoinHandle<()>,
+    membership: JoinHandle<()>,
 }
 
 impl Application {
     /// Connects to the database (running migrations), resumes every live match from its log,
     /// and starts listening.
     pub async fn build(config: &ServeConfig, games: GameRegistry) -> anyhow::Result<Application> {
-        crate::telemetry::install();
         config.validate().map_err(anyhow::Error::msg)?;
+        let cluster = match config.cluster.enabled() {
+            true => Some(Arc::new(
+                Cluster::connect(&config.cluster, &config.database_url).await?,
+            )),
+            false => None,
+        };
+        crate::telemetry::install_for_node(cluster.as_ref().map(|cluster| cluster.node_id()));
         let store = Store::connect_with(&config.database_url, &config.db).await?;
+        if let Some(cluster) = &cluster {
+            // Known to the others before it takes any match, so placement can count it.
+            store.heartbeat(&cluster.node, false).await?;
+        }
         let lobby = Arc::new(
             Lobby::new(store, games, config.clocks())
                 .with_limits(config.limits)
                 .with_matchmaking(config.matchmaking)
-                .with_db_settings(config.db),
+                .with_db_settings(config.db)
+                .with_cluster(cluster.clone()),
         );
         let resumed = lobby.recover().await?;
         let listener = crate::listener::bind(config.bind, &config.connections)?;
@@ -44,6 +57,7 @@ impl Application {
             sockets: config.connections.socket_limits(),
         };
         let matchmaking = crate::matchmaking::spawn_ticker(lobby.clone(), stopping.clone());
+        let membership = crate::cluster::node::spawn(lobby.clone(), stopping.clone());
         let app = http::router(state);
         let server = tokio::spawn(crate::listener::serve(
             listener,
@@ -51,13 +65,15 @@ impl Application {
             config.connections.clone(),
             stopping,
         ));
-        tracing::info!(%address, database = lobby.store.backend(), resumed, "crease is serving");
+        let node = cluster.as_ref().map(|cluster| cluster.node_id().to_string());
+        tracing::info!(%address, database = lobby.store.backend(), resumed, node, "crease is serving");
         Ok(Application {
             address,
             lobby,
             shutdown,
             server,
             matchmaking,
+            membership,
         })
     }
 
@@ -74,11 +90,16 @@ impl Application {
     }
 
     /// Stops accepting, closes sockets, lets every actor finish the write in hand, then
-    /// closes the database.
+    /// closes the database. A cluster node drains first: its matches move to other nodes
+    /// at once and their sockets are told to resume there, before the listener closes.
     pub async fn shutdown(self) {
+        if self.lobby.cluster.is_some() {
+            self.lobby.drain().await;
+        }
         let _ = self.shutdown.send(true);
         let _ = self.server.await;
         let _ = self.matchmaking.await;
+        let _ = self.membership.await;
         self.lobby.shutdown().await;
         self.lobby.store.close().await;
         tracing::info!("crease stopped");

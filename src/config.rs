@@ -42,6 +42,9 @@ pub struct ServeConfig {
 
     #[command(flatten)]
     pub db: crate::store::DbSettings,
+
+    #[command(flatten)]
+    pub cluster: crate::cluster::ClusterConfig,
 }
 
 impl ServeConfig {
@@ -58,6 +61,7 @@ impl ServeConfig {
             connections: crate::listener::ConnectionConfig::default(),
             limits: crate::input::InputLimits::default(),
             db: crate::store::DbSettings::default(),
+            cluster: crate::cluster::ClusterConfig::default(),
         }
     }
 
@@ -66,6 +70,14 @@ impl ServeConfig {
     /// second clock would otherwise saturate into a match that never times out).
     pub fn validate(&self) -> Result<(), String> {
         self.connections.validate()?;
+        self.cluster.validate()?;
+        if self.cluster.enabled()
+            && !(self.database_url.starts_with("postgres:") || self.database_url.starts_with("postgresql:"))
+        {
+            return Err(
+                "--nats-url (cluster mode) needs a postgres:// DATABASE_URL shared by every node".into(),
+            );
+        }
         self.limits
             .turn_clock(self.turn_clock_secs)
             .map_err(|error| format!("--turn-clock-secs: {error}"))?;

@@ -20,6 +20,8 @@
 //!   type-erased [`GameRegistry`](crate::matches::GameRegistry) that makes the server generic over games, the
 //!   lobby and matchmaking, and recovery after a restart.
 //! * [`store`]: the log and lobby tables on SQLite or PostgreSQL (`migrations/`).
+//! * [`cluster`]: many nodes on one PostgreSQL: match leases with epoch fencing, routing of
+//!   sockets to a match's owner over NATS, failover and drain (off unless `--nats-url`).
 //! * [`fairness`]: seeds, tokens, and the replay that `verify` and recovery share.
 //! * [`telemetry`]: the Prometheus metrics behind `GET /metrics`; [`logging`]: where log
 //!   lines go and the filter that keeps sealed values out of them.
@@ -34,6 +36,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod cluster;
 pub mod config;
 pub mod error;
 pub mod fairness;

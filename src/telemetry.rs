@@ -30,6 +30,13 @@ pub const MAILBOX_DEPTH: &str = "crease_actor_mailbox_depth";
 /// Gauge: appends waiting for the journal writer.
 pub const JOURNAL_QUEUE: &str = "crease_journal_queue_depth";
 
+/// Counter: journal writes refused because another node had taken the match over (cluster).
+pub const FENCED_WRITES: &str = "crease_cluster_fenced_writes_total";
+/// Counter: matches this node claimed (failover, drain hand-off) or was placed (cluster).
+pub const CLAIMS: &str = "crease_cluster_claims_total";
+/// Histogram with label `kind`: one request routed over NATS to a match's owner and its answer.
+pub const ROUTED_SECONDS: &str = "crease_cluster_routed_request_duration_seconds";
+
 const SECONDS_BUCKETS: &[f64] = &[
     0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
 ];
@@ -39,9 +46,19 @@ static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
 
 /// Installs the process-wide recorder (once). `None` if another recorder was installed first.
 pub fn install() -> Option<&'static PrometheusHandle> {
+    install_for_node(None)
+}
+
+/// As [`install`], labelling every series with `node` (a cluster node's id), so the series
+/// of several nodes stay apart when one Prometheus scrapes them all. The first call decides.
+pub fn install_for_node(node: Option<&str>) -> Option<&'static PrometheusHandle> {
     HANDLE
         .get_or_init(|| {
-            let builder = PrometheusBuilder::new()
+            let mut builder = PrometheusBuilder::new();
+            if let Some(node) = node {
+                builder = builder.add_global_label("node", node);
+            }
+            let builder = builder
                 .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), SECONDS_BUCKETS)
                 .and_then(|builder| {
                     builder.set_buckets_for_metric(Matcher::Full(DB_GROUP_APPENDS.into()), COUNT_BUCKETS)
@@ -83,6 +100,16 @@ fn describe() {
     metrics::describe_histogram!(DB_GROUP_APPENDS, "Actor appends committed per transaction");
     metrics::describe_histogram!(MAILBOX_DEPTH, "Messages queued in an actor mailbox");
     metrics::describe_gauge!(JOURNAL_QUEUE, "Appends waiting for the journal writer");
+    metrics::describe_counter!(
+        FENCED_WRITES,
+        "Journal writes refused: another node had taken the match over"
+    );
+    metrics::describe_counter!(CLAIMS, "Matches this node took over or was given");
+    metrics::describe_histogram!(
+        ROUTED_SECONDS,
+        metrics::Unit::Seconds,
+        "A request routed over NATS to a match's owner node, round trip"
+    );
     // Gauges appear at zero before the first match or socket.
     metrics::gauge!(LIVE_MATCHES).set(0.0);
     metrics::gauge!(CONNECTED_SOCKETS).set(0.0);
@@ -108,6 +135,18 @@ pub(crate) fn record_db_write(elapsed: Duration, appends: usize, _rows: usize) {
 pub(crate) fn record_command(game: &'static str, kind: String, result: &'static str, elapsed: Duration) {
     metrics::counter!(COMMANDS, "game" => game, "type" => kind, "result" => result).increment(1);
     metrics::histogram!(COMMAND_SECONDS).record(elapsed.as_secs_f64());
+}
+
+pub(crate) fn record_fenced_write() {
+    metrics::counter!(FENCED_WRITES).increment(1);
+}
+
+pub(crate) fn record_claims(count: usize) {
+    metrics::counter!(CLAIMS).increment(count as u64);
+}
+
+pub(crate) fn record_routed(kind: &'static str, elapsed: Duration) {
+    metrics::histogram!(ROUTED_SECONDS, "kind" => kind).record(elapsed.as_secs_f64());
 }
 
 /// Holds a gauge up by one while alive (a running actor, an open socket).

@@ -13,7 +13,7 @@ mod drills;
 
 use common::{Backend, TestDb};
 use crease::matches::GameRegistry;
-use drills::{Drill, RemoteSeat, SeatRecord, ServerProcess, get, post, register};
+use drills::{Drill, RemoteSeat, SeatRecord, ServerProcess, post, register};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -117,8 +117,8 @@ async fn drill(db: &TestDb, label: &str) {
     }
     let (mut checked, mut written, mut lost) = (0, 0, 0);
     for record in &records {
-        checked += check_seat(&http, &server.base, record).await;
-        let (was_written, was_lost) = check_unacked(&http, &server.base, record).await;
+        checked += drills::check_seat(&http, &server.base, record, Some(KILLS + 1)).await;
+        let (was_written, was_lost) = drills::check_unacked(&http, &server.base, record).await;
         (written, lost) = (written + was_written, lost + was_lost);
     }
     eprintln!(
@@ -142,109 +142,4 @@ async fn drill(db: &TestDb, label: &str) {
         "play went on after the last kill"
     );
     server.kill().await;
-}
-
-/// Checks one seat against the server after the restarts; returns how many acks it proved.
-async fn check_seat(http: &reqwest::Client, base: &str, record: &SeatRecord) -> usize {
-    let id = &record.match_id;
-    // Connected before the first kill, played through every one, finished after the last.
-    assert_eq!(
-        record.connections,
-        KILLS + 1,
-        "match {id} seat {}: one socket per server (a short match? make it longer)",
-        record.seat
-    );
-    let (status, info) = get(http, &format!("{base}/v1/matches/{id}")).await;
-    assert_eq!(status, 200, "{info}");
-    assert_eq!(info["status"], "finished", "{info}");
-    assert_eq!(
-        info["result"], record.result,
-        "the socket and the server agree on the result"
-    );
-
-    let (status, log) = get(http, &format!("{base}/v1/matches/{id}/log")).await;
-    assert_eq!(status, 200, "{log}");
-    let entries = log["entries"].as_array().expect("log entries");
-    let at = |seq: i64| entries.iter().find(|entry| entry["seq"] == seq);
-
-    // Every acked command: the last command entry at or before the ack's last_seq is the one
-    // this seat sent, with exactly the content it sent.
-    let mut previous = 0;
-    for acked in &record.acked {
-        assert!(acked.last_seq > previous, "acks move forward: {acked:?}");
-        previous = acked.last_seq;
-        assert!(
-            at(acked.last_seq).is_some(),
-            "match {id}: the acked seq {acked:?} is not in the log"
-        );
-        let command = entries
-            .iter()
-            .rev()
-            .find(|entry| entry["kind"] == "command" && entry["seq"].as_i64() <= Some(acked.last_seq))
-            .unwrap_or_else(|| panic!("match {id}: no command at or before {acked:?}"));
-        assert_eq!(
-            command["payload"]["seat"], record.seat,
-            "match {id}: {acked:?} vs {command}"
-        );
-        assert_eq!(command["payload"]["source"], "player", "match {id}: {command}");
-        assert_eq!(
-            command["payload"]["command"], acked.command,
-            "match {id}: the log holds a different command at the ack's seq"
-        );
-    }
-
-    // Resuming delivered every event once and in order, and each is in the log.
-    assert!(
-        record.event_seqs.windows(2).all(|pair| pair[0] < pair[1]),
-        "match {id} seat {}: events repeated or out of order across the restarts",
-        record.seat
-    );
-    for seq in &record.event_seqs {
-        let entry = at(*seq).unwrap_or_else(|| panic!("match {id}: event {seq} not in the log"));
-        assert_eq!(entry["kind"], "event");
-    }
-
-    let (status, verify) = get(http, &format!("{base}/v1/matches/{id}/verify")).await;
-    assert_eq!(status, 200, "{verify}");
-    assert_eq!(verify["status"], "ok", "match {id} does not verify: {verify}");
-    record.acked.len()
-}
-
-/// A command in flight at a kill was either written whole before the server died (then it is
-/// the seat's only command between what it had seen and where it resumed, with the content it
-/// sent) or not at all. Returns `(written, not written)`.
-async fn check_unacked(http: &reqwest::Client, base: &str, record: &SeatRecord) -> (usize, usize) {
-    let id = &record.match_id;
-    let (_, log) = get(http, &format!("{base}/v1/matches/{id}/log")).await;
-    let entries = log["entries"].as_array().expect("log entries");
-    let (mut written, mut lost) = (0, 0);
-    for unacked in &record.unacked {
-        let resumed_at = unacked.resumed_at.expect("the seat reconnected after the kill");
-        let mine: Vec<&Value> = entries
-            .iter()
-            .filter(|entry| {
-                let seq = entry["seq"].as_i64().unwrap_or_default();
-                entry["kind"] == "command"
-                    && entry["payload"]["seat"] == record.seat
-                    && entry["payload"]["source"] == "player"
-                    && seq > unacked.sent_after
-                    && seq <= resumed_at
-            })
-            .collect();
-        match mine.as_slice() {
-            [] => lost += 1,
-            [entry] => {
-                assert_eq!(
-                    entry["payload"]["command"], unacked.command,
-                    "match {id}: {entry}"
-                );
-                written += 1;
-            }
-            more => panic!(
-                "match {id}: one command in flight, {} written: {more:?}",
-                more.len()
-            ),
-        }
-    }
-    (written, lost)
 }

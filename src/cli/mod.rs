@@ -30,7 +30,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the server (the default).
-    Serve(crate::config::ServeConfig),
+    Serve(Box<crate::config::ServeConfig>),
     /// Play bot-vs-bot matches in memory and print the game's statistics.
     Simulate(simulate::Args),
     /// Play matches against a running server as a WebSocket client.
@@ -45,7 +45,7 @@ pub enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Simulate(args)) => simulate::run(args),
-        Some(Command::Serve(config)) => serve::run(config),
+        Some(Command::Serve(config)) => serve::run(*config),
         Some(Command::Bot(args)) => bot::run(args),
         Some(Command::Load(args)) => load::run(args),
         Some(Command::Verify(args)) => verify::run(args),

@@ -61,6 +61,9 @@ pub mod close {
     pub const TRY_AGAIN: u16 = 1013;
 }
 
+/// Longest a routed ack waits for the events it acknowledges (they cross NATS separately).
+const ROUTED_EVENTS_WAIT: Duration = Duration::from_secs(2);
+
 /// Rejected messages in a row after which a flooding client is disconnected.
 const FLOOD_LIMIT: u32 = 50;
 
@@ -171,6 +174,7 @@ pub async fn run_session<I, O>(
             }
             batch = feed.recv() => {
                 open = match batch {
+                    Ok(batch) if batch.moved => break End::Close(close::GOING_AWAY, MOVED),
                     Ok(batch) => session.send_frames(batch.frames.iter().cloned()).await,
                     Err(RecvError::Lagged(_)) => break End::Close(close::TRY_AGAIN, BEHIND),
                     Err(RecvError::Closed) => break End::Close(close::NORMAL, "match over"),
@@ -201,6 +205,8 @@ pub async fn run_session<I, O>(
 }
 
 const BEHIND: &str = "too far behind: reconnect with resume_from";
+/// The match is now run by another node of the cluster (or this node is draining).
+const MOVED: &str = "match moved: reconnect with resume_from";
 
 /// A connection to a match that is already over: its final snapshot, then a clean close.
 pub async fn send_final<I, O>(
@@ -352,27 +358,40 @@ impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
         };
         match handle.command(seat, command).await {
             Ok(last_seq) => {
-                // The actor broadcast the events before acking: deliver them first, so the
-                // ack always follows the events it acknowledges (all in one write).
+                // Deliver the acknowledged events first, so the ack always follows them (all
+                // in one write). A local actor broadcast them before acking; a routed ack (the
+                // match runs on another node) may overtake its events, so wait for them, briefly.
                 let mut frames = Vec::new();
+                let wait_until = Instant::now() + ROUTED_EVENTS_WAIT;
                 loop {
-                    match feed.try_recv() {
-                        Ok(batch) => {
-                            frames.extend(batch.frames.iter().cloned());
-                            if batch.last_seq >= last_seq {
-                                break;
+                    let batch = match feed.try_recv() {
+                        Err(TryRecvError::Empty) => match time::timeout_at(wait_until, feed.recv()).await {
+                            Ok(Ok(batch)) => batch,
+                            Ok(Err(RecvError::Lagged(_))) => {
+                                self.ending = Some((close::TRY_AGAIN, BEHIND));
+                                return false;
                             }
-                        }
-                        Err(TryRecvError::Empty) | Err(TryRecvError::Closed) => break,
+                            Ok(Err(RecvError::Closed)) | Err(_) => break,
+                        },
+                        Ok(batch) => batch,
+                        Err(TryRecvError::Closed) => break,
                         Err(TryRecvError::Lagged(_)) => {
                             self.ending = Some((close::TRY_AGAIN, BEHIND));
                             return false;
                         }
+                    };
+                    if batch.moved {
+                        self.ending = Some((close::GOING_AWAY, MOVED));
+                        break;
+                    }
+                    frames.extend(batch.frames.iter().cloned());
+                    if batch.last_seq >= last_seq {
+                        break;
                     }
                 }
                 self.accepted = true;
                 frames.push(Frame::encode(&ServerMessage::Ack { id, last_seq }));
-                self.send_frames(frames).await
+                self.send_frames(frames).await && self.ending.is_none()
             }
             Err(error) => self.refused(id, error).await,
         }
@@ -380,7 +399,13 @@ impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
 
     async fn refused(&mut self, id: String, error: CommandError) -> bool {
         let message = error.to_string();
-        self.error(Some(id), error.code(), &message, error.reason()).await
+        let sent = self.error(Some(id), error.code(), &message, error.reason()).await;
+        if error == CommandError::Moved {
+            // Nothing more can happen on this socket: the client resumes on the match's node.
+            self.ending = Some((close::GOING_AWAY, MOVED));
+            return false;
+        }
+        sent
     }
 }
 
@@ -416,11 +441,7 @@ mod tests {
         O: Sink<Outbound> + Unpin + Send + 'static,
     {
         let (sender, mailbox) = mpsc::channel(8);
-        let handle = MatchHandle {
-            sender,
-            game: "toy",
-            max_command_bytes: 256,
-        };
+        let handle = MatchHandle::new(sender, "toy", 256);
         let (feed_sender, feed) = broadcast::channel(8);
         let snapshot = Snapshot {
             protocol: PROTOCOL_VERSION,

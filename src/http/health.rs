@@ -17,6 +17,19 @@ async fn healthz() -> Json<Value> {
 
 async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
     let store = &state.lobby.store;
+    if state
+        .lobby
+        .cluster
+        .as_ref()
+        .is_some_and(|cluster| cluster.is_draining())
+    {
+        // Load balancers stop sending new connections here while the matches move away.
+        let body = json!({
+            "status": "draining",
+            "error": {"code": "unavailable", "message": "this node is leaving the cluster"},
+        });
+        return (StatusCode::SERVICE_UNAVAILABLE, Json(body));
+    }
     // Bounded: a load balancer must learn about an outage within its own probe timeout.
     if store.ping(state.lobby.journal.settings().readyz_timeout()).await {
         let body =

@@ -63,7 +63,7 @@ async fn log(
                 at: Some(entry.at),
             })
             .collect(),
-        MatchStatus::Live => match state.lobby.live.get(&id) {
+        MatchStatus::Live => match state.lobby.handle_for(&row) {
             Some(handle) => handle
                 .log(viewer)
                 .await
@@ -84,7 +84,7 @@ async fn scorecard(State(state): State<AppState>, id: MatchId) -> Result<Json<Sc
     let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;
     let status = row.status();
-    let view = match (status, state.lobby.live.get(&id)) {
+    let view = match (status, state.lobby.handle_for(&row)) {
         (MatchStatus::Live, Some(handle)) => handle.log(Viewer::Spectator).await.map(|(view, _)| view),
         (MatchStatus::Finished, _) => {
             let game = state

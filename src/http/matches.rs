@@ -108,7 +108,7 @@ async fn websocket(
     let id = id.into_string();
     let token = query.token.as_deref().or_else(|| bearer(&headers));
     let player = optional_player(&state, token).await?;
-    state.lobby.match_row(&id).await?; // 404 before anything else
+    let row = state.lobby.match_row(&id).await?; // 404 before anything else
     let seat = match &player {
         Some(player) => state.lobby.seat_of(player, &id).await?,
         None => None,
@@ -126,8 +126,9 @@ async fn websocket(
         // fails and the session ends (`--ws-max-write-buffer`).
         .max_write_buffer_size(state.sockets.max_write_buffer.max(2 * SOCKET_BUFFER_BYTES));
     let limits = state.sockets;
-    if let Some(handle) = state.lobby.live.get(&id) {
-        // `None` means the match ended between the lookup and now: serve it as finished.
+    if let Some(handle) = state.lobby.handle_for(&row) {
+        // `None` means the match ended between the lookup and now (serve it as finished) or,
+        // in a cluster, that no node runs it this moment (it is moving: try again shortly).
         if let Some(subscription) = handle.subscribe(viewer, query.resume_from).await {
             let shutdown = state.shutdown.clone();
             return Ok(upgrade.on_upgrade(move |socket| async move {
@@ -137,8 +138,10 @@ async fn websocket(
         }
     }
     let row = state.lobby.match_row(&id).await?;
-    if row.status() != MatchStatus::Finished {
-        return Err(ApiError::MatchNotLive);
+    match row.status() {
+        MatchStatus::Finished => {}
+        MatchStatus::Live if state.lobby.cluster.is_some() => return Err(ApiError::Unavailable),
+        _ => return Err(ApiError::MatchNotLive),
     }
     let game = state
         .lobby

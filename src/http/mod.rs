@@ -3,6 +3,7 @@
 //! Handlers are thin: they authenticate, call the [`Lobby`] or a match actor, and map
 //! errors through [`ApiError`] into `{"error": {"code", "message"}}`.
 
+pub mod cluster;
 pub mod extract;
 pub mod health;
 pub mod history;
@@ -39,6 +40,7 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
 pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(health::router())
+        .merge(cluster::router())
         .merge(players::router())
         .merge(matches::router())
         .merge(history::router())

@@ -27,6 +27,7 @@ pub fn router() -> Router<AppState> {
     paths(
         operations::healthz,
         operations::readyz,
+        operations::cluster,
         operations::metrics,
         operations::openapi_json,
         operations::create_player,
@@ -74,6 +75,7 @@ pub fn document() -> Value {
         generator.subschema_for::<T>();
     }
     add::<ErrorBody>(&mut generator);
+    add::<ClusterInfo>(&mut generator);
     add::<CreatePlayer>(&mut generator);
     add::<PlayerCreated>(&mut generator);
     add::<CreateMatch>(&mut generator);
@@ -110,12 +112,20 @@ mod operations {
     ))]
     fn metrics() {}
 
-    /// Readiness: the database answers.
+    /// Readiness: the database answers (and, in a cluster, the node is not draining).
     #[utoipa::path(get, path = "/readyz", tag = "health", responses(
         (status = 200, description = "ready, with the backend and the number of live matches"),
-        (status = 503, description = "the database is unreachable"),
+        (status = 503, description = "the database is unreachable, or the node is draining"),
     ))]
     fn readyz() {}
+
+    /// The nodes serving this database (cluster mode), with heartbeats and live matches each;
+    /// a single node lists itself.
+    #[utoipa::path(get, path = "/v1/cluster", tag = "health", responses(
+        (status = 200, body = ref("#/components/schemas/ClusterInfo")),
+        (status = 503, description = "the database is unavailable", body = ref("#/components/schemas/ErrorBody")),
+    ))]
+    fn cluster() {}
 
     /// This document.
     #[utoipa::path(get, path = "/v1/openapi.json", tag = "meta", responses((status = 200, description = "OpenAPI 3.1")))]

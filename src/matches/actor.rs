@@ -114,6 +114,10 @@ struct MatchActor<G: Game> {
     /// have failed in a row (the backoff's exponent).
     retry_at: Option<Instant>,
     retries: u32,
+    /// Another node holds the match now (a write was fenced): stop without writing again.
+    moved: bool,
+    /// Raised when this actor stops while the match is live, for its handles to report.
+    moved_flag: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Rebuilds a match from its log (an empty log means it has not started yet) and runs it.
@@ -140,7 +144,7 @@ pub(crate) fn spawn<G: Game>(
     };
     let now = Instant::now();
     let seat_total = context.seats.len();
-    let actor = MatchActor::<G> {
+    let mut actor = MatchActor::<G> {
         needs_start: log.is_empty(),
         core,
         next_seq,
@@ -158,20 +162,17 @@ pub(crate) fn spawn<G: Game>(
         in_doubt: None,
         retry_at: None,
         retries: 0,
+        moved: false,
+        moved_flag: Default::default(),
     };
     let (sender, receiver) = mpsc::channel(MAILBOX);
+    let handle = MatchHandle::new(sender, G::ID, G::MAX_COMMAND_BYTES);
+    actor.moved_flag = handle.moved_flag();
     let join = tokio::spawn(async move {
         let _live = crate::telemetry::GaugeGuard::new(crate::telemetry::LIVE_MATCHES);
         actor.run(receiver).await;
     });
-    Ok((
-        MatchHandle {
-            sender,
-            game: G::ID,
-            max_command_bytes: G::MAX_COMMAND_BYTES,
-        },
-        join,
-    ))
+    Ok((handle, join))
 }
 
 fn viewers(seat_count: usize) -> Vec<Viewer> {
@@ -280,13 +281,16 @@ impl<G: Game> MatchActor<G> {
         }
         self.refresh_clocks();
         self.play_automatic_moves().await;
-        while self.finished.is_none() {
+        while self.finished.is_none() && !self.moved {
             let wake = self.next_wake();
             tokio::select! {
                 message = mailbox.recv() => match message.inspect(|_| {
                     metrics::histogram!(crate::telemetry::MAILBOX_DEPTH).record(mailbox.len() as f64);
                 }) {
-                    None | Some(ActorMessage::Shutdown) => return,
+                    None => return,
+                    // A stop while the match is live (shutdown, drain, a lost lease): the
+                    // match goes on from its log elsewhere, so its sockets are told to resume.
+                    Some(ActorMessage::Shutdown) => return self.tell_moved(),
                     Some(message) => self.handle(message).await,
                 },
                 _ = tokio::time::sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {
@@ -294,8 +298,24 @@ impl<G: Game> MatchActor<G> {
                 }
             }
         }
+        if self.moved {
+            tracing::warn!(match_id = %self.context.match_id, "another node took the match over; stopped");
+            self.tell_moved();
+            mailbox.close();
+            self.context.live.remove_closed(&self.context.match_id);
+            return;
+        }
         self.context.live.remove(&self.context.match_id);
         tracing::info!(match_id = %self.context.match_id, "match finished");
+    }
+
+    /// Sends every listening viewer the last batch of this actor: the match moved.
+    fn tell_moved(&self) {
+        self.moved_flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        let last_seq = self.next_seq - 1;
+        for feed in &self.feeds {
+            let _ = feed.send(Arc::new(ViewerBatch::moved(last_seq)));
+        }
     }
 
     async fn handle(&mut self, message: ActorMessage) {
@@ -522,7 +542,14 @@ impl<G: Game> MatchActor<G> {
         let journal = &self.context.journal;
         let match_id = &self.context.match_id;
         let queued = journal
-            .enqueue_by(deadline, match_id, entries, result, chrono::Utc::now())
+            .enqueue_by(
+                deadline,
+                match_id,
+                entries,
+                result,
+                chrono::Utc::now(),
+                self.context.fence,
+            )
             .await;
         // Not queued at all (the queue stayed full, or the writer stopped): nothing can land.
         let mut receipt = match queued {
@@ -533,6 +560,13 @@ impl<G: Game> MatchActor<G> {
             Some(Ok(Ok(()))) => {
                 self.adopt(change, Some(redacted));
                 return Ok(self.next_seq - 1);
+            }
+            // The transaction saw a newer lease and rolled back: nothing landed, and the
+            // match is another node's now.
+            Some(Ok(Err(unwritten))) if unwritten.error.is_fenced() => {
+                crate::telemetry::record_fenced_write();
+                self.moved = true;
+                return Err(CommandError::Moved);
             }
             Some(Ok(Err(unwritten))) => (
                 storage_error(match_id, unwritten.error),
@@ -726,7 +760,11 @@ impl<G: Game> MatchActor<G> {
             frames.push(Frame::update(last_seq, &view, &pending, self.deadline_ms(viewer)));
             frames.extend(finished.clone());
             // A receiver that left since the count is fine: the log is the record.
-            let _ = feed.send(Arc::new(ViewerBatch { frames, last_seq }));
+            let _ = feed.send(Arc::new(ViewerBatch {
+                frames,
+                last_seq,
+                moved: false,
+            }));
         }
     }
 
@@ -831,6 +869,7 @@ impl<G: Game> MatchActor<G> {
     /// Forfeits `seat`; if the database fails the forfeit, schedules a retry and says so.
     async fn forfeit_or_retry(&mut self, seat: Seat, reason: &str) -> bool {
         match self.forfeit(seat, reason).await {
+            Err(CommandError::Moved) => true,
             Err(error) if error.is_storage() => {
                 self.retry_later(&error);
                 true
@@ -841,6 +880,9 @@ impl<G: Game> MatchActor<G> {
 
     async fn on_clock(&mut self) {
         let now = Instant::now();
+        if self.moved {
+            return;
+        }
         if self.retry_at.is_some_and(|at| at > now) {
             return;
         }
@@ -873,7 +915,7 @@ impl<G: Game> MatchActor<G> {
             .collect();
         expired.sort();
         for seat in expired {
-            if self.finished.is_some() || !self.deadlines.contains_key(&seat) {
+            if self.finished.is_some() || self.moved || !self.deadlines.contains_key(&seat) {
                 continue;
             }
             let default = G::default_command(&self.core.state, seat);
@@ -885,6 +927,7 @@ impl<G: Game> MatchActor<G> {
                 Ok(_) => {}
                 // The database, not the seat, failed: the clock's move is tried again later.
                 Err(error) if error.is_storage() => return self.retry_later(&error),
+                Err(CommandError::Moved) => return,
                 Err(error) => {
                     tracing::warn!(match_id = %self.context.match_id, %seat, %error, "no default move on timeout");
                     if self
@@ -903,7 +946,7 @@ impl<G: Game> MatchActor<G> {
     async fn play_automatic_moves(&mut self) {
         for _ in 0..MAX_AUTOMATIC_MOVES {
             // A retry is already scheduled: the database failed a moment ago.
-            if self.finished.is_some() || self.retry_at.is_some() {
+            if self.finished.is_some() || self.retry_at.is_some() || self.moved {
                 return;
             }
             let Some(seat) = self.pending().into_iter().find(|seat| self.is_bot(*seat)) else {
@@ -920,6 +963,7 @@ impl<G: Game> MatchActor<G> {
                 Ok(_) => {}
                 // The database, not the bot, failed: its move is tried again later.
                 Err(error) if error.is_storage() => return self.retry_later(&error),
+                Err(CommandError::Moved) => return,
                 Err(error) => {
                     tracing::warn!(match_id = %self.context.match_id, %seat, %error, "bot move refused");
                     self.forfeit_or_retry(seat, "the bot found no legal move").await;

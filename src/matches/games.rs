@@ -23,6 +23,10 @@ pub struct GameSchemas {
 pub trait GameKind: Send + Sync + 'static {
     fn id(&self) -> &'static str;
 
+    /// [`Game::MAX_COMMAND_BYTES`]: a socket on a node that does not run the match (cluster
+    /// mode) checks it before routing the command to the match's owner.
+    fn max_command_bytes(&self) -> usize;
+
     /// Reads options (absent = the game's defaults); returns them normalised and the seat count.
     fn check_options(&self, options: Option<Value>) -> Result<(Value, u8), String>;
 
@@ -53,6 +57,10 @@ pub struct Registered<G>(PhantomData<fn() -> G>);
 impl<G: Game> GameKind for Registered<G> {
     fn id(&self) -> &'static str {
         G::ID
+    }
+
+    fn max_command_bytes(&self) -> usize {
+        G::MAX_COMMAND_BYTES
     }
 
     fn check_options(&self, options: Option<Value>) -> Result<(Value, u8), String> {

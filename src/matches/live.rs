@@ -23,6 +23,26 @@ impl LiveMatches {
         self.lock().remove(match_id);
     }
 
+    /// Removes the entry only if its actor has closed its mailbox: a match this node lost may
+    /// have been claimed back and started anew under the same id by then.
+    pub(crate) fn remove_closed(&self, match_id: &str) {
+        let mut handles = self.lock();
+        if handles
+            .get(match_id)
+            .is_some_and(|handle| handle.sender.is_closed())
+        {
+            handles.remove(match_id);
+        }
+    }
+
+    /// Every running match and its handle (the cluster's lease check walks them).
+    pub fn entries(&self) -> Vec<(String, MatchHandle)> {
+        self.lock()
+            .iter()
+            .map(|(match_id, handle)| (match_id.clone(), handle.clone()))
+            .collect()
+    }
+
     /// Empties the table, handing back every handle (graceful shutdown).
     pub fn drain(&self) -> Vec<MatchHandle> {
         self.lock().drain().map(|(_, handle)| handle).collect()

@@ -6,6 +6,7 @@
 //! Matchmaking tickets live in the database ([`crate::matchmaking`]).
 
 use super::{ActorContext, GameRegistry, LiveMatches, MatchHandle};
+use crate::cluster::Cluster;
 use crate::config::Clocks;
 use crate::error::ApiError;
 use crate::fairness;
@@ -13,7 +14,7 @@ use crate::input::{InputLimits, PlayerName};
 use crate::matchmaking::{Matchmaker, MatchmakingConfig};
 use crate::protocol::{CreateMatch, CreateTicket, MatchInfo, Opponent, SeatInfo, Ticket};
 use crate::rules::{Outcome, Seat};
-use crate::store::{GroupPolicy, Journal, MatchRow, MatchStatus, SeatRow, Store};
+use crate::store::{Fence, GroupPolicy, Journal, Lease, MatchRow, MatchStatus, SeatRow, Store};
 use chrono::Utc;
 use serde_json::Value;
 use sqlx::types::Json;
@@ -40,6 +41,8 @@ pub struct Lobby {
     seats_lock: tokio::sync::Mutex<()>,
     pub matchmaker: Matchmaker,
     actors: Mutex<Vec<JoinHandle<()>>>,
+    /// This node's membership when it runs as one node of a cluster.
+    pub cluster: Option<Arc<Cluster>>,
 }
 
 impl Lobby {
@@ -54,7 +57,14 @@ impl Lobby {
             seats_lock: tokio::sync::Mutex::new(()),
             matchmaker: Matchmaker::default(),
             actors: Mutex::new(Vec::new()),
+            cluster: None,
         }
+    }
+
+    /// Runs this lobby as one node of a cluster.
+    pub fn with_cluster(mut self, cluster: Option<Arc<Cluster>>) -> Self {
+        self.cluster = cluster;
+        self
     }
 
     /// Replaces the default input limits.
@@ -147,10 +157,25 @@ impl Lobby {
         }
         let free = (0..row.seat_count).find(|index| seats.iter().all(|seat| seat.seat != *index));
         let free = free.ok_or(ApiError::MatchNotOpen)?;
-        self.store
+        // The lock above is this process's: in a cluster another node may take the same seat
+        // at the same moment, and the seat's primary key lets only one of them have it.
+        if let Err(error) = self
+            .store
             .insert_seat(&seat_row(match_id, free as u8, Some(&player.player_id)))
-            .await?;
-        if seats.len() + 1 == row.seat_count as usize {
+            .await
+        {
+            return Err(match error {
+                crate::store::StoreError::Database(_) if self.cluster.is_some() => ApiError::MatchNotOpen,
+                error => error.into(),
+            });
+        }
+        // Counted again after the insert: joins on two nodes may each have seen one seat free.
+        let taken = if self.cluster.is_some() {
+            self.store.seats(match_id).await?.len()
+        } else {
+            seats.len() + 1
+        };
+        if taken == row.seat_count as usize {
             self.start(match_id).await?;
         }
         self.match_info(match_id).await
@@ -180,7 +205,7 @@ impl Lobby {
                 }
             }
             MatchStatus::Live => {
-                let handle = self.live.get(match_id).ok_or(ApiError::MatchNotLive)?;
+                let handle = self.handle_for(&row).ok_or(ApiError::MatchNotLive)?;
                 drop(guard);
                 handle
                     .forfeit(Seat(mine.seat as u8), "left the match")
@@ -192,18 +217,18 @@ impl Lobby {
         self.match_info(match_id).await
     }
 
-    /// Marks the match live and spawns its actor, which logs the game's start.
+    /// Marks the match live and spawns its actor, which logs the game's start. In a cluster
+    /// the match is placed on the least-loaded node instead, which may be this one.
     pub(crate) async fn start(&self, match_id: &str) -> Result<(), ApiError> {
         self.store
             .set_status(match_id, MatchStatus::Live, Utc::now())
             .await?;
-        let row = self
-            .store
-            .get_match(match_id)
-            .await?
-            .ok_or(ApiError::NotFound("match"))?;
+        if let Some(cluster) = &self.cluster {
+            return self.place(cluster, match_id).await;
+        }
+        let row = self.match_row(match_id).await?;
         let handle = self
-            .spawn_actor(&row, Vec::new())
+            .spawn_actor(&row, Vec::new(), None)
             .await
             .map_err(ApiError::Internal)?;
         // The actor logs the start before it reads its mailbox, so this answer means the
@@ -212,10 +237,71 @@ impl Lobby {
         Ok(())
     }
 
+    /// Gives a match that just went live its first lease, on the least-loaded node, and has
+    /// that node start it. If the chosen node does not confirm, this node takes it over.
+    async fn place(&self, cluster: &Cluster, match_id: &str) -> Result<(), ApiError> {
+        let me = cluster.node_id();
+        let ttl = cluster.lease_ttl_ms();
+        let target = self
+            .store
+            .least_loaded_node(ttl)
+            .await?
+            .unwrap_or_else(|| me.to_string());
+        let Some(lease) = self.store.place_match(match_id, &target, ttl).await? else {
+            return Ok(()); // another node placed it first
+        };
+        crate::telemetry::record_claims(1);
+        if target == me {
+            return self.run_placed(lease, true).await;
+        }
+        match cluster.ask_to_start(&target, match_id).await {
+            Ok(()) => Ok(()),
+            Err(error) => {
+                tracing::warn!(%match_id, node = %target, %error, "the chosen node did not start the match; running it here");
+                match self.store.take_over(&lease, &target, me, ttl).await? {
+                    Some(lease) => self.run_placed(lease, true).await,
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+
+    /// Runs a match under a lease this node holds: rebuilt from its log (empty for a match
+    /// that has not started), its writes fenced by the lease's epoch. With `wait_for_start`,
+    /// returns once the game's start is durably logged.
+    pub(crate) async fn run_placed(&self, lease: Lease, wait_for_start: bool) -> Result<(), ApiError> {
+        let row = self.match_row(&lease.match_id).await?;
+        let log = self.store.log(&lease.match_id).await?;
+        let fresh = log.is_empty();
+        let handle = self
+            .spawn_actor(&row, log, Some(Fence(lease.epoch)))
+            .await
+            .map_err(ApiError::Internal)?;
+        if wait_for_start && fresh {
+            handle.log(crate::rules::Viewer::Spectator).await;
+        }
+        Ok(())
+    }
+
+    /// The handle of a live match: its actor here, or in a cluster a route to the node that
+    /// runs it. `None` if it is not live (or, single-node, not running here).
+    pub fn handle_for(&self, row: &MatchRow) -> Option<MatchHandle> {
+        if let Some(handle) = self.live.get(&row.match_id) {
+            return Some(handle);
+        }
+        let cluster = self.cluster.as_ref()?;
+        if row.status() != MatchStatus::Live {
+            return None;
+        }
+        let game = self.games.get(&row.game)?;
+        Some(cluster.remote_match(&row.match_id, game.id(), game.max_command_bytes()))
+    }
+
     async fn spawn_actor(
         &self,
         row: &MatchRow,
         log: Vec<crate::store::LogEntry>,
+        fence: Option<Fence>,
     ) -> Result<MatchHandle, String> {
         let game = self
             .games
@@ -234,9 +320,13 @@ impl Lobby {
             seats,
             seed_commitment: row.seed_commitment.clone(),
             seed_hex: row.seed.clone(),
+            fence,
         };
         let (handle, join) = game.spawn(context, &row.options.0, log)?;
         self.live.insert(row.match_id.clone(), handle.clone());
+        if let Some(cluster) = &self.cluster {
+            cluster.serve_match(&row.match_id, handle.clone()).await;
+        }
         let mut actors = self.lock_actors();
         // Finished matches' handles are dropped here, so the list tracks live actors only and
         // does not grow with every match the server has ever run.
@@ -246,8 +336,12 @@ impl Lobby {
     }
 
     /// Restarts every live match from its log. A log that does not replay is reported and
-    /// left alone rather than resumed wrongly.
+    /// left alone rather than resumed wrongly. In a cluster the nodes claim live matches by
+    /// lease instead ([`crate::cluster::node::claim`]).
     pub async fn recover(&self) -> Result<usize, ApiError> {
+        if let Some(cluster) = &self.cluster {
+            return Ok(crate::cluster::node::claim(self, cluster).await);
+        }
         let mut resumed = 0;
         for row in self
             .store
@@ -255,7 +349,7 @@ impl Lobby {
             .await?
         {
             let log = self.store.log(&row.match_id).await?;
-            match self.spawn_actor(&row, log).await {
+            match self.spawn_actor(&row, log, None).await {
                 Ok(_) => resumed += 1,
                 Err(error) => tracing::error!(match_id = %row.match_id, %error, "could not resume match"),
             }
@@ -271,6 +365,30 @@ impl Lobby {
         let joins: Vec<_> = self.lock_actors().drain(..).collect();
         for join in joins {
             let _ = join.await;
+        }
+    }
+
+    /// Leaves the cluster without waiting for the lease TTL: marks this node draining (no new
+    /// matches are placed here, `/readyz` fails), stops every actor (their sockets are told
+    /// the match moved), releases the leases and tells the other nodes to claim them now.
+    /// A single node just shuts down.
+    pub async fn drain(&self) {
+        let Some(cluster) = &self.cluster else {
+            return self.shutdown().await;
+        };
+        cluster.set_draining();
+        if let Err(error) = self.store.heartbeat(&cluster.node, true).await {
+            tracing::warn!(%error, "could not mark the node draining");
+        }
+        let matches = self.live.len();
+        self.shutdown().await;
+        match self.store.release_leases(cluster.node_id()).await {
+            Ok(released) => tracing::info!(matches, released, "drained: leases released"),
+            Err(error) => tracing::warn!(%error, "could not release the leases; they expire with the TTL"),
+        }
+        cluster.announce_orphans().await;
+        if let Err(error) = self.store.forget_node(cluster.node_id()).await {
+            tracing::warn!(%error, "could not remove the node from the cluster table");
         }
     }
 

@@ -22,7 +22,7 @@ pub use live::LiveMatches;
 pub use lobby::{Lobby, Player};
 
 use crate::config::Clocks;
-use crate::store::{Journal, SeatRow, Store};
+use crate::store::{Fence, Journal, SeatRow, Store};
 use std::sync::Arc;
 
 /// What an actor needs from the server around it.
@@ -37,4 +37,7 @@ pub struct ActorContext {
     pub seats: Vec<SeatRow>,
     pub seed_commitment: String,
     pub seed_hex: String,
+    /// In a cluster, the epoch of this node's lease on the match: every write carries it,
+    /// and the database refuses it once another node has taken the match over.
+    pub fence: Option<Fence>,
 }

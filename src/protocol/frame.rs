@@ -80,6 +80,12 @@ impl Frame {
     pub fn into_bytes(self) -> Bytes {
         self.0
     }
+
+    /// A frame another node of the cluster serialised (it arrives over NATS as bytes); `None`
+    /// if the bytes are not UTF-8. Shares the buffer.
+    pub fn from_utf8(bytes: Bytes) -> Option<Frame> {
+        std::str::from_utf8(&bytes).is_ok().then_some(Frame(bytes))
+    }
 }
 
 impl From<String> for Frame {

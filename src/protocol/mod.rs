@@ -5,12 +5,14 @@
 //! generated per game into `proto/<game>/`. `tests/proto_schema.rs` regenerates `proto/`
 //! from these types and fails when the committed files are stale.
 
+pub mod cluster;
 pub mod frame;
 pub mod http;
 pub mod ratings;
 pub mod schema;
 pub mod ws;
 
+pub use cluster::*;
 pub use frame::Frame;
 pub use http::*;
 pub use ratings::*;

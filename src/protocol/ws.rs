@@ -106,6 +106,10 @@ pub enum ErrorCode {
     /// The database did not confirm the write in time; the command was not applied (should
     /// its write turn out to have landed, the match adopts it and sends the update).
     Unavailable,
+    /// In a cluster, the match moved to another server node (a drain or a failover); the
+    /// command was not applied. The socket closes with 1001: reconnect with `resume_from`
+    /// (to any node) and send the command again if the snapshot still asks for it.
+    MatchMoved,
 }
 
 impl ErrorCode {
@@ -119,6 +123,7 @@ impl ErrorCode {
             ErrorCode::MatchNotLive => "match_not_live",
             ErrorCode::Internal => "internal",
             ErrorCode::Unavailable => "unavailable",
+            ErrorCode::MatchMoved => "match_moved",
         }
     }
 }

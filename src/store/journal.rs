@@ -23,6 +23,7 @@
 //! anyway, so it gets one. Postgres rows go in as one `INSERT .. SELECT FROM UNNEST(..)` of
 //! five arrays per group: one statement to parse however many rows the group has.
 
+use super::cluster::{Fence, check_fences};
 use super::{DbSettings, NewEntry, Store, StoreError, StoreResult, within};
 use crate::ratings::store::RecordRatings;
 use chrono::{DateTime, Utc};
@@ -84,6 +85,8 @@ struct Append {
     entries: Vec<NewEntry>,
     result: Option<Value>,
     at: DateTime<Utc>,
+    /// The writer's lease epoch in cluster mode (checked in the group's transaction).
+    fence: Option<Fence>,
     done: oneshot::Sender<Result<(), Unwritten>>,
 }
 
@@ -102,6 +105,7 @@ impl Append {
         entries: Vec<NewEntry>,
         result: Option<Value>,
         at: DateTime<Utc>,
+        fence: Option<Fence>,
     ) -> (Append, Receipt) {
         let (done, committed) = oneshot::channel();
         let append = Append {
@@ -109,6 +113,7 @@ impl Append {
             entries,
             result,
             at,
+            fence,
             done,
         };
         (append, committed)
@@ -151,7 +156,8 @@ impl Journal {
 
     /// Queues an append and returns its [`Receipt`] without waiting for the commit; waits for
     /// room in the queue only until `deadline` (then `Unavailable`: nothing was queued). Room
-    /// is the common case and costs no timer.
+    /// is the common case and costs no timer. With a `fence`, the append commits only while
+    /// the match's lease still has that epoch.
     pub async fn enqueue_by(
         &self,
         deadline: tokio::time::Instant,
@@ -159,8 +165,9 @@ impl Journal {
         entries: Vec<NewEntry>,
         result: Option<Value>,
         at: DateTime<Utc>,
+        fence: Option<Fence>,
     ) -> StoreResult<Receipt> {
-        let (append, committed) = Append::new(match_id, entries, result, at);
+        let (append, committed) = Append::new(match_id, entries, result, at, fence);
         let append = match self.sender.try_send(append) {
             Ok(()) => return Ok(committed),
             Err(mpsc::error::TrySendError::Closed(_)) => return Err(writer_stopped()),
@@ -181,7 +188,7 @@ impl Journal {
         result: Option<Value>,
         at: DateTime<Utc>,
     ) -> StoreResult<Receipt> {
-        let (append, committed) = Append::new(match_id, entries, result, at);
+        let (append, committed) = Append::new(match_id, entries, result, at, None);
         self.sender.send(append).await.map_err(|_| writer_stopped())?;
         Ok(committed)
     }
@@ -277,6 +284,7 @@ async fn commit_group(store: &Store, group: Vec<Append>, bound: Duration) {
                     &append.entries,
                     append.result.as_ref(),
                     append.at,
+                    append.fence,
                 );
                 let result = bounded(bound, write).await;
                 crate::telemetry::record_db_write(started.elapsed(), 1, append.entries.len());
@@ -304,8 +312,13 @@ impl Store {
                     .map(move |entry| (append.match_id.as_str(), entry, append.at))
             })
             .collect();
+        let fences: Vec<(&str, Fence)> = group
+            .iter()
+            .filter_map(|append| Some((append.match_id.as_str(), append.fence?)))
+            .collect();
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
+            tx.check_fences(&fences).await?;
             tx.insert_rows(&rows).await?;
             for append in group {
                 if let Some(result) = &append.result {
@@ -326,6 +339,27 @@ impl Store {
 }
 
 type Row<'a> = (&'a str, &'a NewEntry, DateTime<Utc>);
+
+/// Checks the writers' lease epochs inside a journal transaction (cluster mode, PostgreSQL).
+pub(super) trait CheckFences {
+    async fn check_fences(&mut self, fences: &[(&str, Fence)]) -> StoreResult<()>;
+}
+
+impl CheckFences for sqlx::Transaction<'_, sqlx::Postgres> {
+    async fn check_fences(&mut self, fences: &[(&str, Fence)]) -> StoreResult<()> {
+        check_fences(self, fences).await
+    }
+}
+
+impl CheckFences for sqlx::Transaction<'_, sqlx::Sqlite> {
+    async fn check_fences(&mut self, fences: &[(&str, Fence)]) -> StoreResult<()> {
+        if fences.is_empty() {
+            Ok(())
+        } else {
+            Err(StoreError::Unsupported("cluster mode needs PostgreSQL"))
+        }
+    }
+}
 
 /// Writes the rows of a group, in the fewest statements each backend allows.
 trait InsertRows {

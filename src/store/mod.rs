@@ -36,6 +36,12 @@ pub enum StoreError {
     Migration(#[from] sqlx::migrate::MigrateError),
     #[error("stored data is malformed: {0}")]
     Malformed(String),
+    /// The writer's lease on the match has passed to another node (a higher epoch): nothing
+    /// was written, and this node must stop running the match.
+    #[error("the match is owned by another node now: {0}")]
+    Fenced(String),
+    #[error("{0}")]
+    Unsupported(&'static str),
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -43,6 +49,10 @@ pub type StoreResult<T> = Result<T, StoreError>;
 impl StoreError {
     pub fn is_unavailable(&self) -> bool {
         matches!(self, StoreError::Unavailable(_))
+    }
+
+    pub fn is_fenced(&self) -> bool {
+        matches!(self, StoreError::Fenced(_))
     }
 }
 
@@ -108,7 +118,11 @@ mod tickets;
 
 pub use history::{LeaderboardRow, MatchRatingRow, PlayerMatchRow, PlayerRow};
 
+mod cluster;
+pub use cluster::{Fence, Lease, NodeRecord, NodeStatus};
+
 mod journal;
+use journal::CheckFences;
 pub use journal::{GroupPolicy, Journal, Receipt, Unwritten};
 
 mod settings;
@@ -146,10 +160,16 @@ impl Store {
                 .max_lifetime(None);
             Store::Sqlite(pool.connect_with(options).await?)
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            // A session that sits in an open transaction past the transaction bound is ended
+            // by the server: a process frozen mid-commit (SIGSTOP, a VM pause) must not hold
+            // its row locks, and so a match's lease, for ever.
+            let idle = settings.transaction_timeout().as_millis().max(1).to_string();
+            let options = sqlx::postgres::PgConnectOptions::from_str(url)?
+                .options([("idle_in_transaction_session_timeout", idle.as_str())]);
             let pool = PgPoolOptions::new()
                 .max_connections(8)
                 .acquire_timeout(settings.db_timeout());
-            Store::Postgres(pool.connect(url).await?)
+            Store::Postgres(pool.connect_with(options).await?)
         } else {
             let scheme = url.split(':').next().unwrap_or_default().to_string();
             return Err(StoreError::UnsupportedUrl(scheme));
@@ -312,20 +332,24 @@ impl Store {
 
     /// Appends log entries in one transaction and, if `result` is given, finishes the match in
     /// the same transaction. Fails (writing nothing) if any seq is already taken, which is what
-    /// keeps a second writer from forking a log.
+    /// keeps a second writer from forking a log, or if `fence` is given and the match's lease
+    /// has moved past it ([`StoreError::Fenced`]), which keeps an old owner from writing.
     pub async fn append(
         &self,
         match_id: &str,
         entries: &[NewEntry],
         result: Option<&Value>,
         now: DateTime<Utc>,
+        fence: Option<Fence>,
     ) -> StoreResult<()> {
         const EVENT_SQL: &str =
             "INSERT INTO match_event (match_id, seq, at, kind, payload) VALUES ($1, $2, $3, $4, $5)";
         const FINISH_SQL: &str = "UPDATE \"match\" SET status = 'finished', finished_at = $2, result = $3 \
              WHERE match_id = $1";
+        let fences: Vec<(&str, Fence)> = fence.map(|fence| (match_id, fence)).into_iter().collect();
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
+            tx.check_fences(&fences).await?;
             for entry in entries {
                 sqlx::query(EVENT_SQL)
                     .bind(match_id).bind(entry.seq).bind(now).bind(entry.kind.as_str())

@@ -58,6 +58,8 @@ pub fn server_binary() -> PathBuf {
 pub struct ServerProcess {
     child: tokio::process::Child,
     pub base: String,
+    /// Its cluster node id, when it runs as a node of a cluster.
+    pub node: Option<String>,
 }
 
 impl ServerProcess {
@@ -65,9 +67,15 @@ impl ServerProcess {
     /// which carries the port it bound: port 0 leaves the choice to the kernel, so parallel
     /// tests never race for a port.
     pub async fn start(binary: &PathBuf, database_url: &str) -> ServerProcess {
+        ServerProcess::start_with(binary, database_url, &[]).await
+    }
+
+    /// As [`ServerProcess::start`], with more `crease serve` flags (a cluster node's, say).
+    pub async fn start_with(binary: &PathBuf, database_url: &str, flags: &[String]) -> ServerProcess {
         let mut child = tokio::process::Command::new(binary)
             .args(["serve", "--bind", "127.0.0.1:0", "--log-json"])
             .args(["--database-url", database_url])
+            .args(flags)
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
             // The server logs to stderr; its stdout stays quiet.
@@ -85,22 +93,53 @@ impl ServerProcess {
                     continue;
                 };
                 if entry["fields"]["message"] == "crease is serving" {
-                    return entry["fields"]["address"]
+                    let address = entry["fields"]["address"]
                         .as_str()
                         .expect("the serving line names its address")
                         .to_string();
+                    return (address, entry["fields"]["node"].as_str().map(str::to_string));
                 }
             }
             panic!("crease serve exited before serving");
         })
         .await
         .expect("crease serve did not start within 60 s");
-        // Keep draining the log so the child never blocks on a full pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        let (address, node) = address;
+        // Keep draining the log so the child never blocks on a full pipe; CREASE_TEST_LOGS=1
+        // shows it.
+        let echo = std::env::var("CREASE_TEST_LOGS").is_ok();
+        let label = address.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                if echo {
+                    eprintln!("[{label}] {line}");
+                }
+            }
+        });
         ServerProcess {
             child,
             base: format!("http://{address}"),
+            node,
         }
+    }
+
+    /// Sends a signal by name (`STOP`, `CONT`, `TERM`) with the system's `kill`.
+    pub fn signal(&self, signal: &str) {
+        let pid = self.child.id().expect("the server is running");
+        let status = std::process::Command::new("kill")
+            .args([format!("-{signal}"), pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -{signal} {pid} failed");
+    }
+
+    /// Waits (bounded) for the process to exit by itself; returns whether it exited cleanly.
+    pub async fn exited_within(mut self, limit: Duration) -> bool {
+        let status = tokio::time::timeout(limit, self.child.wait())
+            .await
+            .unwrap_or_else(|_| panic!("the server did not exit within {limit:?}"))
+            .expect("wait for the server");
+        status.success()
     }
 
     /// SIGKILL: no graceful shutdown, no flush, exactly like a crashed host or an OOM kill.
@@ -120,6 +159,12 @@ pub struct Acked {
     pub id: String,
     pub command: Value,
     pub last_seq: i64,
+    /// When the command was sent and when its ack arrived (failover times are measured
+    /// from a kill to the first ack of a command sent after it).
+    pub sent_at: std::time::Instant,
+    pub at: std::time::Instant,
+    /// The seat's connection it came on (1 = the first).
+    pub connection: usize,
 }
 
 /// What the seats of a drill share: ack counts for deciding when to kill, and the current
@@ -130,6 +175,9 @@ pub struct Drill {
     pub in_flight: AtomicUsize,
     pub progress: Notify,
     pub server: watch::Sender<String>,
+    /// After a dropped socket, try the current server again this often (a cluster, where
+    /// another node takes over), instead of waiting for the drill to start a new server.
+    pub retry_every: Option<Duration>,
 }
 
 impl Drill {
@@ -139,6 +187,18 @@ impl Drill {
             in_flight: AtomicUsize::new(0),
             progress: Notify::new(),
             server: watch::Sender::new(base.to_string()),
+            retry_every: None,
+        })
+    }
+
+    /// A drill whose seats reconnect on their own, every `every`, to the current server.
+    pub fn retrying(base: &str, seats: usize, every: Duration) -> Arc<Drill> {
+        Arc::new(Drill {
+            acks: (0..seats).map(|_| AtomicUsize::new(0)).collect(),
+            in_flight: AtomicUsize::new(0),
+            progress: Notify::new(),
+            server: watch::Sender::new(base.to_string()),
+            retry_every: Some(every),
         })
     }
 
@@ -200,6 +260,8 @@ pub struct SeatRecord {
     /// Seqs of the events this seat received, in arrival order, across every connection.
     pub event_seqs: Vec<i64>,
     pub connections: usize,
+    /// When each connection opened.
+    pub connected_at: Vec<std::time::Instant>,
     pub unacked: Vec<Unacked>,
     pub result: Value,
 }
@@ -227,6 +289,8 @@ pub struct RemoteSeat {
     known_seq: i64,
     /// The seq `known_seq` had when the command in flight was sent.
     sent_after: i64,
+    /// When the command in flight was sent.
+    sent_at: std::time::Instant,
 }
 
 impl RemoteSeat {
@@ -251,6 +315,7 @@ impl RemoteSeat {
                 acked: Vec::new(),
                 event_seqs: Vec::new(),
                 connections: 0,
+                connected_at: Vec::new(),
                 unacked: Vec::new(),
                 result: Value::Null,
             },
@@ -258,12 +323,14 @@ impl RemoteSeat {
             in_flight: None,
             known_seq: 0,
             sent_after: 0,
+            sent_at: std::time::Instant::now(),
         }
     }
 
     /// Plays to the end of the match, through any number of server restarts.
     pub async fn play(mut self) -> SeatRecord {
         let mut server = self.drill.server.subscribe();
+        let mut dropped_since: Option<std::time::Instant> = None;
         loop {
             let base = server.borrow_and_update().clone();
             let resume = self.record.event_seqs.last().copied();
@@ -277,6 +344,8 @@ impl RemoteSeat {
             let ended = match tokio_tungstenite::connect_async(url.as_str()).await {
                 Ok((socket, _)) => {
                     self.record.connections += 1;
+                    self.record.connected_at.push(std::time::Instant::now());
+                    dropped_since = None;
                     self.play_on(socket).await
                 }
                 Err(_) => Ended::Dropped,
@@ -285,6 +354,17 @@ impl RemoteSeat {
                 Ended::Finished(result) => {
                     self.record.result = result;
                     return self.record;
+                }
+                Ended::Dropped if self.drill.retry_every.is_some() => {
+                    self.lose_in_flight();
+                    let every = self.drill.retry_every.unwrap_or_default();
+                    let since = *dropped_since.get_or_insert_with(std::time::Instant::now);
+                    assert!(
+                        since.elapsed() < Duration::from_secs(120),
+                        "match {}: no node served it for 120 s",
+                        self.match_id
+                    );
+                    tokio::time::sleep(every).await;
                 }
                 Ended::Dropped => {
                     self.lose_in_flight();
@@ -364,6 +444,9 @@ impl RemoteSeat {
                     let last_seq = message["last_seq"].as_i64().expect("an ack's last_seq");
                     self.known_seq = self.known_seq.max(last_seq);
                     self.record.acked.push(Acked {
+                        sent_at: self.sent_at,
+                        connection: self.record.connections,
+                        at: std::time::Instant::now(),
                         id,
                         command,
                         last_seq,
@@ -373,6 +456,11 @@ impl RemoteSeat {
                     self.drill.progress.notify_waiters();
                 }
                 "finished" => return Ended::Finished(message["result"].clone()),
+                // In a cluster: the match moved to another node, or its node did not answer
+                // in time. The command was not acked; the seat resumes and finds out.
+                "error" if matches!(message["code"].as_str(), Some("match_moved" | "unavailable")) => {
+                    return Ended::Dropped;
+                }
                 "error" => panic!(
                     "match {}: a bot's move from its own view was refused: {message}",
                     self.match_id
@@ -397,6 +485,7 @@ impl RemoteSeat {
             let frame = json!({ "type": "command", "id": id, "command": command });
             self.in_flight = Some((id, command));
             self.sent_after = self.known_seq;
+            self.sent_at = std::time::Instant::now();
             self.drill.in_flight.fetch_add(1, Ordering::SeqCst);
             self.drill.progress.notify_waiters();
             if socket
@@ -408,6 +497,118 @@ impl RemoteSeat {
             }
         }
     }
+}
+
+/// Checks one seat against the server after the restarts (or failovers); returns how many
+/// acks it proved. `connections`: the sockets the seat must have opened, if known.
+pub async fn check_seat(
+    http: &reqwest::Client,
+    base: &str,
+    record: &SeatRecord,
+    connections: Option<usize>,
+) -> usize {
+    let id = &record.match_id;
+    // E.g. connected before the first kill, played through every one, finished after the last.
+    if let Some(connections) = connections {
+        assert_eq!(
+            record.connections, connections,
+            "match {id} seat {}: sockets opened (a short match? make it longer)",
+            record.seat
+        );
+    }
+    let (status, info) = get(http, &format!("{base}/v1/matches/{id}")).await;
+    assert_eq!(status, 200, "{info}");
+    assert_eq!(info["status"], "finished", "{info}");
+    assert_eq!(
+        info["result"], record.result,
+        "the socket and the server agree on the result"
+    );
+
+    let (status, log) = get(http, &format!("{base}/v1/matches/{id}/log")).await;
+    assert_eq!(status, 200, "{log}");
+    let entries = log["entries"].as_array().expect("log entries");
+    let at = |seq: i64| entries.iter().find(|entry| entry["seq"] == seq);
+
+    // Every acked command: the last command entry at or before the ack's last_seq is the one
+    // this seat sent, with exactly the content it sent.
+    let mut previous = 0;
+    for acked in &record.acked {
+        assert!(acked.last_seq > previous, "acks move forward: {acked:?}");
+        previous = acked.last_seq;
+        assert!(
+            at(acked.last_seq).is_some(),
+            "match {id}: the acked seq {acked:?} is not in the log"
+        );
+        let command = entries
+            .iter()
+            .rev()
+            .find(|entry| entry["kind"] == "command" && entry["seq"].as_i64() <= Some(acked.last_seq))
+            .unwrap_or_else(|| panic!("match {id}: no command at or before {acked:?}"));
+        assert_eq!(
+            command["payload"]["seat"], record.seat,
+            "match {id}: {acked:?} vs {command}"
+        );
+        assert_eq!(command["payload"]["source"], "player", "match {id}: {command}");
+        assert_eq!(
+            command["payload"]["command"], acked.command,
+            "match {id}: the log holds a different command at the ack's seq"
+        );
+    }
+
+    // Resuming delivered every event once and in order, and each is in the log.
+    assert!(
+        record.event_seqs.windows(2).all(|pair| pair[0] < pair[1]),
+        "match {id} seat {}: events repeated or out of order across the restarts",
+        record.seat
+    );
+    for seq in &record.event_seqs {
+        let entry = at(*seq).unwrap_or_else(|| panic!("match {id}: event {seq} not in the log"));
+        assert_eq!(entry["kind"], "event");
+    }
+
+    let (status, verify) = get(http, &format!("{base}/v1/matches/{id}/verify")).await;
+    assert_eq!(status, 200, "{verify}");
+    assert_eq!(verify["status"], "ok", "match {id} does not verify: {verify}");
+    record.acked.len()
+}
+
+/// A command in flight at a kill was either written whole before the server died (then it is
+/// the seat's only command between what it had seen and where it resumed, with the content it
+/// sent) or not at all. Returns `(written, not written)`.
+pub async fn check_unacked(http: &reqwest::Client, base: &str, record: &SeatRecord) -> (usize, usize) {
+    let id = &record.match_id;
+    let (_, log) = get(http, &format!("{base}/v1/matches/{id}/log")).await;
+    let entries = log["entries"].as_array().expect("log entries");
+    let (mut written, mut lost) = (0, 0);
+    for unacked in &record.unacked {
+        let resumed_at = unacked.resumed_at.expect("the seat reconnected after the kill");
+        let mine: Vec<&Value> = entries
+            .iter()
+            .filter(|entry| {
+                let seq = entry["seq"].as_i64().unwrap_or_default();
+                entry["kind"] == "command"
+                    && entry["payload"]["seat"] == record.seat
+                    && entry["payload"]["source"] == "player"
+                    && seq > unacked.sent_after
+                    && seq <= resumed_at
+            })
+            .collect();
+        match mine.as_slice() {
+            [] => lost += 1,
+            [entry] => {
+                assert_eq!(
+                    entry["payload"]["command"], unacked.command,
+                    "match {id}: {entry}"
+                );
+                written += 1;
+            }
+            more => panic!(
+                "match {id}: one command in flight, {} written: {more:?}",
+                more.len()
+            ),
+        }
+    }
+    (written, lost)
 }
 
 fn view_of(message: &Value) -> (Value, Vec<u64>) {

@@ -1,0 +1,148 @@
+//! Cluster mode: many crease nodes on one PostgreSQL, NATS between them, any node serves any
+//! match, and no match is lost with a node (docs/cluster.md).
+//!
+//! * **Ownership** lives in PostgreSQL ([`crate::store::Lease`]): each live match has one
+//!   owner node, held by a lease with an epoch. The owner's actor is the only writer of the
+//!   match's log, and every journal transaction checks the epoch ([`crate::store::Fence`]), so
+//!   a paused or cut-off old owner can never append after another node took over.
+//! * **Routing** goes over NATS ([`serve`], [`remote`]): a socket on a node that does not own
+//!   its match gets a [`MatchHandle`](crate::matches::MatchHandle) whose mailbox is a proxy
+//!   task; commands, subscriptions and connection notices travel to the owner as requests on
+//!   `<cluster>.match.<id>.req`, and the owner publishes each viewer's batches on
+//!   `<cluster>.match.<id>.feed.<viewer>`. The gateway cannot tell the difference.
+//! * **Membership and failover** ([`node`]): every node heartbeats, renews its leases, and
+//!   claims its share of expired ones, rebuilding those matches from their logs. A draining
+//!   node (SIGTERM) releases its leases at once and nudges the others to claim them.
+//!
+//! Single-node mode (no `--nats-url`) touches none of this.
+
+pub mod config;
+pub mod node;
+mod remote;
+mod serve;
+mod wire;
+
+pub use config::ClusterConfig;
+
+use crate::store::NodeRecord;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Why cluster mode could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    #[error("cluster mode needs a postgres:// DATABASE_URL (the leases live there)")]
+    NeedsPostgres,
+    #[error("cannot connect to NATS at {url}: {message}")]
+    Nats { url: String, message: String },
+}
+
+/// This node's membership: its identity, its NATS connection and the subjects it uses.
+pub struct Cluster {
+    pub node: NodeRecord,
+    pub lease_ttl: Duration,
+    nats: async_nats::Client,
+    subjects: Subjects,
+    draining: AtomicBool,
+}
+
+impl Cluster {
+    /// Connects to NATS. The node id is the configured name plus a random suffix, so a
+    /// restarted process never mistakes its predecessor's leases for its own.
+    pub async fn connect(config: &ClusterConfig, database_url: &str) -> Result<Cluster, ClusterError> {
+        if !(database_url.starts_with("postgres:") || database_url.starts_with("postgresql:")) {
+            return Err(ClusterError::NeedsPostgres);
+        }
+        let url = config.nats_url.clone().unwrap_or_default();
+        let node_id = config.node_id();
+        let nats = async_nats::ConnectOptions::new()
+            .name(&node_id)
+            .request_timeout(Some(config.route_timeout()))
+            .connect(url.as_str())
+            .await
+            .map_err(|error| ClusterError::Nats {
+                url: url.clone(),
+                message: error.to_string(),
+            })?;
+        Ok(Cluster {
+            node: NodeRecord {
+                node_id,
+                name: config.node_name(),
+                advertise_url: config.advertise_url.clone(),
+                started_at: chrono::Utc::now(),
+            },
+            lease_ttl: config.lease_ttl(),
+            nats,
+            subjects: Subjects {
+                prefix: config.cluster_name.clone(),
+            },
+            draining: AtomicBool::new(false),
+        })
+    }
+
+    pub fn node_id(&self) -> &str {
+        &self.node.node_id
+    }
+
+    pub fn lease_ttl_ms(&self) -> i64 {
+        self.lease_ttl.as_millis() as i64
+    }
+
+    /// How often the node heartbeats, renews and claims: three times per lease TTL, so one
+    /// late heartbeat never costs a lease.
+    pub fn heartbeat_interval(&self) -> Duration {
+        self.lease_ttl / 3
+    }
+
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::SeqCst)
+    }
+
+    pub(crate) fn set_draining(&self) {
+        self.draining.store(true, Ordering::SeqCst);
+    }
+
+    /// Tells every node that leases were released, so they claim now, not at their next tick.
+    pub(crate) async fn announce_orphans(&self) {
+        let _ = self.nats.publish(self.subjects.orphans(), "".into()).await;
+        let _ = self.nats.flush().await;
+    }
+}
+
+/// The NATS subjects of one cluster, all under `--cluster-name`.
+#[derive(Clone, Debug)]
+struct Subjects {
+    prefix: String,
+}
+
+impl Subjects {
+    /// Requests to the owner of a match (commands, subscriptions, connection notices, logs).
+    fn requests(&self, match_id: &str) -> String {
+        format!("{}.match.{match_id}.req", self.prefix)
+    }
+
+    /// One viewer's batches of a match, published by its owner.
+    fn feed(&self, match_id: &str, viewer: crate::rules::Viewer) -> String {
+        let viewer = match viewer {
+            crate::rules::Viewer::Seat(seat) => format!("seat{}", seat.index()),
+            crate::rules::Viewer::Spectator => "spectator".to_string(),
+        };
+        format!("{}.match.{match_id}.feed.{viewer}", self.prefix)
+    }
+
+    /// Published by a node that has just started serving a match it took over: sockets bound
+    /// to the previous owner close and resume.
+    fn moved(&self, match_id: &str) -> String {
+        format!("{}.match.{match_id}.moved", self.prefix)
+    }
+
+    /// Asks one node to start a match placed on it.
+    fn start(&self, node_id: &str) -> String {
+        format!("{}.node.{node_id}.start", self.prefix)
+    }
+
+    /// Leases were released: claim them now.
+    fn orphans(&self) -> String {
+        format!("{}.orphans", self.prefix)
+    }
+}

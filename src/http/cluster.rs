@@ -1,0 +1,52 @@
+//! `GET /v1/cluster`: which nodes serve this database, their heartbeats and their matches.
+
+use super::AppState;
+use crate::error::ApiError;
+use crate::protocol::{ClusterInfo, ClusterNode};
+use axum::extract::State;
+use axum::{Json, Router, routing::get};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/v1/cluster", get(cluster))
+}
+
+async fn cluster(State(state): State<AppState>) -> Result<Json<ClusterInfo>, ApiError> {
+    let lobby = &state.lobby;
+    let Some(cluster) = &lobby.cluster else {
+        // One process: itself, with the matches it runs.
+        return Ok(Json(ClusterInfo {
+            mode: "single".into(),
+            node_id: None,
+            lease_ttl_ms: None,
+            nodes: vec![ClusterNode {
+                node_id: "single".into(),
+                name: "single".into(),
+                advertise_url: None,
+                started_at: None,
+                heartbeat_at: None,
+                alive: true,
+                draining: false,
+                matches: lobby.live.len() as i64,
+            }],
+        }));
+    };
+    let nodes = lobby.store.cluster_nodes(cluster.lease_ttl_ms()).await?;
+    Ok(Json(ClusterInfo {
+        mode: "cluster".into(),
+        node_id: Some(cluster.node_id().to_string()),
+        lease_ttl_ms: Some(cluster.lease_ttl_ms() as u64),
+        nodes: nodes
+            .into_iter()
+            .map(|node| ClusterNode {
+                node_id: node.node_id,
+                name: node.name,
+                advertise_url: node.advertise_url,
+                started_at: Some(node.started_at),
+                heartbeat_at: Some(node.heartbeat_at),
+                alive: node.alive,
+                draining: node.draining,
+                matches: node.matches,
+            })
+            .collect(),
+    }))
+}

@@ -1,0 +1,722 @@
+//! Cluster drills: `crease serve` processes as nodes of one cluster on a fresh PostgreSQL
+//! database and the local NATS server, played over real WebSockets by remote seats.
+//!
+//! * cross-node play: every seat talks to a node that does not run its match;
+//! * kill -9 of the node that runs every match: the others take them over, the seats resume,
+//!   no acked command is lost;
+//! * SIGSTOP of the owner past its lease: another node takes over; once the old owner wakes,
+//!   it stops the match (its writes are refused) and its sockets move;
+//! * SIGTERM: the node drains, its matches move at once (long before the lease TTL).
+//!
+//! And, without processes, the fence itself: a write under an old epoch never commits, and
+//! a takeover waits for a write that holds the current epoch.
+//!
+//! They need `TEST_DATABASE_URL` and `TEST_NATS_URL` (`.ci/run` sets both); without them they
+//! are skipped, except under `CI=true`, where that fails.
+
+mod common;
+mod drills;
+
+use common::{Backend, TestDb};
+use crease::matches::GameRegistry;
+use crease::store::{EntryKind, Fence, NewEntry, Store, StoreError};
+use drills::{Drill, RemoteSeat, SeatRecord, ServerProcess, get, post, register};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Short leases, so a failover happens within a few seconds of a kill.
+const TTL_MS: u64 = 2000;
+
+fn nats_url() -> Option<String> {
+    match std::env::var("TEST_NATS_URL") {
+        Ok(url) => Some(url),
+        Err(_) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("CI=true but TEST_NATS_URL is unset: the cluster tests must run")
+        }
+        Err(_) => {
+            eprintln!("skipping: set TEST_NATS_URL=nats://127.0.0.1:4222 to run the cluster tests");
+            None
+        }
+    }
+}
+
+/// One test's cluster: its database, its NATS subject prefix, and how to start nodes.
+struct TestCluster {
+    db: TestDb,
+    nats: String,
+    name: String,
+    binary: PathBuf,
+    http: reqwest::Client,
+}
+
+impl TestCluster {
+    async fn new() -> Option<TestCluster> {
+        let nats = nats_url()?;
+        let db = TestDb::create(Backend::Postgres).await?;
+        Some(TestCluster {
+            db,
+            nats,
+            // Tests run at once on one NATS server: each gets its own subjects.
+            name: format!("t{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
+            binary: drills::server_binary(),
+            http: reqwest::Client::new(),
+        })
+    }
+
+    async fn node(&self, name: &str, ttl_ms: u64) -> ServerProcess {
+        let flags: Vec<String> = [
+            "--nats-url",
+            &self.nats,
+            "--cluster-name",
+            &self.name,
+            "--node-name",
+            name,
+            "--lease-ttl-ms",
+            &ttl_ms.to_string(),
+            "--route-timeout-ms",
+            "3000",
+            "--rate-limits",
+            "off",
+        ]
+        .iter()
+        .map(|flag| flag.to_string())
+        .collect();
+        let node = ServerProcess::start_with(&self.binary, self.db.url(), &flags).await;
+        assert!(node.node.is_some(), "a cluster node logs its node id");
+        node
+    }
+
+    async fn store(&self) -> Store {
+        Store::connect(self.db.url())
+            .await
+            .expect("connect to the test database")
+    }
+
+    /// Creates the matches through `base`; returns `(match_id, seat tokens)` for each.
+    async fn create_matches(
+        &self,
+        base: &str,
+        matches: &[(&str, Value, usize)],
+    ) -> Vec<(String, Vec<String>)> {
+        let mut created = Vec::new();
+        for (index, (game, options, remote)) in matches.iter().enumerate() {
+            let (_, creator) = register(&self.http, base, &format!("{game}-{index}-a")).await;
+            let mut body = json!({ "game": game, "options": options });
+            if *remote == 1 {
+                body["opponent"] = json!("bot");
+            }
+            let (status, info) = post(&self.http, &format!("{base}/v1/matches"), &creator, body).await;
+            assert_eq!(status, 201, "{info}");
+            let match_id = info["match_id"].as_str().expect("match_id").to_string();
+            let mut tokens = vec![creator];
+            if *remote == 2 {
+                let (_, joiner) = register(&self.http, base, &format!("{game}-{index}-b")).await;
+                let url = format!("{base}/v1/matches/{match_id}/join");
+                let (status, joined) = post(&self.http, &url, &joiner, json!({})).await;
+                assert_eq!(status, 200, "{joined}");
+                tokens.push(joiner);
+            }
+            created.push((match_id, tokens));
+        }
+        created
+    }
+}
+
+/// The node holding a match's lease, and the lease's epoch.
+async fn lease(store: &Store, match_id: &str) -> (String, i64) {
+    let sql = format!("SELECT node_id, epoch FROM match_lease WHERE match_id = '{match_id}'");
+    let rows = sqlx_rows(store, &sql).await;
+    let row = rows
+        .first()
+        .unwrap_or_else(|| panic!("match {match_id} has no lease"));
+    (row.0.clone(), row.1)
+}
+
+async fn sqlx_rows(store: &Store, sql: &str) -> Vec<(String, i64)> {
+    let Store::Postgres(pool) = store else {
+        panic!("cluster tests run on PostgreSQL")
+    };
+    sqlx::query_as::<_, (String, i64)>(sqlx::AssertSqlSafe(sql.to_string()))
+        .fetch_all(pool)
+        .await
+        .expect("query the test database")
+}
+
+/// Starts one remote seat per token; each plays through `drill`'s current server.
+fn play(
+    games: &GameRegistry,
+    matches: &[(&str, Value, usize)],
+    created: &[(String, Vec<String>)],
+    drill_of: impl Fn(usize, usize) -> Arc<Drill>,
+) -> Vec<tokio::task::JoinHandle<SeatRecord>> {
+    let mut seats = Vec::new();
+    for (index, ((game, _, _), (match_id, tokens))) in matches.iter().zip(created).enumerate() {
+        let kind = games.get(game).expect("a standard game");
+        for (seat, token) in tokens.iter().enumerate() {
+            let drill = drill_of(index, seat);
+            let slot = if drill.acks.len() > index { index } else { 0 };
+            let remote = RemoteSeat::new(
+                kind.clone(),
+                match_id,
+                token,
+                (drill, slot),
+                (index * 10 + seat) as u64,
+            );
+            seats.push(tokio::spawn(remote.play()));
+        }
+    }
+    seats
+}
+
+async fn finish(seats: Vec<tokio::task::JoinHandle<SeatRecord>>) -> Vec<SeatRecord> {
+    let mut records = Vec::new();
+    for seat in seats {
+        records.push(seat.await.expect("a seat played to the end"));
+    }
+    records
+}
+
+/// Checks every seat (acks in the log, events in order, the log verifies) through `base`;
+/// returns the acks proved.
+async fn check_all(
+    http: &reqwest::Client,
+    base: &str,
+    records: &[SeatRecord],
+    connections: Option<usize>,
+) -> usize {
+    let mut checked = 0;
+    for record in records {
+        checked += drills::check_seat(http, base, record, connections).await;
+        drills::check_unacked(http, base, record).await;
+    }
+    checked
+}
+
+/// For each seat that reconnected after `since`, the time from `since` to its first ack on a
+/// connection opened after it (acks on the old socket, answered before the node stopped, do
+/// not count): when play resumed on the match's new node.
+fn resumed_after(records: &[SeatRecord], since: Instant) -> Vec<Duration> {
+    records
+        .iter()
+        .filter_map(|record| {
+            let before = record.connected_at.iter().filter(|at| **at <= since).count();
+            record
+                .acked
+                .iter()
+                .filter(|acked| acked.connection > before)
+                .map(|acked| acked.at - since)
+                .min()
+        })
+        .collect()
+}
+
+/// The first and the last seat's resumption after `since` (see [`resumed_after`]).
+fn resumption(records: &[SeatRecord], since: Instant) -> (Duration, Duration) {
+    let resumed = resumed_after(records, since);
+    let first = resumed
+        .iter()
+        .min()
+        .copied()
+        .expect("some seat resumed on a new connection");
+    let last = resumed.iter().max().copied().unwrap_or(first);
+    (first, last)
+}
+
+/// A counter or histogram count from a node's `/metrics`, summed over the lines that contain
+/// every `filter`.
+async fn metric(http: &reqwest::Client, base: &str, name: &str, filters: &[&str]) -> f64 {
+    let text = http
+        .get(format!("{base}/metrics"))
+        .send()
+        .await
+        .expect("GET /metrics")
+        .text()
+        .await
+        .expect("metrics text");
+    text.lines()
+        .filter(|line| line.starts_with(name) && filters.iter().all(|filter| line.contains(filter)))
+        .filter_map(|line| line.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+fn mixed_matches() -> Vec<(&'static str, Value, usize)> {
+    vec![
+        ("ctg", json!({ "format": "t10" }), 2),
+        ("wicketz", json!({ "overs": 12 }), 1),
+        ("champions", json!({ "players": 3 }), 1),
+        ("ctg", json!({ "format": "t10" }), 1),
+    ]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn any_node_serves_any_match_over_routed_sockets() {
+    let Some(cluster) = TestCluster::new().await else {
+        return;
+    };
+    let nodes = [
+        cluster.node("a", TTL_MS).await,
+        cluster.node("b", TTL_MS).await,
+        cluster.node("c", TTL_MS).await,
+    ];
+    let matches = mixed_matches();
+    // Created through one node; placed on the least-loaded ones.
+    let created = cluster.create_matches(&nodes[0].base, &matches).await;
+    let store = cluster.store().await;
+    let mut owners = Vec::new();
+    for (match_id, _) in &created {
+        owners.push(lease(&store, match_id).await.0);
+    }
+    let distinct: std::collections::HashSet<&String> = owners.iter().collect();
+    assert!(
+        distinct.len() >= 2,
+        "new matches are spread over the nodes: {owners:?}"
+    );
+
+    // Every seat plays through a node that does not run its match.
+    let games = GameRegistry::standard();
+    let seats = play(&games, &matches, &created, |index, seat| {
+        let others: Vec<&ServerProcess> = nodes
+            .iter()
+            .filter(|node| node.node.as_ref() != Some(&owners[index]))
+            .collect();
+        Drill::new(&others[seat % others.len()].base, 1)
+    });
+    let records = finish(seats).await;
+    // One socket each: nothing needed a reconnect.
+    let acks = check_all(&cluster.http, &nodes[1].base, &records, Some(1)).await;
+    let mut routed = 0.0;
+    for node in &nodes {
+        routed += metric(
+            &cluster.http,
+            &node.base,
+            "crease_cluster_routed_request_duration_seconds_count",
+            &["kind=\"command\""],
+        )
+        .await;
+    }
+    assert!(
+        routed >= acks as f64,
+        "every acked command was routed: {routed} < {acks}"
+    );
+
+    let (status, info) = get(&cluster.http, &format!("{}/v1/cluster", nodes[2].base)).await;
+    assert_eq!(status, 200, "{info}");
+    assert_eq!(info["mode"], "cluster");
+    let listed = info["nodes"].as_array().expect("nodes");
+    assert_eq!(listed.len(), 3, "{info}");
+    assert!(listed.iter().all(|node| node["alive"] == true), "{info}");
+    eprintln!(
+        "cross-node play: {} seats, {acks} acked commands, all routed",
+        records.len()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_of_the_owner_moves_its_matches_and_loses_no_acked_command() {
+    let Some(cluster) = TestCluster::new().await else {
+        return;
+    };
+    // Alone at first, so every match is placed on it.
+    let doomed = cluster.node("doomed", TTL_MS).await;
+    let matches = mixed_matches();
+    let created = cluster.create_matches(&doomed.base, &matches).await;
+    let survivors = [cluster.node("b", TTL_MS).await, cluster.node("c", TTL_MS).await];
+    let drill = Drill::retrying(&survivors[0].base, matches.len(), Duration::from_millis(200));
+    let games = GameRegistry::standard();
+    let seats = play(&games, &matches, &created, |_, _| drill.clone());
+
+    let (acks, in_flight) = drill
+        .until_every_slot_acked(&vec![0; matches.len()], 3, Duration::from_secs(120))
+        .await;
+    let killed_at = Instant::now();
+    doomed.kill().await;
+    eprintln!("kill -9 with {in_flight} commands in flight; acks per match {acks:?}");
+
+    let records = finish(seats).await;
+    let (resumed, last) = resumption(&records, killed_at);
+    let acked = check_all(&cluster.http, &survivors[1].base, &records, None).await;
+    let store = cluster.store().await;
+    let survivor_ids: Vec<&String> = survivors.iter().filter_map(|node| node.node.as_ref()).collect();
+    for (match_id, _) in &created {
+        let (owner, epoch) = lease(&store, match_id).await;
+        assert!(survivor_ids.contains(&&owner), "{match_id} ended on {owner}");
+        assert!(epoch >= 2, "{match_id}: taken over, so a new epoch ({epoch})");
+    }
+    eprintln!(
+        "failover: {acked} acked commands all in their logs; from kill -9 to the first resumed ack \
+         {:.2} s, to the last seat's {:.2} s (lease TTL {:.1} s)",
+        resumed.as_secs_f64(),
+        last.as_secs_f64(),
+        TTL_MS as f64 / 1000.0
+    );
+    assert!(
+        resumed < Duration::from_millis(TTL_MS) + Duration::from_secs(10),
+        "play resumed {resumed:?} after the kill"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_owner_is_fenced_and_its_sockets_move() {
+    let Some(cluster) = TestCluster::new().await else {
+        return;
+    };
+    let paused = cluster.node("paused", TTL_MS).await;
+    let matches = vec![("ctg", json!({ "format": "t10" }), 1)];
+    let created = cluster.create_matches(&paused.base, &matches).await;
+    let taker = cluster.node("taker", TTL_MS).await;
+    let match_id = created[0].0.clone();
+    let store = cluster.store().await;
+    let (owner, epoch) = lease(&store, &match_id).await;
+    assert_eq!(Some(&owner), paused.node.as_ref());
+    assert_eq!(epoch, 1);
+
+    // The seat plays on the owner itself.
+    let drill = Drill::retrying(&paused.base, 1, Duration::from_millis(200));
+    let games = GameRegistry::standard();
+    let seats = play(&games, &matches, &created, |_, _| drill.clone());
+    drill
+        .until_every_slot_acked(&[0], 3, Duration::from_secs(60))
+        .await;
+
+    paused.signal("STOP");
+    let stopped_at = Instant::now();
+    let claimed = loop {
+        let (owner, epoch) = lease(&store, &match_id).await;
+        if Some(&owner) == taker.node.as_ref() {
+            break epoch;
+        }
+        assert!(
+            stopped_at.elapsed() < Duration::from_secs(30),
+            "nobody took the match over"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(claimed, 2, "the takeover raised the epoch");
+    let log_at_claim = sqlx_rows(
+        &store,
+        &format!("SELECT 'n', count(*) FROM match_event WHERE match_id = '{match_id}'"),
+    )
+    .await[0]
+        .1;
+    eprintln!(
+        "taken over {:.2} s after SIGSTOP, at log length {log_at_claim}",
+        stopped_at.elapsed().as_secs_f64()
+    );
+    // Long enough for the frozen node's turn clock and lease timer to be overdue on waking.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    paused.signal("CONT");
+    let woke_at = Instant::now();
+
+    // The seat's socket on the old owner is closed (1001 or `match_moved`), and it resumes,
+    // still through the old owner, which now routes to the new one.
+    let records = finish(seats).await;
+    let record = &records[0];
+    assert!(
+        record.connections >= 2,
+        "the socket moved: {} connections",
+        record.connections
+    );
+    let (resumed, _) = resumption(&records, woke_at);
+    check_all(&cluster.http, &taker.base, &records, None).await;
+    // The old owner runs nothing now, and what it tried after waking was refused.
+    let live = metric(&cluster.http, &paused.base, "crease_live_matches", &[]).await;
+    assert_eq!(live, 0.0, "the paused node stopped the match it lost");
+    let fenced = metric(
+        &cluster.http,
+        &paused.base,
+        "crease_cluster_fenced_writes_total",
+        &[],
+    )
+    .await;
+    let (owner, _) = lease(&store, &match_id).await;
+    assert_eq!(
+        Some(&owner),
+        taker.node.as_ref(),
+        "the lease stayed with the new owner"
+    );
+    eprintln!(
+        "after SIGCONT: first ack {:.2} s later; writes refused by the fence on the old owner: {}",
+        resumed.as_secs_f64(),
+        fenced + 0.0
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_drains_a_node_at_once() {
+    let Some(cluster) = TestCluster::new().await else {
+        return;
+    };
+    // A long lease: the hand-off must not wait for it.
+    let ttl_ms = 20_000;
+    let leaving = cluster.node("leaving", ttl_ms).await;
+    let matches = mixed_matches();
+    let created = cluster.create_matches(&leaving.base, &matches).await;
+    let staying = cluster.node("staying", ttl_ms).await;
+    let drill = Drill::retrying(&leaving.base, matches.len(), Duration::from_millis(100));
+    let games = GameRegistry::standard();
+    let seats = play(&games, &matches, &created, |_, _| drill.clone());
+    drill
+        .until_every_slot_acked(&vec![0; matches.len()], 3, Duration::from_secs(120))
+        .await;
+
+    drill.server.send_replace(staying.base.clone());
+    let term_at = Instant::now();
+    leaving.signal("TERM");
+    let records = finish(seats).await;
+    let (first, handed_off) = resumption(&records, term_at);
+    assert!(
+        leaving.exited_within(Duration::from_secs(30)).await,
+        "a drained node exits cleanly"
+    );
+    check_all(&cluster.http, &staying.base, &records, None).await;
+    let store = cluster.store().await;
+    for (match_id, _) in &created {
+        assert_eq!(Some(&lease(&store, match_id).await.0), staying.node.as_ref());
+    }
+    eprintln!(
+        "drain: from SIGTERM to the first resumed ack {:.2} s, to the last seat's {:.2} s (lease TTL {} s)",
+        first.as_secs_f64(),
+        handed_off.as_secs_f64(),
+        ttl_ms / 1000
+    );
+    assert!(
+        handed_off < Duration::from_millis(ttl_ms / 2),
+        "the matches moved at once, not at the lease's expiry: {handed_off:?}"
+    );
+}
+
+fn entry(seq: i64) -> NewEntry {
+    NewEntry {
+        seq,
+        kind: EntryKind::Event,
+        payload: serde_json::value::to_raw_value(&json!({ "n": seq })).expect("json"),
+    }
+}
+
+/// The fence without processes: a write under a superseded epoch never commits, a takeover
+/// waits for a transaction that checked the current epoch, and the loser learns it lost.
+#[tokio::test]
+async fn writes_under_an_old_epoch_are_refused_and_a_takeover_waits_for_a_write_in_progress() {
+    let Some(db) = TestDb::create(Backend::Postgres).await else {
+        return;
+    };
+    let store = Store::connect(db.url()).await.expect("connect");
+    store
+        .execute_unchecked(
+            "INSERT INTO \"match\" (match_id, game, options, status, seat_count, turn_clock_ms, \
+             disconnect_grace_ms, seed_commitment, seed, created_at) \
+             VALUES ('m', 'ctg', '{}', 'live', 2, 1000, 1000, 'c', 's', now())",
+        )
+        .await
+        .expect("a live match");
+    let first = store
+        .place_match("m", "a", 300)
+        .await
+        .expect("place")
+        .expect("a lease");
+    assert_eq!(first.epoch, 1);
+    assert!(
+        store.place_match("m", "b", 300).await.expect("place").is_none(),
+        "placed once"
+    );
+    let now = chrono::Utc::now();
+    store
+        .append("m", &[entry(1)], None, now, Some(Fence(1)))
+        .await
+        .expect("the owner writes");
+    // Not renewed: after the TTL another node claims it, raising the epoch.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let claimed = store.claim_orphans("b", 60_000, 10).await.expect("claim");
+    assert_eq!(claimed.len(), 1);
+    assert_eq!(claimed[0].epoch, 2);
+    let stale = store.append("m", &[entry(2)], None, now, Some(Fence(1))).await;
+    assert!(matches!(stale, Err(StoreError::Fenced(_))), "{stale:?}");
+    assert!(
+        store.renew_leases("a", 60_000).await.expect("renew").is_empty(),
+        "a lost it"
+    );
+    store
+        .append("m", &[entry(2)], None, now, Some(Fence(2)))
+        .await
+        .expect("the new owner writes");
+    assert_eq!(store.log("m").await.expect("log").len(), 2);
+
+    // A write holding epoch 2 (its transaction has checked the fence and not committed yet)
+    // makes a takeover wait; the takeover then sees the write, and the writer's next write is
+    // refused.
+    let Store::Postgres(pool) = &store else {
+        unreachable!()
+    };
+    let mut writing = pool.begin().await.expect("begin");
+    sqlx::query("SELECT 1 FROM match_lease WHERE match_id = 'm' AND epoch = 2 FOR SHARE")
+        .fetch_one(&mut *writing)
+        .await
+        .expect("the fence check");
+    sqlx::query(
+        "INSERT INTO match_event (match_id, seq, at, kind, payload) VALUES ('m', 3, now(), 'event', '{}')",
+    )
+    .execute(&mut *writing)
+    .await
+    .expect("the write");
+    let taking = {
+        let store = store.clone();
+        tokio::spawn(async move { store.take_over(&claimed[0], "b", "c", 60_000).await })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        !taking.is_finished(),
+        "the takeover waits for the write in progress"
+    );
+    writing.commit().await.expect("commit");
+    let taken = taking.await.expect("task").expect("take over").expect("taken");
+    assert_eq!(taken.epoch, 3);
+    assert_eq!(
+        store.log("m").await.expect("log").len(),
+        3,
+        "the write before the takeover stands"
+    );
+    let late = store.append("m", &[entry(4)], None, now, Some(Fence(2))).await;
+    assert!(matches!(late, Err(StoreError::Fenced(_))), "{late:?}");
+}
+
+/// The actor's side of the fence, deterministically (one in-process node whose lease another
+/// node "takes" behind its back, with renewals far apart): the next write is refused, nothing
+/// reaches the log, the player hears `match_moved`, and every socket of the match is closed
+/// with 1001 so its client resumes where the match now runs.
+#[tokio::test]
+async fn an_actor_whose_lease_was_taken_writes_nothing_and_moves_its_sockets() {
+    use crease::protocol::{ErrorCode, ServerMessage};
+    use crease::rules::{BotPolicy, Dice, Game, Seed, ctg::Ctg};
+    let Some(nats) = nats_url() else {
+        return;
+    };
+    let cluster_name = format!("t{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
+    let Some(app) = common::spawn_app_with(Backend::Postgres, GameRegistry::standard(), |config| {
+        config.cluster.nats_url = Some(nats);
+        config.cluster.cluster_name = cluster_name;
+        // Renewals 200 s apart: only the fence can notice the takeover during this test.
+        config.cluster.lease_ttl_ms = 600_000;
+    })
+    .await
+    else {
+        return;
+    };
+    let (info, home, away) = app.live_match("ctg", json!({ "format": "t10" })).await;
+    let id = info.match_id.clone();
+    let mut clients = [
+        app.connect(&id, Some(&home.token), None).await,
+        app.connect(&id, Some(&away.token), None).await,
+    ];
+    let mut snapshots = Vec::new();
+    for client in &mut clients {
+        match client.recv().await {
+            ServerMessage::Snapshot(snapshot) => snapshots.push(snapshot),
+            other => panic!("expected a snapshot, got {other:?}"),
+        }
+    }
+    let logged = app.app().store().log(&id).await.expect("log").len();
+
+    app.app()
+        .store()
+        .execute_unchecked(&format!(
+            "UPDATE match_lease SET node_id = 'elsewhere', epoch = epoch + 1 WHERE match_id = '{id}'"
+        ))
+        .await
+        .expect("another node takes the match");
+
+    // The seat the game waits for plays a legal move: the write is refused by the fence.
+    let turn = snapshots
+        .iter()
+        .position(|snapshot| snapshot.seat.is_some_and(|seat| snapshot.pending.contains(&seat)))
+        .expect("the game waits for a seat");
+    let view: <Ctg as Game>::View = serde_json::from_value(snapshots[turn].view.clone()).expect("a CTG view");
+    let command = Ctg::bot_command(&view, BotPolicy::Heuristic, &mut Dice::new(&Seed::from_u64(1)))
+        .expect("a legal move");
+    let command_id = clients[turn]
+        .command(serde_json::to_value(command).expect("json"))
+        .await;
+    match clients[turn].recv().await {
+        ServerMessage::Error(error) => {
+            assert_eq!(error.code, ErrorCode::MatchMoved, "{error:?}");
+            assert_eq!(error.id.as_deref(), Some(command_id.as_str()));
+        }
+        other => panic!("expected match_moved, got {other:?}"),
+    }
+    for client in &mut clients {
+        loop {
+            match client.next().await {
+                common::Received::Closed(code) => {
+                    assert_eq!(code, Some(1001), "closed so the client resumes elsewhere");
+                    break;
+                }
+                common::Received::Message(message) => {
+                    assert!(
+                        !matches!(*message, ServerMessage::Event { .. } | ServerMessage::Ack { .. }),
+                        "nothing was played: {message:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(
+        app.app().store().log(&id).await.expect("log").len(),
+        logged,
+        "the log is untouched"
+    );
+    let fenced = metric(&app.http, &app.base, "crease_cluster_fenced_writes_total", &[]).await;
+    assert!(fenced >= 1.0, "the refused write is counted: {fenced}");
+}
+
+/// Group commit keeps the fence per append: in one group, the append whose epoch is stale
+/// fails alone and the others commit.
+#[tokio::test]
+async fn a_fenced_append_fails_alone_in_its_group() {
+    use crease::store::{GroupPolicy, Journal};
+    let Some(db) = TestDb::create(Backend::Postgres).await else {
+        return;
+    };
+    let store = Store::connect(db.url()).await.expect("connect");
+    for id in ["held", "lost"] {
+        store
+            .execute_unchecked(&format!(
+                "INSERT INTO \"match\" (match_id, game, options, status, seat_count, turn_clock_ms, \
+                 disconnect_grace_ms, seed_commitment, seed, created_at) \
+                 VALUES ('{id}', 'ctg', '{{}}', 'live', 2, 1000, 1000, 'c', 's', now())"
+            ))
+            .await
+            .expect("a live match");
+        store
+            .place_match(id, "a", 60_000)
+            .await
+            .expect("place")
+            .expect("lease");
+    }
+    store
+        .execute_unchecked("UPDATE match_lease SET epoch = 2, node_id = 'b' WHERE match_id = 'lost'")
+        .await
+        .expect("taken over");
+    let policy = GroupPolicy {
+        window: Duration::from_millis(50),
+        max_appends: 16,
+        writers: 1,
+    };
+    let journal = Journal::spawn(store.clone(), policy);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let now = chrono::Utc::now();
+    let held = journal
+        .enqueue_by(deadline, "held", vec![entry(1)], None, now, Some(Fence(1)))
+        .await
+        .expect("queued");
+    let lost = journal
+        .enqueue_by(deadline, "lost", vec![entry(1)], None, now, Some(Fence(1)))
+        .await
+        .expect("queued");
+    let (held, lost) = tokio::join!(held, lost);
+    held.expect("answered").expect("the held lease's append commits");
+    let refused = lost.expect("answered").expect_err("the stale epoch is refused");
+    assert!(refused.error.is_fenced(), "{:?}", refused.error);
+    assert_eq!(store.log("held").await.expect("log").len(), 1);
+    assert!(store.log("lost").await.expect("log").is_empty());
+}
