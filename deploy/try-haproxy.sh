@@ -6,7 +6,9 @@
 #      request reaches it afterwards;
 #   3. a stopped node (SIGTERM) leaves it too;
 #   4. WebSockets pass through the proxy: `crease load` plays matches through it;
-#   5. a restarted node comes back (rise 2).
+#   5. a restarted node comes back (rise 2);
+#   6. a node that still accepts connections but answers /readyz with 503 (as a draining
+#      node does) leaves the pool.
 # The nodes are single-node servers with one SQLite database each, so unlike a real cluster
 # they cannot serve each other's matches: step 4 runs once only one node is left in the pool.
 # The variant configuration differs from deploy/haproxy.cfg only in the servers' addresses
@@ -35,9 +37,10 @@ done
 work=$(mktemp -d)
 declare -A node_pid=()
 proxy_pid=
+stub_pid=
 cleanup() {
-  for pid in "${node_pid[@]}" $proxy_pid; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${node_pid[@]}" $proxy_pid; do wait "$pid" 2>/dev/null || true; done
+  for pid in "${node_pid[@]}" $proxy_pid $stub_pid; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${node_pid[@]}" $proxy_pid $stub_pid; do wait "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -57,7 +60,7 @@ start_node() {
 }
 
 # Column $2 of crease-N's line in HAProxy's stats CSV: 18 is its state (UP, DOWN, ...), 17
-# the requests redispatched away from it.
+# the requests redispatched away from it, 37 and 38 its last check's status and HTTP code.
 stat() {
   { curl -s --max-time 2 "http://127.0.0.1:$STATS_PORT/;csv" || true; } |
     awk -F, -v server="crease-$1" -v column="$2" '$1 == "crease_nodes" && $2 == server { print $column }'
@@ -162,4 +165,29 @@ start_node 3
 echo "5. crease-3 restarted: UP again $(wait_state 3 UP "$restarted") s after its start"
 answered=$(spread 10)
 grep -q '^crease-3 ' <<<"$answered" || fail "crease-3 is UP but gets no requests"
-echo "try-haproxy: all 5 steps passed"
+
+# Until the cluster mode's drain lands, no crease node answers 503 while alive: a stand-in
+# on crease-3's port does, the way a draining node will.
+sleep 2
+replaced=$(now_ms)
+kill -KILL "${node_pid[3]}"
+wait "${node_pid[3]}" 2>/dev/null || true
+unset 'node_pid[3]'
+python3 -c '
+import http.server
+class NotReady(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(503)
+        self.send_header("content-length", "0")
+        self.end_headers()
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("127.0.0.1", 8083), NotReady).serve_forever()
+' &
+stub_pid=$!
+echo "6. crease-3 replaced by a stand-in answering 503 on /readyz: DOWN $(wait_state 3 DOWN "$replaced") s later"
+sleep 1.2
+check="$(stat 3 37) $(stat 3 38)"
+[ "$check" = "L7STS 503" ] || fail "crease-3's last check was '$check', not a 503 answer"
+echo "   its last check: $check (HTTP answer, wrong status)"
+echo "try-haproxy: all 6 steps passed"
