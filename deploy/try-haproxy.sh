@@ -7,7 +7,7 @@
 #   3. a stopped node (SIGTERM) leaves it too;
 #   4. WebSockets pass through the proxy: `crease load` plays matches through it;
 #   5. a restarted node comes back (rise 2);
-#   6. a node that still accepts connections but answers /readyz with 503 (as a draining
+#   6. a node that still accepts connections but answers /readyz with 503 (what a draining
 #      node does) leaves the pool.
 # The nodes are single-node servers with one SQLite database each, so unlike a real cluster
 # they cannot serve each other's matches: step 4 runs once only one node is left in the pool.
@@ -17,7 +17,8 @@
 #
 # usage: deploy/try-haproxy.sh        (after `cargo build --bin crease`)
 # env: BIN (default target/debug/crease), PORT (the proxy, default 8090), STATS_PORT (8404).
-# Everything it starts (three nodes, haproxy) is stopped by its pid on exit.
+# Everything it starts (three nodes, haproxy, the stand-in of step 6) is stopped by its pid
+# on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-${CARGO_TARGET_DIR:-target}/debug/crease}
@@ -57,6 +58,13 @@ start_node() {
   CREASE_RATE_LIMITS=off RUST_LOG=warn "$BIN" serve --bind "127.0.0.1:808$1" \
     --database-url "sqlite://$work/node-$1.db" >>"$work/node-$1.log" 2>&1 &
   node_pid[$1]=$!
+}
+
+# Sends signal $2 to crease-N and reaps it (quietly: bash would report a SIGKILLed job).
+stop_node() {
+  kill "-$2" "${node_pid[$1]}"
+  { wait "${node_pid[$1]}"; } 2>/dev/null || true
+  unset "node_pid[$1]"
 }
 
 # Column $2 of crease-N's line in HAProxy's stats CSV: 18 is its state (UP, DOWN, ...), 17
@@ -133,9 +141,7 @@ echo "   30 requests answered by: $(echo "$answered" | paste -sd, | sed 's/,/, /
 # passed check it takes two (fall 2), which is the steady state this step shows.
 sleep 2
 killed=$(now_ms)
-kill -KILL "${node_pid[3]}"
-wait "${node_pid[3]}" 2>/dev/null || true
-unset 'node_pid[3]'
+stop_node 3 KILL
 # Before the checks notice, a request sent to crease-3 fails to connect and is redispatched.
 answered=$(spread 10)
 echo "2. crease-3 SIGKILLed; 10 requests right after answered by: $(echo "$answered" | paste -sd, | sed 's/,/, /g')"
@@ -148,9 +154,7 @@ echo "   30 requests answered by: $(echo "$answered" | paste -sd, | sed 's/,/, /
 ! grep -q '^status-' <<<"$answered" || fail "a request failed after crease-3 left"
 
 stopped=$(now_ms)
-kill -TERM "${node_pid[2]}"
-wait "${node_pid[2]}" 2>/dev/null || true
-unset 'node_pid[2]'
+stop_node 2 TERM
 echo "3. crease-2 stopped (SIGTERM): DOWN $(wait_state 2 DOWN "$stopped") s after the signal"
 
 echo "4. crease load through the proxy (WebSockets via HAProxy to crease-1):"
@@ -170,9 +174,7 @@ grep -q '^crease-3 ' <<<"$answered" || fail "crease-3 is UP but gets no requests
 # on crease-3's port does, the way a draining node will.
 sleep 2
 replaced=$(now_ms)
-kill -KILL "${node_pid[3]}"
-wait "${node_pid[3]}" 2>/dev/null || true
-unset 'node_pid[3]'
+stop_node 3 KILL
 python3 -c '
 import http.server
 class NotReady(http.server.BaseHTTPRequestHandler):
