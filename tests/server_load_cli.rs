@@ -96,3 +96,45 @@ async fn an_unreachable_server_is_reported_as_errors_not_a_hang() {
     );
     assert!(matches!(args.pace, Pace::Max));
 }
+
+#[tokio::test]
+async fn repeated_server_urls_share_the_players_and_the_summary_counts_each_urls_sockets() {
+    let app = spawn_app_on(Backend::Sqlite, GameRegistry::standard())
+        .await
+        .expect("sqlite");
+    // Two single-node servers cannot share matches, so this is one server under two
+    // spellings: the load tool sees two URLs and must place each match's seats on both.
+    let by_name = app.base.replacen("127.0.0.1", "localhost", 1);
+    assert_ne!(by_name, app.base, "the base URL names 127.0.0.1: {}", app.base);
+    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_crease"))
+        .args(["load", "--server", &app.base, "--url", &by_name])
+        .args(["--pace", "max", "--matches", "3"])
+        .output()
+        .await
+        .expect("crease load runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("3 of 3 matches started, 3 completed"), "{stdout}");
+    assert!(stdout.contains("errors 0  "), "{stdout}");
+    let per_url = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("sockets per URL: "))
+        .unwrap_or_else(|| panic!("no per-URL line in {stdout}"));
+    let counts: Vec<(&str, u64)> = per_url
+        .split("  ")
+        .map(|entry| {
+            let (url, count) = entry.rsplit_once(' ').expect("URL and count");
+            (url, count.parse().expect("a count"))
+        })
+        .collect();
+    let urls: Vec<&str> = counts.iter().map(|(url, _)| *url).collect();
+    assert_eq!(urls, [app.base.as_str(), by_name.as_str()], "{stdout}");
+    // Each match puts one seat on each URL: at least one socket per match on both (more if
+    // a seat had to reconnect).
+    assert!(counts.iter().all(|(_, sockets)| *sockets >= 3), "{stdout}");
+    app.stop().await;
+}

@@ -18,6 +18,10 @@
 //! One process can hold only as many sockets as its open-file limit allows, so `--workers K`
 //! splits the matches over K child processes of this same binary and merges what they
 //! measured (counters add up, latency histograms are merged value by value).
+//!
+//! `--server` may be given several times, one per node of a cluster: players are placed on
+//! the URLs round-robin, and the two seats of a match on two different URLs, so that a
+//! benchmark of a cluster exercises sockets routed to the node that owns the match.
 
 use super::bot::BotClient;
 use crate::matches::{GameKind, GameRegistry};
@@ -59,9 +63,15 @@ impl Pace {
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
-    /// Base URL of the server.
-    #[arg(long, default_value = "http://127.0.0.1:8080")]
-    pub server: String,
+    /// Base URL of the server; repeat it for several nodes of one cluster (players go to them
+    /// round-robin, the two seats of a match to different URLs).
+    #[arg(
+        long = "server",
+        visible_alias = "url",
+        value_name = "URL",
+        default_value = "http://127.0.0.1:8080"
+    )]
+    pub servers: Vec<String>,
     /// Concurrent matches (two players and two sockets each).
     #[arg(long, default_value_t = 10)]
     pub matches: u32,
@@ -91,6 +101,19 @@ pub struct Args {
     /// Internal: run as one worker of `--workers`, printing progress and the result as JSON lines.
     #[arg(long, hide = true)]
     pub worker: bool,
+    /// Internal: the index of this worker's first match among all the workers' matches, so the
+    /// round-robin over `--server` URLs continues from one worker to the next.
+    #[arg(long, hide = true, default_value_t = 0)]
+    pub first_match: u32,
+}
+
+/// Where a match's two players go among `servers` URLs: player `2 * match_index` and the next
+/// one, round-robin. With two URLs or more the two seats land on different URLs, since two
+/// consecutive numbers differ modulo any count above one.
+fn placement(match_index: u32, servers: usize) -> (usize, usize) {
+    let servers = servers.max(1) as u64;
+    let home = 2 * u64::from(match_index);
+    ((home % servers) as usize, ((home + 1) % servers) as usize)
 }
 
 /// What the run measured; `--json` prints it as is.
@@ -112,6 +135,15 @@ pub struct LoadReport {
     pub latency: Latency,
     pub errors: u64,
     pub reconnects: u64,
+    /// WebSocket connections opened (first connects, reconnects and back-to-back matches),
+    /// per `--server` URL in the order given.
+    pub sockets_per_url: Vec<UrlSockets>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UrlSockets {
+    pub url: String,
+    pub sockets: u64,
 }
 
 /// Command-to-broadcast percentiles of the window, in milliseconds.
@@ -143,13 +175,16 @@ struct Stats {
     acks: AtomicU64,
     errors: AtomicU64,
     reconnects: AtomicU64,
+    /// Sockets opened, by index into `--server`.
+    sockets: Vec<AtomicU64>,
     /// Microseconds from sending a command to its ack, inside the window.
     latency: Mutex<Histogram<u64>>,
 }
 
 impl Stats {
-    fn new() -> anyhow::Result<Stats> {
+    fn new(servers: usize) -> anyhow::Result<Stats> {
         Ok(Stats {
+            sockets: (0..servers).map(|_| AtomicU64::new(0)).collect(),
             started: AtomicU64::new(0),
             setup_failures: AtomicU64::new(0),
             completed: AtomicU64::new(0),
@@ -254,7 +289,10 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
         .get(&args.game)
         .with_context(|| format!("unknown game {}", args.game))?;
     let options = json!({ "format": args.format });
-    let stats = Arc::new(Stats::new()?);
+    if args.servers.is_empty() {
+        bail!("no --server to load");
+    }
+    let stats = Arc::new(Stats::new(args.servers.len())?);
     // Idle lobby connections are sockets on the server too: let them go soon after setup.
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(256)
@@ -264,9 +302,11 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
     let began = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
     for index in 0..args.matches {
+        let (home, away) = placement(args.first_match.wrapping_add(index), args.servers.len());
         let context = MatchTask {
             http: http.clone(),
-            server: args.server.clone(),
+            home: (home, args.servers[home].clone()),
+            away: (away, args.servers[away].clone()),
             game: game.clone(),
             options: options.clone(),
             pace: args.pace,
@@ -334,6 +374,15 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
         errors: stats.errors.load(Relaxed),
         reconnects: stats.reconnects.load(Relaxed),
         latency: Latency::of(&histogram),
+        sockets_per_url: args
+            .servers
+            .iter()
+            .zip(&stats.sockets)
+            .map(|(url, sockets)| UrlSockets {
+                url: url.clone(),
+                sockets: sockets.load(Relaxed),
+            })
+            .collect(),
     };
     Ok((report, histogram))
 }
@@ -346,13 +395,17 @@ async fn run_workers(args: &Args) -> anyhow::Result<LoadReport> {
     let bar = progress_bar(args.matches);
     let progress = Arc::new(Mutex::new(vec![Progress::default(); workers as usize]));
     let mut children = Vec::new();
+    let mut first_match = 0;
     for worker in 0..workers {
         let share = args.matches / workers + u32::from(worker < args.matches % workers);
         let mut command = tokio::process::Command::new(&exe);
+        command.arg("load");
+        for server in &args.servers {
+            command.args(["--server", server]);
+        }
         command
-            .arg("load")
-            .args(["--server", &args.server])
             .args(["--matches", &share.to_string()])
+            .args(["--first-match", &first_match.to_string()])
             .args(["--pace", &args.pace.name()])
             .args(["--game", &args.game, "--format", &args.format])
             .args(["--setup-concurrency", &args.setup_concurrency.to_string()])
@@ -365,6 +418,7 @@ async fn run_workers(args: &Args) -> anyhow::Result<LoadReport> {
         if args.no_sockets {
             command.arg("--no-sockets");
         }
+        first_match += share;
         let mut child = command.spawn().context("starting a load worker")?;
         let stdout = child.stdout.take().context("a worker's output")?;
         let progress = progress.clone();
@@ -420,6 +474,19 @@ async fn run_workers(args: &Args) -> anyhow::Result<LoadReport> {
         errors: sum(|report| report.errors),
         reconnects: sum(|report| report.reconnects),
         latency: Latency::of(&histogram),
+        sockets_per_url: args
+            .servers
+            .iter()
+            .enumerate()
+            .map(|(index, url)| UrlSockets {
+                url: url.clone(),
+                sockets: reports
+                    .iter()
+                    .filter_map(|report| report.sockets_per_url.get(index))
+                    .map(|count| count.sockets)
+                    .sum(),
+            })
+            .collect(),
     })
 }
 
@@ -524,12 +591,20 @@ fn print_report(report: &LoadReport) {
         report.latency.p50_ms, report.latency.p90_ms, report.latency.p99_ms, report.latency.max_ms
     );
     println!("errors {}  reconnects {}", report.errors, report.reconnects);
+    let per_url: Vec<String> = report
+        .sockets_per_url
+        .iter()
+        .map(|count| format!("{} {}", count.url, count.sockets))
+        .collect();
+    println!("sockets per URL: {}", per_url.join("  "));
 }
 
 /// Sets up one match slot and plays both of its seats.
 struct MatchTask {
     http: reqwest::Client,
-    server: String,
+    /// Where each seat plays: an index into `--server` (for the socket counts) and its URL.
+    home: (usize, String),
+    away: (usize, String),
     game: Arc<dyn GameKind>,
     options: Value,
     pace: Pace,
@@ -554,10 +629,10 @@ impl MatchTask {
 
     async fn run_slot(&self, permit: &mut Option<tokio::sync::SemaphorePermit<'_>>) -> anyhow::Result<()> {
         let home =
-            BotClient::register_with(self.http.clone(), &self.server, &format!("load-{}-h", self.index))
+            BotClient::register_with(self.http.clone(), &self.home.1, &format!("load-{}-h", self.index))
                 .await?;
         let away =
-            BotClient::register_with(self.http.clone(), &self.server, &format!("load-{}-a", self.index))
+            BotClient::register_with(self.http.clone(), &self.away.1, &format!("load-{}-a", self.index))
                 .await?;
         loop {
             let match_id = home
@@ -569,15 +644,19 @@ impl MatchTask {
                 self.stats.started.fetch_add(1, Relaxed);
                 return std::future::pending().await;
             }
-            let home_socket = connect(&home.socket_url(&match_id, None)).await?;
-            let away_socket = connect(&away.socket_url(&match_id, None)).await?;
+            let home_socket = self
+                .connect(self.home.0, &home.socket_url(&match_id, None))
+                .await?;
+            let away_socket = self
+                .connect(self.away.0, &away.socket_url(&match_id, None))
+                .await?;
             // Only the first match of a slot is setup; later ones are part of the load.
             if permit.take().is_some() {
                 self.stats.started.fetch_add(1, Relaxed);
             }
             let (home_result, away_result) = tokio::join!(
-                self.play(&home, &match_id, home_socket),
-                self.play(&away, &match_id, away_socket)
+                self.play(self.home.0, &home, &match_id, home_socket),
+                self.play(self.away.0, &away, &match_id, away_socket)
             );
             home_result?;
             away_result?;
@@ -588,8 +667,23 @@ impl MatchTask {
         }
     }
 
+    /// Opens a socket to the `server`-th URL and counts it there.
+    async fn connect(&self, server: usize, url: &str) -> anyhow::Result<Socket> {
+        let socket = connect(url).await?;
+        if let Some(count) = self.stats.sockets.get(server) {
+            count.fetch_add(1, Relaxed);
+        }
+        Ok(socket)
+    }
+
     /// Plays one seat to the end of the match, reconnecting (with resume) if the socket drops.
-    async fn play(&self, player: &BotClient, match_id: &str, mut socket: Socket) -> anyhow::Result<()> {
+    async fn play(
+        &self,
+        server: usize,
+        player: &BotClient,
+        match_id: &str,
+        mut socket: Socket,
+    ) -> anyhow::Result<()> {
         let mut seat = SeatPlay::new();
         let mut reconnects = 0;
         loop {
@@ -599,7 +693,9 @@ impl MatchTask {
                     reconnects += 1;
                     self.stats.reconnects.fetch_add(1, Relaxed);
                     tokio::time::sleep(Duration::from_millis(200)).await;
-                    socket = connect(&player.socket_url(match_id, Some(seat.last_seq))).await?;
+                    socket = self
+                        .connect(server, &player.socket_url(match_id, Some(seat.last_seq)))
+                        .await?;
                     seat.sent_at = None;
                 }
                 Ok(false) => bail!("the server closed match {match_id} before it finished"),
@@ -754,6 +850,25 @@ mod tests {
         let snapshot = r#"{"type":"snapshot","protocol":1,"seat":null,"view":{},"pending":[],"last_seq":0}"#;
         let message: Incoming = serde_json::from_str(snapshot).expect("snapshot");
         assert_eq!(message.seat, None);
+    }
+
+    #[test]
+    fn players_go_round_robin_and_the_two_seats_of_a_match_to_different_urls() {
+        assert_eq!(placement(0, 1), (0, 0));
+        assert_eq!(placement(7, 1), (0, 0));
+        for servers in 2..=5 {
+            let mut players = vec![0; servers];
+            for index in 0..(servers as u32 * 10) {
+                let (home, away) = placement(index, servers);
+                assert_ne!(home, away, "match {index} over {servers} URLs");
+                assert_eq!(away, (home + 1) % servers);
+                players[home] += 1;
+                players[away] += 1;
+            }
+            assert!(players.iter().all(|&count| count == 20), "{servers}: {players:?}");
+        }
+        // Over three URLs, match 1's players are the third and fourth: URLs 2 and 0.
+        assert_eq!(placement(1, 3), (2, 0));
     }
 
     #[test]

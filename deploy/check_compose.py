@@ -1,0 +1,94 @@
+"""What docker-compose.yml is for, checked without a Docker engine (run by check-compose.sh).
+
+The schema check (Compose's own `config -q`) cannot tell whether the file still does what the
+docs say: that `docker compose up` is one node and Postgres, and that the cluster profile is
+three nodes behind the HAProxy of deploy/haproxy.cfg, on a database no single-mode node uses.
+"""
+
+import re
+import sys
+from pathlib import Path
+from urllib.parse import urlparse
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+NODES = ["crease-1", "crease-2", "crease-3"]
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+def database_of(service):
+    return urlparse(service["environment"]["DATABASE_URL"]).path
+
+
+compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+services = compose["services"]
+default = {name for name, service in services.items() if not service.get("profiles")}
+cluster = {name for name, service in services.items() if "cluster" in service.get("profiles", [])}
+
+check(default == {"postgres", "crease"}, f"`docker compose up` starts {sorted(default)}")
+check(
+    cluster == {"cluster-db", "nats", "haproxy", *NODES},
+    f"the cluster profile adds {sorted(cluster)}",
+)
+
+for name, service in services.items():
+    needs = service.get("depends_on", [])
+    for target in needs:
+        check(target in services, f"{name} depends on the unknown service {target}")
+        if name in default:
+            check(target in default, f"default service {name} depends on {target}, outside the default")
+
+single = services["crease"]
+check("CREASE_NATS_URL" not in single["environment"], "the default node must stay single-node")
+check("8080:8080" in single.get("ports", []), "the default node publishes 8080")
+
+for name in NODES:
+    node = services[name]
+    env = node["environment"]
+    check(env.get("CREASE_NATS_URL") == "nats://nats:4222", f"{name}: CREASE_NATS_URL")
+    check(env.get("CREASE_NODE_NAME") == name, f"{name}: CREASE_NODE_NAME")
+    check(env.get("CREASE_ADVERTISE_URL") == f"http://{name}:8080", f"{name}: CREASE_ADVERTISE_URL")
+    check(env["DATABASE_URL"].startswith("postgres://"), f"{name}: cluster mode needs Postgres")
+    check(
+        database_of(node) != database_of(single),
+        f"{name} shares its database with the single-mode node",
+    )
+    check("--log-json" in node["command"], f"{name}: --log-json")
+    check("0.0.0.0:8080" in node["command"], f"{name}: listens on 8080")
+    check(
+        {"postgres", "nats", "cluster-db"} <= set(node["depends_on"]),
+        f"{name}: waits for Postgres, NATS and its database",
+    )
+    check(node.get("build") == ".", f"{name}: the same image as the single node")
+
+cfg = (ROOT / "deploy" / "haproxy.cfg").read_text()
+haproxy = services["haproxy"]
+check(
+    "./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in haproxy.get("volumes", []),
+    "haproxy mounts deploy/haproxy.cfg where the image reads it",
+)
+servers = re.findall(r"^\s*server\s+(\S+)\s+(\S+)", cfg, re.MULTILINE)
+check(
+    servers == [(name, f"{name}:8080") for name in NODES],
+    f"haproxy.cfg's servers are the three nodes on 8080: {servers}",
+)
+binds = re.findall(r"^\s*bind\s+:(\d+)", cfg, re.MULTILINE)
+published = {port.split(":")[1] for port in haproxy.get("ports", [])}
+check(set(binds) <= published, f"haproxy binds {binds} but publishes {sorted(published)}")
+check("8090" in binds, "haproxy serves the cluster on 8090")
+
+host_ports = [
+    port.split(":")[0] for service in services.values() for port in service.get("ports", [])
+]
+check(len(host_ports) == len(set(host_ports)), f"a host port is published twice: {host_ports}")
+
+if failures:
+    print("docker-compose.yml:", *failures, sep="\n  ", file=sys.stderr)
+    sys.exit(1)
+print(f"docker-compose.yml: default {sorted(default)}; cluster adds {sorted(cluster)}; wiring ok")
