@@ -19,7 +19,7 @@ mod drills;
 
 use common::{Backend, TestDb};
 use crease::matches::GameRegistry;
-use crease::store::{EntryKind, Fence, NewEntry, Store, StoreError};
+use crease::store::{EntryKind, Fence, NewEntry, NodeRecord, Store, StoreError};
 use drills::{Drill, RemoteSeat, SeatRecord, ServerProcess, get, post, register};
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -487,6 +487,17 @@ async fn sigterm_drains_a_node_at_once() {
     );
 }
 
+fn node_record(node_id: &str, lease_ttl_ms: i64) -> NodeRecord {
+    NodeRecord {
+        node_id: node_id.to_string(),
+        name: node_id.to_string(),
+        advertise_url: None,
+        started_at: chrono::Utc::now(),
+        lease_ttl_ms,
+        runs_matches: true,
+    }
+}
+
 fn entry(seq: i64) -> NewEntry {
     NewEntry {
         seq,
@@ -511,32 +522,44 @@ async fn writes_under_an_old_epoch_are_refused_and_a_takeover_waits_for_a_write_
         )
         .await
         .expect("a live match");
+    // Node a's heartbeat holds its leases for 300 ms; b's and c's for a minute.
+    for (node, ttl) in [("a", 300), ("b", 60_000), ("c", 60_000)] {
+        store
+            .heartbeat(&node_record(node, ttl), false)
+            .await
+            .expect("heartbeat");
+    }
     let first = store
-        .place_match("m", "a", 300)
+        .place_match("m", "a")
         .await
         .expect("place")
         .expect("a lease");
     assert_eq!(first.epoch, 1);
     assert!(
-        store.place_match("m", "b", 300).await.expect("place").is_none(),
+        store.place_match("m", "b").await.expect("place").is_none(),
         "placed once"
+    );
+    assert!(
+        store.claim_orphans("b", 10).await.expect("claim").is_empty(),
+        "a's heartbeat is fresh: nothing to claim"
     );
     let now = chrono::Utc::now();
     store
         .append("m", &[entry(1)], None, now, Some(Fence(1)))
         .await
         .expect("the owner writes");
-    // Not renewed: after the TTL another node claims it, raising the epoch.
+    // a's heartbeat is not renewed: after its TTL another node claims it, raising the epoch.
     tokio::time::sleep(Duration::from_millis(400)).await;
-    let claimed = store.claim_orphans("b", 60_000, 10).await.expect("claim");
+    let claimed = store.claim_orphans("b", 10).await.expect("claim");
     assert_eq!(claimed.len(), 1);
     assert_eq!(claimed[0].epoch, 2);
     let stale = store.append("m", &[entry(2)], None, now, Some(Fence(1))).await;
     assert!(matches!(stale, Err(StoreError::Fenced(_))), "{stale:?}");
     assert!(
-        store.renew_leases("a", 60_000).await.expect("renew").is_empty(),
+        store.held_leases("a").await.expect("held").is_empty(),
         "a lost it"
     );
+    assert_eq!(store.held_leases("b").await.expect("held"), claimed);
     store
         .append("m", &[entry(2)], None, now, Some(Fence(2)))
         .await
@@ -562,7 +585,7 @@ async fn writes_under_an_old_epoch_are_refused_and_a_takeover_waits_for_a_write_
     .expect("the write");
     let taking = {
         let store = store.clone();
-        tokio::spawn(async move { store.take_over(&claimed[0], "b", "c", 60_000).await })
+        tokio::spawn(async move { store.take_over(&claimed[0], "b", "c").await })
     };
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(
@@ -687,11 +710,7 @@ async fn a_fenced_append_fails_alone_in_its_group() {
             ))
             .await
             .expect("a live match");
-        store
-            .place_match(id, "a", 60_000)
-            .await
-            .expect("place")
-            .expect("lease");
+        store.place_match(id, "a").await.expect("place").expect("lease");
     }
     store
         .execute_unchecked("UPDATE match_lease SET epoch = 2, node_id = 'b' WHERE match_id = 'lost'")

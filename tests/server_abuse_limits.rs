@@ -217,3 +217,44 @@ async fn rate_limits_off_lets_one_address_create_freely() {
     }
     app.stop().await;
 }
+
+/// Behind a trusted proxy (here the test itself, on loopback) each client named by
+/// `X-Forwarded-For` has its own bucket; without the trust, the header is ignored and every
+/// request is charged to the proxy's address.
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_bucket() {
+    async fn create_as(app: &TestApp, client: &str) -> u16 {
+        app.http
+            .post(format!("{}/v1/players", app.base))
+            .header("x-forwarded-for", client)
+            .json(&json!({ "name": "someone" }))
+            .send()
+            .await
+            .expect("POST")
+            .status()
+            .as_u16()
+    }
+    for trusted in [true, false] {
+        let app = spawn_app_with(Backend::Sqlite, toy_games(), |config| {
+            config.abuse.rate_limit_ip_burst = 2;
+            config.abuse.rate_limit_ip_per_minute = 1;
+            if trusted {
+                config.abuse.trusted_proxies = vec!["127.0.0.0/8".parse().expect("net")];
+            }
+        })
+        .await
+        .expect("SQLite is always available");
+        let statuses = [
+            create_as(&app, "203.0.113.1").await,
+            create_as(&app, "203.0.113.1").await,
+            create_as(&app, "203.0.113.1").await,
+            create_as(&app, "203.0.113.2").await,
+        ];
+        if trusted {
+            assert_eq!(statuses, [201, 201, 429, 201], "one bucket per forwarded client");
+        } else {
+            assert_eq!(statuses, [201, 201, 429, 429], "one bucket for every request");
+        }
+        app.stop().await;
+    }
+}

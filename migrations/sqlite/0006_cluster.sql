@@ -7,14 +7,15 @@ CREATE TABLE cluster_node (
     advertise_url  TEXT,
     started_at     TEXT NOT NULL,
     heartbeat_at   TEXT NOT NULL,
-    draining       BOOLEAN NOT NULL DEFAULT 0
+    lease_ttl_ms   INTEGER NOT NULL,
+    draining       BOOLEAN NOT NULL DEFAULT 0,
+    runs_matches   BOOLEAN NOT NULL DEFAULT 1
 );
 
 CREATE TABLE match_lease (
     match_id    TEXT PRIMARY KEY REFERENCES "match" (match_id),
     node_id     TEXT NOT NULL,
     epoch       INTEGER NOT NULL,
-    expires_at  TEXT NOT NULL
+    taken_at    TEXT NOT NULL
 );
 CREATE INDEX match_lease_node ON match_lease (node_id);
-CREATE INDEX match_lease_expiry ON match_lease (expires_at);

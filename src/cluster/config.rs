@@ -28,6 +28,12 @@ pub struct ClusterConfig {
     #[arg(long, env = "CREASE_ADVERTISE_URL")]
     pub advertise_url: Option<String>,
 
+    /// `false` makes a gateway node: it serves the lobby and sockets (routed to the nodes
+    /// that own their matches) but is never given a match to run.
+    #[arg(long, env = "CREASE_RUNS_MATCHES", default_value_t = true, action = clap::ArgAction::Set,
+          value_parser = clap::builder::BoolishValueParser::new())]
+    pub runs_matches: bool,
+
     /// Milliseconds a request routed to a match's owner waits for its answer.
     #[arg(long, env = "CREASE_ROUTE_TIMEOUT_MS", default_value_t = 5000)]
     pub route_timeout_ms: u64,
@@ -41,6 +47,7 @@ impl Default for ClusterConfig {
             lease_ttl_ms: 5000,
             cluster_name: "crease".into(),
             advertise_url: None,
+            runs_matches: true,
             route_timeout_ms: 5000,
         }
     }

@@ -70,6 +70,8 @@ impl Cluster {
                 name: config.node_name(),
                 advertise_url: config.advertise_url.clone(),
                 started_at: chrono::Utc::now(),
+                lease_ttl_ms: config.lease_ttl().as_millis() as i64,
+                runs_matches: config.runs_matches,
             },
             lease_ttl: config.lease_ttl(),
             nats,

@@ -1,11 +1,11 @@
 //! A node's membership loop: heartbeat, lease renewal, failover claims, and the answers to
 //! "start this match" from the node that placed it here.
 //!
-//! Three times per lease TTL the node records its heartbeat, renews every lease it holds,
-//! stops the actors of matches it no longer holds (another node took them while this one was
-//! paused or cut off), and claims its share of the live matches nobody holds: expired leases
-//! of a dead node, or leases a draining node released. A claimed match is rebuilt from its
-//! log, exactly as after a restart.
+//! Three times per lease TTL the node records its heartbeat (which renews its lease on all
+//! its matches at once), stops the actors of matches it no longer holds (another node took
+//! them while this one was paused or cut off), and claims its share of the live matches
+//! nobody holds: those of a node whose heartbeat is older than its TTL, or that left the
+//! cluster (a drain). A claimed match is rebuilt from its log, exactly as after a restart.
 
 use super::Cluster;
 use crate::matches::Lobby;
@@ -51,27 +51,26 @@ pub fn spawn(lobby: Arc<Lobby>, mut stopping: watch::Receiver<bool>) -> tokio::t
     })
 }
 
-/// One round of membership: heartbeat, renew, shed what was lost, claim orphans.
+/// One round of membership: heartbeat (renewing every lease), shed what was lost, claim
+/// orphans.
 async fn tick(lobby: &Lobby, cluster: &Cluster, renewed_at: &mut Instant) {
     if cluster.is_draining() {
         return;
     }
     let store = &lobby.store;
-    if let Err(error) = store.heartbeat(&cluster.node, false).await {
-        tracing::warn!(%error, "cluster heartbeat failed");
-    }
-    match store
-        .renew_leases(cluster.node_id(), cluster.lease_ttl_ms())
-        .await
-    {
+    let held = match store.heartbeat(&cluster.node, false).await {
+        Ok(()) => store.held_leases(cluster.node_id()).await,
+        Err(error) => Err(error),
+    };
+    match held {
         Ok(held) => {
             *renewed_at = Instant::now();
             let held: HashSet<String> = held.into_iter().map(|lease| lease.match_id).collect();
             shed_lost(lobby, cluster, &held).await;
         }
         Err(error) => {
-            tracing::warn!(%error, "lease renewal failed");
-            // Past the TTL without a renewal, other nodes may hold these matches: stop
+            tracing::warn!(%error, "cluster heartbeat failed");
+            // Past the TTL without a heartbeat, other nodes may hold these matches: stop
             // serving them (their writes would be refused anyway).
             if renewed_at.elapsed() > cluster.lease_ttl {
                 shed_lost(lobby, cluster, &HashSet::new()).await;
@@ -103,11 +102,10 @@ async fn shed_lost(lobby: &Lobby, cluster: &Cluster, held: &HashSet<String>) {
 
 /// Claims this node's share of the live matches nobody holds, and runs them.
 pub async fn claim(lobby: &Lobby, cluster: &Cluster) -> usize {
-    if cluster.is_draining() {
+    if cluster.is_draining() || !cluster.node.runs_matches {
         return 0;
     }
     let store = &lobby.store;
-    let ttl = cluster.lease_ttl_ms();
     let orphans = match store.orphan_count().await {
         Ok(0) => return 0,
         Ok(count) => count,
@@ -117,9 +115,9 @@ pub async fn claim(lobby: &Lobby, cluster: &Cluster) -> usize {
         }
     };
     // Survivors split the orphans; whatever is left is claimed on the next tick.
-    let nodes = store.serving_nodes(ttl).await.unwrap_or(1).max(1);
+    let nodes = store.serving_nodes().await.unwrap_or(1).max(1);
     let share = (orphans + nodes - 1) / nodes;
-    let claimed = match store.claim_orphans(cluster.node_id(), ttl, share).await {
+    let claimed = match store.claim_orphans(cluster.node_id(), share).await {
         Ok(claimed) => claimed,
         Err(error) => {
             tracing::warn!(%error, "claiming unowned matches failed");

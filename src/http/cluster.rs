@@ -26,11 +26,12 @@ async fn cluster(State(state): State<AppState>) -> Result<Json<ClusterInfo>, Api
                 heartbeat_at: None,
                 alive: true,
                 draining: false,
+                runs_matches: true,
                 matches: lobby.live.len() as i64,
             }],
         }));
     };
-    let nodes = lobby.store.cluster_nodes(cluster.lease_ttl_ms()).await?;
+    let nodes = lobby.store.cluster_nodes().await?;
     Ok(Json(ClusterInfo {
         mode: "cluster".into(),
         node_id: Some(cluster.node_id().to_string()),
@@ -45,6 +46,7 @@ async fn cluster(State(state): State<AppState>) -> Result<Json<ClusterInfo>, Api
                 heartbeat_at: Some(node.heartbeat_at),
                 alive: node.alive,
                 draining: node.draining,
+                runs_matches: node.runs_matches,
                 matches: node.matches,
             })
             .collect(),

@@ -3,8 +3,10 @@
 //! Creating is the only cheap way to make the server spend storage, actors and bot CPU, so
 //! it is what a script would hammer. Three limits, each answered before any work is done:
 //!
-//! * per client IP address (from the TCP peer), a token bucket across all three routes, so
-//!   one machine cannot mint guest accounts or matches without bound;
+//! * per client IP address, a token bucket across all three routes, so one machine cannot
+//!   mint guest accounts or matches without bound. The address is the TCP peer's, or, when
+//!   the peer is a trusted proxy (`--trusted-proxy`, e.g. the load balancer in front of a
+//!   cluster), the nearest untrusted address its `X-Forwarded-For` names;
 //! * per player (after authentication), a token bucket on matches and tickets, so one token
 //!   spread over many addresses is limited too;
 //! * a cap on the matches a player holds a seat in that are not over yet (plus its waiting
@@ -31,7 +33,7 @@ use std::time::Duration;
 const PURGE_ABOVE_KEYS: usize = 50_000;
 
 /// `crease serve` settings for the abuse limits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct AbuseConfig {
     /// Players, matches and tickets one IP address may create per minute (sustained).
     #[arg(long, env = "CREASE_RATE_LIMIT_IP_PER_MINUTE", default_value_t = 60)]
@@ -57,6 +59,12 @@ pub struct AbuseConfig {
     #[arg(long, env = "CREASE_RATE_LIMITS", default_value_t = true, action = clap::ArgAction::Set,
           value_parser = clap::builder::BoolishValueParser::new())]
     pub rate_limits: bool,
+
+    /// Proxies (addresses or CIDR blocks, comma-separated) whose `X-Forwarded-For` is
+    /// believed: behind a load balancer every request comes from its address, so the
+    /// per-address limit must key on the client it names. Nobody else can set the header.
+    #[arg(long = "trusted-proxy", env = "CREASE_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
 }
 
 impl Default for AbuseConfig {
@@ -68,6 +76,7 @@ impl Default for AbuseConfig {
             rate_limit_player_burst: 10,
             max_open_matches_per_player: 10,
             rate_limits: true,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -85,6 +94,7 @@ impl AbuseConfig {
 /// The limiters themselves, shared by every request.
 pub struct AbuseLimits {
     per_ip: Option<Bucket<IpAddr>>,
+    trusted_proxies: Vec<ipnet::IpNet>,
     per_player: Option<Bucket<String>>,
     max_open_matches: Option<u32>,
 }
@@ -93,6 +103,7 @@ impl AbuseLimits {
     pub fn new(config: &AbuseConfig) -> Self {
         let on = config.rate_limits;
         AbuseLimits {
+            trusted_proxies: config.trusted_proxies.clone(),
             per_ip: on
                 .then(|| Bucket::new(config.rate_limit_ip_per_minute, config.rate_limit_ip_burst))
                 .flatten(),
@@ -178,10 +189,37 @@ impl FromRequestParts<AppState> for IpAdmitted {
         if let Some(bucket) = &state.limits.per_ip
             && let Some(ConnectInfo(peer)) = parts.extensions.get::<ConnectInfo<SocketAddr>>()
         {
-            bucket.take(&peer.ip())?;
+            let forwarded = parts.headers.get_all("x-forwarded-for");
+            let forwarded = forwarded.iter().filter_map(|value| value.to_str().ok());
+            bucket.take(&client_ip(peer.ip(), forwarded, &state.limits.trusted_proxies))?;
         }
         Ok(IpAdmitted)
     }
+}
+
+/// The address a request is charged to. A trusted proxy appends the address it received the
+/// request from to `X-Forwarded-For`, so reading from the right, the first address that is
+/// not itself a trusted proxy is the client (anything further left the client could have
+/// written). An untrusted peer's header is ignored, or anyone could pick their own bucket.
+fn client_ip<'a>(
+    peer: IpAddr,
+    forwarded: impl DoubleEndedIterator<Item = &'a str>,
+    trusted: &[ipnet::IpNet],
+) -> IpAddr {
+    let is_trusted = |ip: &IpAddr| trusted.iter().any(|net| net.contains(ip));
+    if !is_trusted(&peer) {
+        return peer;
+    }
+    let hops: Vec<&str> = forwarded.flat_map(|value| value.split(',')).collect();
+    for hop in hops.into_iter().rev() {
+        match hop.trim().parse::<IpAddr>() {
+            Ok(ip) if is_trusted(&ip) => continue,
+            Ok(ip) => return ip,
+            // A hop that is not an address: what lies left of it cannot be trusted.
+            Err(_) => return peer,
+        }
+    }
+    peer
 }
 
 #[cfg(test)]
@@ -197,6 +235,28 @@ mod tests {
             other => panic!("expected rate_limited, got {other:?}"),
         }
         assert!(bucket.take(&2).is_ok(), "keys have separate buckets");
+    }
+
+    #[test]
+    fn the_client_address_comes_from_a_trusted_proxys_header_only() {
+        let trusted: Vec<ipnet::IpNet> = vec!["10.0.0.0/8".parse().expect("net")];
+        let ip = |text: &str| text.parse::<IpAddr>().expect("ip");
+        let proxy = ip("10.1.2.3");
+        // Behind the proxy: the rightmost untrusted hop, whatever the client wrote before it.
+        let spoofed = ["6.6.6.6, 203.0.113.9", "10.9.9.9"];
+        assert_eq!(client_ip(proxy, spoofed.into_iter(), &trusted), ip("203.0.113.9"));
+        // No header, or only trusted hops: the proxy itself.
+        assert_eq!(client_ip(proxy, std::iter::empty(), &trusted), proxy);
+        assert_eq!(client_ip(proxy, ["10.0.0.1"].into_iter(), &trusted), proxy);
+        // A malformed hop ends the trust.
+        assert_eq!(
+            client_ip(proxy, ["203.0.113.9, junk"].into_iter(), &trusted),
+            proxy
+        );
+        // A client talking directly cannot choose its bucket with the header.
+        let direct = ip("198.51.100.7");
+        assert_eq!(client_ip(direct, ["203.0.113.9"].into_iter(), &trusted), direct);
+        assert_eq!(client_ip(proxy, ["203.0.113.9"].into_iter(), &[]), proxy);
     }
 
     #[test]

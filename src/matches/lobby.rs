@@ -241,13 +241,14 @@ impl Lobby {
     /// that node start it. If the chosen node does not confirm, this node takes it over.
     async fn place(&self, cluster: &Cluster, match_id: &str) -> Result<(), ApiError> {
         let me = cluster.node_id();
-        let ttl = cluster.lease_ttl_ms();
-        let target = self
-            .store
-            .least_loaded_node(ttl)
-            .await?
-            .unwrap_or_else(|| me.to_string());
-        let Some(lease) = self.store.place_match(match_id, &target, ttl).await? else {
+        let target = match self.store.least_loaded_node().await? {
+            Some(node) => node,
+            None if cluster.node.runs_matches => me.to_string(),
+            // Only gateway nodes are up: nobody can run the match yet; a node that joins
+            // claims it (it is live and unleased).
+            None => return Err(ApiError::Unavailable),
+        };
+        let Some(lease) = self.store.place_match(match_id, &target).await? else {
             return Ok(()); // another node placed it first
         };
         crate::telemetry::record_claims(1);
@@ -258,7 +259,7 @@ impl Lobby {
             Ok(()) => Ok(()),
             Err(error) => {
                 tracing::warn!(%match_id, node = %target, %error, "the chosen node did not start the match; running it here");
-                match self.store.take_over(&lease, &target, me, ttl).await? {
+                match self.store.take_over(&lease, &target, me).await? {
                     Some(lease) => self.run_placed(lease, true).await,
                     None => Ok(()),
                 }
@@ -382,14 +383,14 @@ impl Lobby {
         }
         let matches = self.live.len();
         self.shutdown().await;
-        match self.store.release_leases(cluster.node_id()).await {
-            Ok(released) => tracing::info!(matches, released, "drained: leases released"),
-            Err(error) => tracing::warn!(%error, "could not release the leases; they expire with the TTL"),
+        // Leaving the node table ends this node's lease on every match it owned.
+        match self.store.leave_cluster(cluster.node_id()).await {
+            Ok(()) => tracing::info!(matches, "drained: left the cluster"),
+            Err(error) => {
+                tracing::warn!(%error, "could not leave the cluster; the leases expire with the TTL")
+            }
         }
         cluster.announce_orphans().await;
-        if let Err(error) = self.store.forget_node(cluster.node_id()).await {
-            tracing::warn!(%error, "could not remove the node from the cluster table");
-        }
     }
 
     fn lock_actors(&self) -> std::sync::MutexGuard<'_, Vec<JoinHandle<()>>> {

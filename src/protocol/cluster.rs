@@ -29,6 +29,8 @@ pub struct ClusterNode {
     pub alive: bool,
     /// It is leaving: no new matches are placed on it.
     pub draining: bool,
+    /// False for a gateway node, which serves sockets but runs no match.
+    pub runs_matches: bool,
     /// Live matches it runs (holds an unexpired lease on).
     pub matches: i64,
 }
