@@ -739,3 +739,114 @@ async fn a_fenced_append_fails_alone_in_its_group() {
     assert_eq!(store.log("held").await.expect("log").len(), 1);
     assert!(store.log("lost").await.expect("log").is_empty());
 }
+
+/// One matchmaking queue for the whole cluster: two players queue on two different nodes and
+/// are paired into one match (placed on some node), a third queues with bot fallback and gets
+/// a bot match; every match is played through yet another node, and the finished human match
+/// is rated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn matchmaking_pairs_tickets_across_nodes_and_rates_the_result() {
+    let Some(cluster) = TestCluster::new().await else {
+        return;
+    };
+    let flags = |name: &str| -> Vec<String> {
+        [
+            "--nats-url",
+            &cluster.nats,
+            "--cluster-name",
+            &cluster.name,
+            "--node-name",
+            name,
+            "--rate-limits",
+            "off",
+            "--matchmaking-bot-after-secs",
+            "1",
+        ]
+        .iter()
+        .map(|flag| flag.to_string())
+        .collect()
+    };
+    let mut nodes = Vec::new();
+    for name in ["a", "b", "c"] {
+        nodes.push(ServerProcess::start_with(&cluster.binary, cluster.db.url(), &flags(name)).await);
+    }
+    let http = &cluster.http;
+    let ticket = |base: &str, token: &str, bot: bool| {
+        let (base, token) = (base.to_string(), token.to_string());
+        async move {
+            let body = json!({ "game": "ctg", "options": { "format": "t10" }, "bot_fallback": bot });
+            let (status, ticket) = post(http, &format!("{base}/v1/matchmaking/tickets"), &token, body).await;
+            assert!(status == 201 || status == 200, "{status} {ticket}");
+            ticket["ticket_id"].as_str().expect("ticket id").to_string()
+        }
+    };
+    let (first_id, first) = register(http, &nodes[0].base, "first").await;
+    let (_, second) = register(http, &nodes[1].base, "second").await;
+    let (_, alone) = register(http, &nodes[2].base, "alone").await;
+    let tickets = [
+        (0, first.clone(), ticket(&nodes[0].base, &first, false).await),
+        (1, second.clone(), ticket(&nodes[1].base, &second, false).await),
+        (2, alone.clone(), ticket(&nodes[2].base, &alone, true).await),
+    ];
+    let mut matched = Vec::new();
+    for (node, token, ticket_id) in &tickets {
+        let url = format!("{}/v1/matchmaking/tickets/{ticket_id}", nodes[*node].base);
+        let started = Instant::now();
+        let match_id = loop {
+            let response = http
+                .get(&url)
+                .bearer_auth(token)
+                .send()
+                .await
+                .expect("GET ticket");
+            let body: Value = response.json().await.expect("ticket JSON");
+            if body["status"] == "matched" {
+                break body["match_id"].as_str().expect("match id").to_string();
+            }
+            assert!(started.elapsed() < Duration::from_secs(30), "not matched: {body}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        matched.push((match_id, token.clone()));
+    }
+    assert_eq!(
+        matched[0].0, matched[1].0,
+        "the two queued players meet, across nodes"
+    );
+    assert_ne!(matched[2].0, matched[0].0, "the third got a bot match");
+    let (status, bot_match) = get(http, &format!("{}/v1/matches/{}", nodes[0].base, matched[2].0)).await;
+    assert_eq!(status, 200);
+    assert!(
+        bot_match["seats"]
+            .as_array()
+            .expect("seats")
+            .iter()
+            .any(|seat| seat["bot"] == true),
+        "{bot_match}"
+    );
+    let store = cluster.store().await;
+    let games = GameRegistry::standard();
+    let kind = games.get("ctg").expect("ctg");
+    let mut seats = Vec::new();
+    for (index, (match_id, token)) in matched.iter().enumerate() {
+        // Through a node other than the one running the match.
+        let (owner, _) = lease(&store, match_id).await;
+        let via = nodes
+            .iter()
+            .find(|node| node.node.as_ref() != Some(&owner))
+            .expect("another node");
+        let drill = Drill::new(&via.base, 1);
+        let seat = RemoteSeat::new(kind.clone(), match_id, token, (drill, 0), index as u64);
+        seats.push(tokio::spawn(seat.play()));
+    }
+    let records = finish(seats).await;
+    check_all(http, &nodes[2].base, &records, Some(1)).await;
+    let (status, profile) = get(http, &format!("{}/v1/players/{first_id}", nodes[2].base)).await;
+    assert_eq!(status, 200, "{profile}");
+    let ratings = profile["ratings"].as_array().expect("ratings");
+    assert!(
+        ratings
+            .iter()
+            .any(|rating| rating["game"] == "ctg" && rating["matches"] == 1),
+        "the cross-node match was rated: {profile}"
+    );
+}

@@ -6,6 +6,7 @@ use common::toy::Toy;
 use common::{Backend, TestApp, spawn_app, spawn_app_on, toy_games};
 use crease::protocol::ServerMessage;
 use serde_json::json;
+use std::time::Duration;
 
 #[tokio::test]
 async fn a_client_that_reconnects_resumes_from_the_last_seq_it_had() {
@@ -212,4 +213,39 @@ async fn catch_up_backlog(client: &mut common::Client, count: usize) {
     while client.events().len() < count {
         client.recv().await;
     }
+}
+
+/// A match rebuilt from its log keeps the turn time its seats had already used: the clock is
+/// counted from the last logged entry, not restarted in full (a restart, or in a cluster a
+/// takeover, must not hand a slow player a new clock).
+#[tokio::test]
+async fn a_restart_keeps_the_turn_time_already_used() {
+    let mut app = spawn_app(toy_games()).await;
+    let (home, away) = (app.player("home").await, app.player("away").await);
+    let body = json!({ "game": "toy", "options": { "rounds": 2 }, "turn_clock_secs": 6 });
+    let (status, created) = app.post("/v1/matches", Some(&home.token), body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["match_id"].as_str().expect("match id").to_string();
+    let (status, _) = app
+        .post(&format!("/v1/matches/{id}/join"), Some(&away.token), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let deadline = |message: ServerMessage| match message {
+        ServerMessage::Snapshot(snapshot) => snapshot.deadline_ms.expect("home is asked to pick"),
+        other => panic!("expected a snapshot, got {other:?}"),
+    };
+    let mut client = app.connect(&id, Some(&home.token), None).await;
+    let fresh = deadline(client.recv().await);
+    assert!(fresh > 5_000, "a fresh clock: {fresh} ms");
+    drop(client);
+    tokio::time::sleep(Duration::from_secs(3)).await;
+
+    app.restart().await;
+    let mut client = app.connect(&id, Some(&home.token), None).await;
+    let resumed = deadline(client.recv().await);
+    assert!(
+        resumed <= 3_200,
+        "the clock went on from the log's last entry, not afresh: {resumed} ms left"
+    );
+    app.stop().await;
 }

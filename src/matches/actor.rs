@@ -118,6 +118,8 @@ struct MatchActor<G: Game> {
     moved: bool,
     /// Raised when this actor stops while the match is live, for its handles to report.
     moved_flag: Arc<std::sync::atomic::AtomicBool>,
+    /// For a match rebuilt from its log: when its last entry was written.
+    resumed_since: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 /// Rebuilds a match from its log (an empty log means it has not started yet) and runs it.
@@ -164,6 +166,7 @@ pub(crate) fn spawn<G: Game>(
         retries: 0,
         moved: false,
         moved_flag: Default::default(),
+        resumed_since: log.last().map(|entry| entry.at),
     };
     let (sender, receiver) = mpsc::channel(MAILBOX);
     let handle = MatchHandle::new(sender, G::ID, G::MAX_COMMAND_BYTES);
@@ -279,6 +282,7 @@ impl<G: Game> MatchActor<G> {
             // Only reachable if a crash separated the last events from the result; finish now.
             let _ = self.commit(Vec::new(), Some(outcome)).await;
         }
+        self.resume_clocks();
         self.refresh_clocks();
         self.play_automatic_moves().await;
         while self.finished.is_none() && !self.moved {
@@ -806,6 +810,23 @@ impl<G: Game> MatchActor<G> {
             Viewer::Spectator => self.deadlines.values().min().copied(),
         }?;
         Some(deadline.saturating_duration_since(Instant::now()).as_millis() as u64)
+    }
+
+    /// A match rebuilt from its log (a restart, or another node taking it over) keeps the
+    /// time its pending seats had already used: their clocks run from the last logged entry
+    /// (when they were last asked, or later), not afresh from now. So a turn clock is never
+    /// cut short, and a failover cannot hand a slow player a new full clock.
+    fn resume_clocks(&mut self) {
+        let Some(since) = self.resumed_since.take() else {
+            return;
+        };
+        let used = (chrono::Utc::now() - since).to_std().unwrap_or_default();
+        let left = self.context.clocks.turn.saturating_sub(used);
+        for seat in self.pending() {
+            if !self.is_bot(seat) {
+                self.deadlines.insert(seat, Instant::now() + left);
+            }
+        }
     }
 
     /// Gives every newly pending human seat a fresh turn clock and drops the others.
