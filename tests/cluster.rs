@@ -17,7 +17,7 @@
 mod common;
 mod drills;
 
-use common::{Backend, TestDb};
+use common::{Backend, TestDb, metric};
 use crease::matches::GameRegistry;
 use crease::store::{EntryKind, Fence, NewEntry, NodeRecord, Store, StoreError};
 use drills::{Drill, RemoteSeat, SeatRecord, ServerProcess, get, post, register};
@@ -224,23 +224,6 @@ fn resumption(records: &[SeatRecord], since: Instant) -> (Duration, Duration) {
     (first, last)
 }
 
-/// A counter or histogram count from a node's `/metrics`, summed over the lines that contain
-/// every `filter`.
-async fn metric(http: &reqwest::Client, base: &str, name: &str, filters: &[&str]) -> f64 {
-    let text = http
-        .get(format!("{base}/metrics"))
-        .send()
-        .await
-        .expect("GET /metrics")
-        .text()
-        .await
-        .expect("metrics text");
-    text.lines()
-        .filter(|line| line.starts_with(name) && filters.iter().all(|filter| line.contains(filter)))
-        .filter_map(|line| line.rsplit(' ').next()?.parse::<f64>().ok())
-        .sum()
-}
-
 fn mixed_matches() -> Vec<(&'static str, Value, usize)> {
     vec![
         ("ctg", json!({ "format": "t10" }), 2),
@@ -439,7 +422,7 @@ async fn a_paused_owner_is_fenced_and_its_sockets_move() {
     eprintln!(
         "after SIGCONT: first ack {:.2} s later; writes refused by the fence on the old owner: {}",
         resumed.as_secs_f64(),
-        fenced + 0.0
+        fenced
     );
 }
 

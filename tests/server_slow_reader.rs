@@ -14,19 +14,7 @@ use tokio::net::TcpSocket;
 async fn connected_sockets(app: &TestApp) -> f64 {
     let (status, _) = app.get("/healthz", None).await;
     assert_eq!(status, 200);
-    let body = app
-        .http
-        .get(format!("{}/metrics", app.base))
-        .send()
-        .await
-        .expect("GET /metrics")
-        .text()
-        .await
-        .expect("metrics text");
-    body.lines()
-        .find_map(|line| line.strip_prefix("crease_connected_sockets "))
-        .and_then(|value| value.trim().parse().ok())
-        .expect("the gauge is exported")
+    common::metric(&app.http, &app.base, "crease_connected_sockets", &[]).await
 }
 
 #[tokio::test]

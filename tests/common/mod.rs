@@ -470,3 +470,25 @@ impl Captured {
         String::from_utf8_lossy(&self.0.lock().map(|bytes| bytes.clone()).unwrap_or_default()).into_owned()
     }
 }
+
+/// A metric from a server's `/metrics`: the sum of the series named `name` (a gauge, a
+/// counter, or a histogram's `_count`) whose lines contain every `filter` (label text).
+pub async fn metric(http: &reqwest::Client, base: &str, name: &str, filters: &[&str]) -> f64 {
+    let text = http
+        .get(format!("{base}/metrics"))
+        .send()
+        .await
+        .expect("GET /metrics")
+        .text()
+        .await
+        .expect("metrics text");
+    text.lines()
+        .filter(|line| {
+            let series = line.split([' ', '{']).next().unwrap_or_default();
+            series == name && filters.iter().all(|filter| line.contains(filter))
+        })
+        .filter_map(|line| line.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum::<f64>()
+        // An empty sum is -0.0; report it as 0.
+        + 0.0
+}
