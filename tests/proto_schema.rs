@@ -34,3 +34,37 @@ fn every_schema_names_its_type_and_the_protocol_is_versioned() {
     }
     assert_eq!(crease::protocol::PROTOCOL_VERSION, 1);
 }
+
+/// Schema descriptions are read by client developers who never see the Rust code: a
+/// rustdoc link (`` [`Type`] ``) there names something they cannot look up.
+#[test]
+fn schema_descriptions_carry_no_rust_doc_links() {
+    let mut linked = Vec::new();
+    for (path, text) in crease::protocol::schema::files(&GameRegistry::standard()) {
+        for (index, line) in text.lines().enumerate() {
+            if line.contains("[`") && line.contains("`]") {
+                linked.push(format!("{path}:{}: {}", index + 1, line.trim()));
+            }
+        }
+    }
+    assert!(linked.is_empty(), "rustdoc links in proto/: {linked:#?}");
+}
+
+/// The bitmask values the CTG view's schema documents are the ones the engine uses.
+#[test]
+fn the_documented_miss_option_bits_are_the_engines() {
+    use crease::rules::ctg::types::MissOption;
+    let files = crease::protocol::schema::files(&GameRegistry::standard());
+    let (_, view) = files
+        .iter()
+        .find(|(path, _)| path == "ctg/view.json")
+        .expect("the CTG view schema");
+    for option in MissOption::ALL {
+        let name = serde_json::to_value(option).expect("a name");
+        let documented = format!("{} = `{}`", option.bit(), name.as_str().expect("a string"));
+        assert!(
+            view.contains(&documented),
+            "ctg/view.json does not say {documented}"
+        );
+    }
+}

@@ -32,20 +32,23 @@ pub struct Situation {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "ask", rename_all = "snake_case")]
 pub enum Ask {
-    /// Drop one Pace or Spin bowler (bit set in `droppable`) and order the other 11.
+    /// Drop one Pace or Spin bowler and order the other 11. `droppable` is a bitmask over the
+    /// squad: bit p (value `1 << p`) is set when squad player p (0-11) may be dropped.
     SelectSquad {
         roles: [Role; 12],
         confidence: [i8; 12],
         droppable: u16,
     },
     Toss,
-    /// `legal`: bit p set when player p may bowl this over.
+    /// `legal` is a bitmask over the squad: bit p (value `1 << p`) is set when squad player p
+    /// (0-11) may bowl this over.
     ChooseBowler {
         legal: u16,
         types: [Option<BowlType>; 12],
         overs_bowled: [u8; 12],
     },
-    /// `available`: bit p set when player p may bat; `order` is the side's batting order.
+    /// `available` is a bitmask over the squad: bit p (value `1 << p`) is set when squad player
+    /// p (0-11) may bat; `order` is the side's batting order.
     Openers {
         available: u16,
         order: [u8; 11],
@@ -61,7 +64,8 @@ pub enum Ask {
         rules: FieldRules,
         current: Field,
     },
-    /// Any card index below `cards`; `zones[i]` is card i's vulnerable zones (bit z).
+    /// Any card index below `cards`. `zones[i]` is a bitmask of card i's vulnerable zones: bit
+    /// z (value `1 << z`) is set when zone z (1-5) is on the card, so bit 0 is never set.
     Bowl {
         cards: u8,
         zones: [u8; 8],
@@ -90,7 +94,9 @@ pub enum Ask {
         advantage: i8,
         bowled_chance_margin: u8,
     },
-    /// `options`: [`super::types::MissOption::bit`]s.
+    /// `options` is a bitmask of what the bowler may try after this miss: 1 = `bowled`,
+    /// 2 = `slips`, 4 = `howzat` (the `miss` command's `option`); `slips` is the slip
+    /// fielders in place.
     Miss {
         options: u8,
         slips: u8,

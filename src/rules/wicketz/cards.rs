@@ -121,7 +121,9 @@ pub struct Card {
     pub kind: CardKind,
     /// The window number: 0-3 a ring, 4 a boundary along the ground, 6 over it.
     pub window: u8,
-    /// Thirteen rows in printed order (see [`CARD_ROWS`]).
+    /// Thirteen rows in printed order: cut, square_cut, cover_drive, off_drive,
+    /// straight_drive, on_drive, pull, hook, leg_glance, forward_defence, back_defence, leave,
+    /// avoiding_action.
     pub rows: Vec<CardRow>,
     /// Which printed card of the rulebook this is, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
