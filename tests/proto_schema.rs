@@ -54,11 +54,7 @@ fn schema_descriptions_carry_no_rust_doc_links() {
 #[test]
 fn the_documented_miss_option_bits_are_the_engines() {
     use crease::rules::ctg::types::MissOption;
-    let files = crease::protocol::schema::files(&GameRegistry::standard());
-    let (_, view) = files
-        .iter()
-        .find(|(path, _)| path == "ctg/view.json")
-        .expect("the CTG view schema");
+    let view = descriptions("ctg/view.json");
     for option in MissOption::ALL {
         let name = serde_json::to_value(option).expect("a name");
         let documented = format!("{} = `{}`", option.bit(), name.as_str().expect("a string"));
@@ -67,4 +63,55 @@ fn the_documented_miss_option_bits_are_the_engines() {
             "ctg/view.json does not say {documented}"
         );
     }
+}
+
+/// The CTG field's legality rules, as the schema states them, are the engine's numbers.
+#[test]
+fn the_documented_ctg_field_rules_are_the_engines() {
+    use crease::rules::ctg::field::{FIELDERS, MAX_SLIPS, OUTFIELD_LIMIT, RESTRICTED_OUTFIELD_LIMIT};
+    use crease::rules::ctg::types::Format;
+    let view = descriptions("ctg/view.json");
+    let mut documented = vec![
+        format!("exactly {FIELDERS} fielders"),
+        format!("at most {MAX_SLIPS} slips"),
+        format!("({OUTFIELD_LIMIT} normally, {RESTRICTED_OUTFIELD_LIMIT} in the restricted"),
+    ];
+    for (name, format) in [("T10", Format::T10), ("T20", Format::T20)] {
+        documented.push(format!("{name} areas 1-{}", format.areas()));
+        if format.one_zone_of_three() {
+            documented.push(format!("in {name} one zone may hold 3"));
+        }
+    }
+    for text in documented {
+        assert!(view.contains(&text), "ctg/view.json does not say {text:?}");
+    }
+}
+
+/// Every `description` of one generated schema, with line breaks as spaces, as a reader sees
+/// the prose.
+fn descriptions(path: &str) -> String {
+    fn collect(value: &serde_json::Value, into: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, value) in map {
+                    match (key.as_str(), value) {
+                        ("description", serde_json::Value::String(text)) => {
+                            into.push(text.split_whitespace().collect::<Vec<_>>().join(" "))
+                        }
+                        _ => collect(value, into),
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|item| collect(item, into)),
+            _ => {}
+        }
+    }
+    let files = crease::protocol::schema::files(&GameRegistry::standard());
+    let (_, text) = files
+        .iter()
+        .find(|(file, _)| file == path)
+        .unwrap_or_else(|| panic!("no schema {path}"));
+    let mut found = Vec::new();
+    collect(&serde_json::from_str(text).expect("valid JSON"), &mut found);
+    found.join("\n")
 }

@@ -17,7 +17,18 @@ pub const OUTFIELD_LIMIT: u32 = 5;
 /// Outfield limit in restricted overs and the Power Play over.
 pub const RESTRICTED_OUTFIELD_LIMIT: u32 = 2;
 
-/// The fielders' positions. On the wire a number: bit `zone * 4 + area - 1`.
+/// The fielders' positions, on the wire a number: bit `zone * 4 + area - 1` (value
+/// `1 << (zone * 4 + area - 1)`) is set when a fielder stands in area `area` (1-4, the
+/// distance band: area = ceil(distance / 2), so 1-2 infield, 3-4 outfield) of zone `zone`
+/// (0 Bye = the slips, 1 Leg Glance / Hook, 2 Pull / Big Shot, 3 On / Straight Drive,
+/// 4 Off / Cover Drive, 5 Square / Late Cut). One fielder per area.
+///
+/// A field is legal (see the `set_field` ask's `rules`) when: it has exactly 9 fielders;
+/// each stands on this format's field (zone 0: areas 1-2 only; zones 1-5: T10 areas 1-3,
+/// T20 areas 1-4); zone 0 is used only when `slips_allowed` (a Pace bowler bowls), with at
+/// most 2 slips; at most `outfield_limit` fielders stand in areas 3-4 (5 normally, 2 in
+/// the restricted opening overs and a Power Play over); and each of zones 1-5 holds at most
+/// 2 fielders, except that in T20 one zone may hold 3.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(transparent)]
 pub struct Field(pub u32);
@@ -69,12 +80,14 @@ impl Field {
     }
 }
 
-/// What the field must respect for the coming ball.
+/// What the field must respect for the coming ball (the rules are listed with `Field`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FieldRules {
+    /// Decides the areas per zone (T10 3, T20 4) and whether one zone may hold 3 (T20).
     pub format: Format,
+    /// Most fielders allowed in areas 3-4 over all zones for this ball.
     pub outfield_limit: u8,
-    /// Slips only while a Pace bowler bowls.
+    /// Slips (zone 0) only while a Pace bowler bowls.
     pub slips_allowed: bool,
 }
 
