@@ -115,3 +115,49 @@ fn descriptions(path: &str) -> String {
     collect(&serde_json::from_str(text).expect("valid JSON"), &mut found);
     found.join("\n")
 }
+
+/// Every command and event named in proto/README.md's table of sealed decisions is a `type`
+/// of that game's command or event schema.
+#[test]
+fn the_sealed_decisions_table_names_real_commands_and_events() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("proto/README.md"))
+        .expect("proto/README.md");
+    let section = readme
+        .split("## Hidden information and sealed decisions")
+        .nth(1)
+        .expect("the section exists");
+    let files = crease::protocol::schema::files(&GameRegistry::standard());
+    let schema = |path: String| {
+        files
+            .iter()
+            .find(|(file, _)| *file == path)
+            .map(|(_, text)| text.clone())
+            .unwrap_or_else(|| panic!("no schema {path}"))
+    };
+    let mut rows = 0;
+    for line in section
+        .lines()
+        .filter(|line| line.starts_with("| ") && !line.starts_with("| game"))
+    {
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        let game = cells[0];
+        let (commands, events) = (
+            schema(format!("{game}/command.json")),
+            schema(format!("{game}/event.json")),
+        );
+        for (index, cell) in cells.iter().enumerate().skip(1) {
+            // The first `code` of each cell is a type name (later ones are fields).
+            let Some(name) = cell.split('`').nth(1) else {
+                continue;
+            };
+            let constant = format!("\"const\": \"{name}\"");
+            let known = if index == 1 { &commands } else { &events };
+            assert!(
+                known.contains(&constant),
+                "{game}: `{name}` is not a type in its schema ({line})"
+            );
+        }
+        rows += 1;
+    }
+    assert!(rows >= 6, "the table has its rows");
+}
