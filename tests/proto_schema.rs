@@ -161,3 +161,27 @@ fn the_sealed_decisions_table_names_real_commands_and_events() {
     }
     assert!(rows >= 6, "the table has its rows");
 }
+
+/// The name limit the docs state (the schema of `POST /v1/players` and proto/README.md) is
+/// the one the server applies.
+#[test]
+fn the_documented_name_limit_is_the_servers() {
+    let limit = format!(
+        "1 to {} printable characters",
+        crease::input::PlayerName::MAX_CHARS
+    );
+    assert!(
+        descriptions("http/create_player.json").contains(&limit),
+        "{limit}"
+    );
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("proto/README.md"))
+        .expect("proto/README.md");
+    assert!(
+        readme
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains(&limit),
+        "proto/README.md: {limit}"
+    );
+}
