@@ -1,11 +1,11 @@
 //! The browser client, embedded in the binary and served at `/`.
 //!
 //! The client in `web/` is plain HTML, CSS and ES modules with no build step, so the files
-//! are served as they are. They are compiled into the binary with `include_bytes!` so that
-//! `cargo run --release` is all a newcomer needs: no working directory or asset path to
-//! configure. Adding a file to `web/` means adding one line to [`ASSETS`]; a test fails
-//! when the table and the directory disagree. `web/README.md` documents the client and is
-//! the one file not served.
+//! are served as they are. `rust-embed` compiles every file of `web/` into the binary (in
+//! debug builds too, `debug-embed`), so `cargo run --release` is all a newcomer needs: no
+//! working directory or asset path to configure, and a new file (a fourth game's module) is
+//! served without touching this code. `web/README.md` documents the client and is the one
+//! file not served.
 
 use axum::{
     Router,
@@ -15,37 +15,11 @@ use axum::{
     routing::get,
 };
 
-/// One embedded file: its path below `web/` and its bytes.
-struct Asset {
-    path: &'static str,
-    bytes: &'static [u8],
-}
-
-macro_rules! assets {
-    ($($path:literal),* $(,)?) => {
-        &[$(Asset { path: $path, bytes: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/web/", $path)) }),*]
-    };
-}
-
-/// Every file of `web/`, by path relative to it.
-static ASSETS: &[Asset] = assets![
-    "index.html",
-    "style.css",
-    "favicon.svg",
-    "js/api.js",
-    "js/app.js",
-    "js/conn.js",
-    "js/dom.js",
-    "js/game.js",
-    "js/lobby.js",
-    "js/mock.js",
-    "js/ui.js",
-    "js/games/champions.js",
-    "js/games/ctg-data.js",
-    "js/games/ctg.js",
-    "js/games/field.js",
-    "js/games/wicketz.js",
-];
+/// Every file of `web/` but its README, by path relative to it.
+#[derive(rust_embed::Embed)]
+#[folder = "web/"]
+#[exclude = "*.md"]
+struct Assets;
 
 /// Serves the client: `/` is `index.html`, every other file by its path. Only files in the
 /// table are served, so nothing outside `web/` can be reached by a crafted path.
@@ -58,7 +32,7 @@ pub fn router() -> Router {
 /// The catch-all route matches every path, so without this a POST to a mistyped API path
 /// would be a 405 rather than the 404 it is.
 async fn other_method(Path(path): Path<String>) -> crate::error::ApiError {
-    if ASSETS.iter().any(|asset| asset.path == path) {
+    if Assets::get(&path).is_some() {
         crate::error::ApiError::MethodNotAllowed
     } else {
         crate::error::ApiError::NotFound("route")
@@ -74,13 +48,10 @@ async fn asset(Path(path): Path<String>) -> Response {
 }
 
 fn serve(path: &str) -> Response {
-    match ASSETS.iter().find(|asset| asset.path == path) {
+    match Assets::get(path) {
         Some(asset) => (
             [
-                (
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static(content_type(asset.path)),
-                ),
+                (header::CONTENT_TYPE, HeaderValue::from_static(content_type(path))),
                 // No build step means no hashed file names: ask browsers to revalidate so a new
                 // server version is picked up on the next load.
                 (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
@@ -89,7 +60,7 @@ fn serve(path: &str) -> Response {
                     HeaderValue::from_static("nosniff"),
                 ),
             ],
-            asset.bytes,
+            asset.data,
         )
             .into_response(),
         // The client's catch-all route also sees mistyped API paths and everything else
@@ -139,23 +110,18 @@ mod tests {
         let mut on_disk = Vec::new();
         files_on_disk(&base, &base, &mut on_disk);
         on_disk.sort();
-        let mut embedded: Vec<String> = ASSETS.iter().map(|asset| asset.path.to_string()).collect();
+        let mut embedded: Vec<String> = Assets::iter().map(|path| path.to_string()).collect();
         embedded.sort();
         assert_eq!(
             embedded, on_disk,
-            "the ASSETS table in src/http/web.rs must list every file of web/"
+            "web/ (but its README) is what the binary serves"
         );
     }
 
     #[test]
     fn every_embedded_file_has_a_known_content_type() {
-        for asset in ASSETS {
-            assert_ne!(
-                content_type(asset.path),
-                "application/octet-stream",
-                "{}",
-                asset.path
-            );
+        for path in Assets::iter() {
+            assert_ne!(content_type(&path), "application/octet-stream", "{path}");
         }
     }
 
