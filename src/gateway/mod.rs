@@ -390,7 +390,12 @@ impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
                     }
                 }
                 self.accepted = true;
-                frames.push(Frame::encode(&ServerMessage::Ack { id, last_seq }));
+                // The ack answers the command, so it comes before the `finished` that a
+                // match-ending command's batch carries last: `finished` is the socket's last
+                // word before the close.
+                let ack = Frame::encode(&ServerMessage::Ack { id, last_seq });
+                let at = frames.iter().position(Frame::is_finished).unwrap_or(frames.len());
+                frames.insert(at, ack);
                 self.send_frames(frames).await && self.ending.is_none()
             }
             Err(error) => self.refused(id, error).await,

@@ -1,0 +1,146 @@
+//! The socket protocol's ordering promises, on the toy game: what a resume sends after its
+//! snapshot, where the ack of a match-ending command goes, which errors echo the frame's id.
+
+mod common;
+
+use common::{Received, spawn_app, toy_games};
+use crease::protocol::{ErrorCode, ServerMessage};
+use serde_json::json;
+
+/// The frame types a client received, in order (`event:<seq>` for events).
+fn kinds(transcript: &[ServerMessage]) -> Vec<String> {
+    transcript
+        .iter()
+        .map(|message| match message {
+            ServerMessage::Snapshot(_) => "snapshot".to_string(),
+            ServerMessage::Event { seq, .. } => format!("event:{seq}"),
+            ServerMessage::Update(_) => "update".into(),
+            ServerMessage::Ack { .. } => "ack".into(),
+            ServerMessage::Error(_) => "error".into(),
+            ServerMessage::Finished { .. } => "finished".into(),
+            ServerMessage::Pong { .. } => "pong".into(),
+        })
+        .collect()
+}
+
+/// The command that ends the match is acked before `finished`, and `finished` is the last
+/// frame before the normal close.
+#[tokio::test]
+async fn the_ack_of_a_match_ending_command_comes_before_finished() {
+    let app = spawn_app(toy_games()).await;
+    let (info, home, away) = app.live_match("toy", json!({ "rounds": 1 })).await;
+    let mut home_client = app.connect(&info.match_id, Some(&home.token), None).await;
+    let mut away_client = app.connect(&info.match_id, Some(&away.token), None).await;
+    home_client.recv().await;
+    away_client.recv().await;
+    let id = home_client.command(json!({ "type": "pick", "value": 2 })).await;
+    assert!(matches!(home_client.answer(&id).await, ServerMessage::Ack { .. }));
+    // Away's pick completes the only round: the match ends with away's command.
+    let id = away_client.command(json!({ "type": "pick", "value": 3 })).await;
+    let closed = loop {
+        match away_client.next().await {
+            Received::Message(_) => continue,
+            Received::Closed(code) => break code,
+        }
+    };
+    assert_eq!(closed, Some(1000));
+    let kinds = kinds(&away_client.transcript);
+    let tail: Vec<&str> = kinds.iter().rev().take(3).rev().map(String::as_str).collect();
+    assert_eq!(tail, ["update", "ack", "finished"], "{kinds:?}");
+    assert!(
+        matches!(&away_client.transcript[away_client.transcript.len() - 2], ServerMessage::Ack { id: got, .. } if *got == id)
+    );
+    app.stop().await;
+}
+
+/// `resume_from=N`: the snapshot is the viewer's match as of N (`last_seq` N, nobody asked),
+/// then each event after N exactly once, then an update to now. Folding the events onto the
+/// snapshot gives the current view: nothing is counted twice.
+#[tokio::test]
+async fn a_resume_sends_only_events_after_its_snapshot_then_an_update_to_now() {
+    let app = spawn_app(toy_games()).await;
+    let (info, home, away) = app.live_match("toy", json!({ "rounds": 3 })).await;
+    let id = info.match_id.clone();
+    let mut home_client = app.connect(&id, Some(&home.token), None).await;
+    let mut away_client = app.connect(&id, Some(&away.token), None).await;
+    home_client.recv().await;
+    away_client.recv().await;
+    // Round 1, seen live by home.
+    for (client, value) in [(&mut home_client, 2), (&mut away_client, 1)] {
+        let cid = client.command(json!({ "type": "pick", "value": value })).await;
+        assert!(matches!(client.answer(&cid).await, ServerMessage::Ack { .. }));
+    }
+    // Home's view after away's pick: the batch's events, then its update.
+    let seen = loop {
+        if let ServerMessage::Update(update) = home_client.recv().await {
+            break update;
+        }
+    };
+    let last_event = home_client.events().last().map(|(seq, _)| *seq).expect("events");
+    drop(home_client);
+    // Round 2 is played while home is away: home picks from another socket, then away.
+    let mut other = app.connect(&id, Some(&home.token), None).await;
+    other.recv().await;
+    let cid = other.command(json!({ "type": "pick", "value": 3 })).await;
+    assert!(matches!(other.answer(&cid).await, ServerMessage::Ack { .. }));
+    drop(other);
+    let cid = away_client.command(json!({ "type": "pick", "value": 1 })).await;
+    assert!(matches!(away_client.answer(&cid).await, ServerMessage::Ack { .. }));
+
+    let mut back = app.connect(&id, Some(&home.token), Some(last_event)).await;
+    let ServerMessage::Snapshot(snapshot) = back.recv().await else {
+        panic!("snapshot first");
+    };
+    assert_eq!(snapshot.last_seq, last_event);
+    assert_eq!(snapshot.view, seen.view, "the view home had at {last_event}");
+    assert!(snapshot.pending.is_empty() && snapshot.deadline_ms.is_none());
+    let mut missed = Vec::new();
+    let update = loop {
+        match back.recv().await {
+            ServerMessage::Event { seq, event } => missed.push((seq, event)),
+            ServerMessage::Update(update) => break update,
+            other => panic!("expected events then an update, got {other:?}"),
+        }
+    };
+    let seqs: Vec<i64> = missed.iter().map(|(seq, _)| *seq).collect();
+    assert!(seqs.iter().all(|seq| *seq > snapshot.last_seq), "{seqs:?}");
+    assert!(seqs.windows(2).all(|pair| pair[0] < pair[1]), "{seqs:?}");
+    let types: Vec<&str> = missed.iter().map(|(_, event)| event["type"].as_str().unwrap_or("")).collect();
+    assert_eq!(types, ["picked", "picked", "revealed"], "{missed:?}");
+    // Folding: round 1's totals plus round 2's reveal are the current totals, once each.
+    assert_eq!(snapshot.view["round"], 2);
+    assert_eq!(update.view["round"], 3);
+    assert_eq!(update.view["totals"], missed[2].1["totals"]);
+    assert_eq!(update.pending.len(), 2, "both seats pick in round 3");
+    assert_eq!(update.last_seq, seqs[2]);
+    // Resuming from where it is now: the current snapshot, and the same closing update.
+    let mut again = app.connect(&id, Some(&home.token), Some(update.last_seq)).await;
+    let ServerMessage::Snapshot(now) = again.recv().await else {
+        panic!("snapshot first");
+    };
+    assert_eq!((now.last_seq, &now.view), (update.last_seq, &update.view));
+    assert!(matches!(again.recv().await, ServerMessage::Update(u) if u.last_seq == update.last_seq));
+    app.stop().await;
+}
+
+/// A malformed envelope's error carries the id whenever the frame has one: JSON broken after
+/// the id, an id with a control character, an unknown field.
+#[tokio::test]
+async fn errors_for_malformed_envelopes_echo_the_frames_id() {
+    let app = spawn_app(toy_games()).await;
+    let (info, home, _away) = app.live_match("toy", json!({ "rounds": 1 })).await;
+    let mut client = app.connect(&info.match_id, Some(&home.token), None).await;
+    client.recv().await;
+    for (frame, id) in [
+        (r#"{"type":"command","id":"b1","command":{"type":"pick","value":1},}"#, "b1"),
+        (r#"{"type":"ping","id":"b\u0002"}"#, "b\u{2}"),
+        (r#"{"type":"command","id":"b3","command":{"type":"pick","value":1},"x":1}"#, "b3"),
+    ] {
+        client.send_text(frame.to_string()).await;
+        let ServerMessage::Error(error) = client.recv().await else {
+            panic!("{frame}: expected an error");
+        };
+        assert_eq!((error.code, error.id.as_deref()), (ErrorCode::BadMessage, Some(id)), "{frame}");
+    }
+    app.stop().await;
+}
