@@ -1,10 +1,13 @@
 //! The socket protocol's ordering promises, on the toy game: what a resume sends after its
-//! snapshot, where the ack of a match-ending command goes, which errors echo the frame's id.
+//! snapshot, where the ack of a match-ending command goes, which errors echo the frame's id,
+//! and a seat's socket opened before the match starts.
 
 mod common;
 
+use common::toy::Toy;
 use common::{Received, spawn_app, toy_games};
 use crease::protocol::{ErrorCode, ServerMessage};
+use crease::store::MatchStatus;
 use serde_json::json;
 
 /// The frame types a client received, in order (`event:<seq>` for events).
@@ -85,7 +88,10 @@ async fn a_resume_sends_only_events_after_its_snapshot_then_an_update_to_now() {
     assert!(matches!(other.answer(&cid).await, ServerMessage::Ack { .. }));
     drop(other);
     let cid = away_client.command(json!({ "type": "pick", "value": 1 })).await;
-    assert!(matches!(away_client.answer(&cid).await, ServerMessage::Ack { .. }));
+    assert!(matches!(
+        away_client.answer(&cid).await,
+        ServerMessage::Ack { .. }
+    ));
 
     let mut back = app.connect(&id, Some(&home.token), Some(last_event)).await;
     let ServerMessage::Snapshot(snapshot) = back.recv().await else {
@@ -105,7 +111,10 @@ async fn a_resume_sends_only_events_after_its_snapshot_then_an_update_to_now() {
     let seqs: Vec<i64> = missed.iter().map(|(seq, _)| *seq).collect();
     assert!(seqs.iter().all(|seq| *seq > snapshot.last_seq), "{seqs:?}");
     assert!(seqs.windows(2).all(|pair| pair[0] < pair[1]), "{seqs:?}");
-    let types: Vec<&str> = missed.iter().map(|(_, event)| event["type"].as_str().unwrap_or("")).collect();
+    let types: Vec<&str> = missed
+        .iter()
+        .map(|(_, event)| event["type"].as_str().unwrap_or(""))
+        .collect();
     assert_eq!(types, ["picked", "picked", "revealed"], "{missed:?}");
     // Folding: round 1's totals plus round 2's reveal are the current totals, once each.
     assert_eq!(snapshot.view["round"], 2);
@@ -132,15 +141,116 @@ async fn errors_for_malformed_envelopes_echo_the_frames_id() {
     let mut client = app.connect(&info.match_id, Some(&home.token), None).await;
     client.recv().await;
     for (frame, id) in [
-        (r#"{"type":"command","id":"b1","command":{"type":"pick","value":1},}"#, "b1"),
+        (
+            r#"{"type":"command","id":"b1","command":{"type":"pick","value":1},}"#,
+            "b1",
+        ),
         (r#"{"type":"ping","id":"b\u0002"}"#, "b\u{2}"),
-        (r#"{"type":"command","id":"b3","command":{"type":"pick","value":1},"x":1}"#, "b3"),
+        (
+            r#"{"type":"command","id":"b3","command":{"type":"pick","value":1},"x":1}"#,
+            "b3",
+        ),
     ] {
         client.send_text(frame.to_string()).await;
         let ServerMessage::Error(error) = client.recv().await else {
             panic!("{frame}: expected an error");
         };
-        assert_eq!((error.code, error.id.as_deref()), (ErrorCode::BadMessage, Some(id)), "{frame}");
+        assert_eq!(
+            (error.code, error.id.as_deref()),
+            (ErrorCode::BadMessage, Some(id)),
+            "{frame}"
+        );
     }
+    app.stop().await;
+}
+
+/// A seat's socket opened while the match is open gets the open snapshot, answers pings and
+/// refuses commands as `match_not_live`, then gets the start's events as soon as the last
+/// seat is taken, and plays on it to the end. Spectators still get 409 before the start.
+#[tokio::test]
+async fn a_seat_may_connect_before_the_start_and_gets_the_start_events() {
+    let app = spawn_app(toy_games()).await;
+    let (home, away) = (app.player("home").await, app.player("away").await);
+    let (status, created) = app
+        .post(
+            "/v1/matches",
+            Some(&home.token),
+            json!({ "game": "toy", "options": { "rounds": 2 } }),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["match_id"].as_str().expect("match id").to_string();
+    // Only a seat waits for the start: a spectator's upgrade is still refused.
+    let url = format!("{}/v1/matches/{id}/ws", app.base.replacen("http", "ws", 1));
+    match tokio_tungstenite::connect_async(url.as_str()).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => assert_eq!(response.status(), 409),
+        other => panic!(
+            "a spectator before the start: {:?}",
+            other.map(|(_, response)| response)
+        ),
+    }
+
+    let mut early = app.connect(&id, Some(&home.token), None).await;
+    let ServerMessage::Snapshot(snapshot) = early.recv().await else {
+        panic!("snapshot first");
+    };
+    assert_eq!(snapshot.status, MatchStatus::Open);
+    assert_eq!(
+        (snapshot.last_seq, snapshot.seat),
+        (0, Some(crease::rules::Seat(0)))
+    );
+    assert!(snapshot.pending.is_empty());
+    early.send_text(r#"{"type":"ping","id":"p1"}"#.into()).await;
+    assert!(matches!(early.recv().await, ServerMessage::Pong { id: Some(p) } if p == "p1"));
+    let cid = early.command(json!({ "type": "pick", "value": 1 })).await;
+    let ServerMessage::Error(error) = early.recv().await else {
+        panic!("a command before the start is refused");
+    };
+    assert_eq!((error.code, error.id), (ErrorCode::MatchNotLive, Some(cid)));
+
+    let (status, joined) = app
+        .post(&format!("/v1/matches/{id}/join"), Some(&away.token), json!({}))
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    let ServerMessage::Event { seq, event } = early.recv().await else {
+        panic!("the start's event");
+    };
+    assert_eq!((seq, event["type"].as_str()), (1, Some("started")));
+    let ServerMessage::Update(update) = early.recv().await else {
+        panic!("an update after the start");
+    };
+    assert_eq!(update.last_seq, 1);
+    assert_eq!(update.pending.len(), 2);
+    let snapshots = early
+        .transcript
+        .iter()
+        .filter(|message| matches!(message, ServerMessage::Snapshot(_)))
+        .count();
+    assert_eq!(snapshots, 1, "one snapshot per socket");
+
+    let mut away_client = app.connect(&id, Some(&away.token), None).await;
+    let (home_result, away_result) =
+        tokio::join!(early.play_to_end::<Toy>(11), away_client.play_to_end::<Toy>(12));
+    assert_eq!(home_result, away_result);
+    app.stop().await;
+}
+
+/// A socket waiting for the start of a match that is then cancelled is closed normally.
+#[tokio::test]
+async fn a_socket_waiting_for_a_cancelled_match_is_closed() {
+    let app = spawn_app(toy_games()).await;
+    let home = app.player("home").await;
+    let (status, created) = app
+        .post("/v1/matches", Some(&home.token), json!({ "game": "toy" }))
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["match_id"].as_str().expect("match id").to_string();
+    let mut early = app.connect(&id, Some(&home.token), None).await;
+    assert!(matches!(early.recv().await, ServerMessage::Snapshot(_)));
+    let (status, left) = app
+        .post(&format!("/v1/matches/{id}/leave"), Some(&home.token), json!({}))
+        .await;
+    assert_eq!(status, 200, "{left}");
+    assert!(matches!(early.next().await, Received::Closed(Some(1000))));
     app.stop().await;
 }
