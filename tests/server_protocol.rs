@@ -254,3 +254,56 @@ async fn a_socket_waiting_for_a_cancelled_match_is_closed() {
     assert!(matches!(early.next().await, Received::Closed(Some(1000))));
     app.stop().await;
 }
+
+/// When several errors apply, the first failing check of `PRECEDENCE` answers (the README's
+/// table is generated from that list): checked pairwise where a socket can provoke both.
+#[tokio::test]
+async fn when_several_errors_apply_the_documented_precedence_decides() {
+    use crease::protocol::PRECEDENCE;
+    let rank = |code: ErrorCode| {
+        PRECEDENCE
+            .iter()
+            .position(|(listed, _)| *listed == code)
+            .expect("every code is ranked")
+    };
+    let app = spawn_app(toy_games()).await;
+    let (info, home, _away) = app.live_match("toy", json!({ "rounds": 2 })).await;
+    let mut seat = app.connect(&info.match_id, Some(&home.token), None).await;
+    let mut spectator = app.connect(&info.match_id, None, None).await;
+    seat.recv().await;
+    spectator.recv().await;
+    async fn refusal(client: &mut common::Client, frame: serde_json::Value) -> ErrorCode {
+        client.send_text(frame.to_string()).await;
+        loop {
+            if let ServerMessage::Error(error) = client.recv().await {
+                return error.code;
+            }
+        }
+    }
+    // A spectator's malformed frame: the frame is judged before the sender.
+    let malformed = json!({ "type": "command", "id": "x", "command": {}, "extra": 1 });
+    assert_eq!(refusal(&mut spectator, malformed).await, ErrorCode::BadMessage);
+    assert!(rank(ErrorCode::BadMessage) < rank(ErrorCode::NotSeated));
+    let command = json!({ "type": "command", "id": "x", "command": { "type": "pick", "value": 9 } });
+    assert_eq!(refusal(&mut spectator, command).await, ErrorCode::NotSeated);
+    // The seat's turn: an unreadable command, then an illegal one.
+    let unreadable = json!({ "type": "command", "id": "u", "command": { "type": "teleport" } });
+    assert_eq!(
+        refusal(&mut seat, unreadable.clone()).await,
+        ErrorCode::BadMessage
+    );
+    let illegal = json!({ "type": "command", "id": "i", "command": { "type": "pick", "value": 9 } });
+    assert_eq!(refusal(&mut seat, illegal).await, ErrorCode::IllegalMove);
+    // Not its turn any more: that comes before whether the game can read the command.
+    let cid = seat.command(json!({ "type": "pick", "value": 1 })).await;
+    assert!(matches!(seat.answer(&cid).await, ServerMessage::Ack { .. }));
+    assert_eq!(refusal(&mut seat, unreadable).await, ErrorCode::NotYourTurn);
+    let turn = rank(ErrorCode::NotYourTurn);
+    assert!(
+        PRECEDENCE[turn + 1..]
+            .iter()
+            .any(|(code, _)| *code == ErrorCode::BadMessage)
+    );
+    assert!(turn < rank(ErrorCode::IllegalMove));
+    app.stop().await;
+}
