@@ -296,6 +296,87 @@ async fn any_node_serves_any_match_over_routed_sockets() {
     );
 }
 
+/// A seat's sockets opened while its match is open, one on each node: whichever node then
+/// runs the match, both get the start's events (from seq 1) and the first update.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sockets_opened_before_the_start_get_it_on_either_node() {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let Some(cluster) = TestCluster::new().await else {
+        return;
+    };
+    let nodes = [cluster.node("a", TTL_MS).await, cluster.node("b", TTL_MS).await];
+    let (_, home) = register(&cluster.http, &nodes[0].base, "early-home").await;
+    let (_, away) = register(&cluster.http, &nodes[0].base, "early-away").await;
+    let body = json!({ "game": "ctg", "options": { "format": "t10" } });
+    let (status, info) = post(
+        &cluster.http,
+        &format!("{}/v1/matches", nodes[0].base),
+        &home,
+        body,
+    )
+    .await;
+    assert_eq!(status, 201, "{info}");
+    let match_id = info["match_id"].as_str().expect("match_id").to_string();
+    let mut sockets = Vec::new();
+    for node in &nodes {
+        let url = format!(
+            "{}/v1/matches/{match_id}/ws?token={home}",
+            node.base.replacen("http", "ws", 1)
+        );
+        let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+            .await
+            .expect("a seat may connect before the start");
+        sockets.push(socket);
+    }
+    async fn next_json<S>(socket: &mut tokio_tungstenite::WebSocketStream<S>) -> Value
+    where
+        S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+    {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(20), socket.next())
+                .await
+                .expect("the server went quiet");
+            match frame {
+                Some(Ok(Message::Text(text))) => return serde_json::from_str(&text).expect("JSON"),
+                Some(Ok(_)) => continue,
+                other => panic!("the socket ended: {other:?}"),
+            }
+        }
+    }
+    for socket in &mut sockets {
+        let snapshot = next_json(socket).await;
+        assert_eq!(
+            (snapshot["type"].as_str(), snapshot["status"].as_str()),
+            (Some("snapshot"), Some("open"))
+        );
+    }
+    let url = format!("{}/v1/matches/{match_id}/join", nodes[1].base);
+    let (status, joined) = post(&cluster.http, &url, &away, json!({})).await;
+    assert_eq!(status, 200, "{joined}");
+    let owner = lease(&cluster.store().await, &match_id).await.0;
+    for (node, socket) in nodes.iter().zip(&mut sockets) {
+        let first = next_json(socket).await;
+        assert_eq!(
+            (first["type"].as_str(), first["seq"].as_i64()),
+            (Some("event"), Some(1)),
+            "{first}"
+        );
+        let update = loop {
+            let frame = next_json(socket).await;
+            if frame["type"] == "update" {
+                break frame;
+            }
+            assert_eq!(frame["type"], "event", "{frame}");
+        };
+        assert_eq!(update["pending"], json!([0, 1]), "both seats choose their squads");
+        eprintln!(
+            "socket on node {:?} (owner {owner}): start events up to {}",
+            node.node, update["last_seq"]
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_of_the_owner_moves_its_matches_and_loses_no_acked_command() {
     let Some(cluster) = TestCluster::new().await else {

@@ -11,7 +11,7 @@ use crease::rules::ctg::state::{NONE, Phase, State};
 use crease::rules::ctg::types::{
     Attitude, BowlType, Dismissal, DistanceChoice, Effect, Format, MissOption, Role,
 };
-use crease::rules::ctg::{Ctg, Options, view};
+use crease::rules::ctg::{Ctg, Options, bot, view};
 use crease::rules::{Dice, Game, Reject, RejectKind, Seat, Seed};
 
 mod ctg_harness;
@@ -292,6 +292,42 @@ fn refuse_or_accept(state: &mut State, seat: Seat, field: Field) -> Option<CtgRe
         &mut out,
     )
     .err()
+}
+
+/// Every `set_field` ask, from the first ball on and after each bowler change, offers a
+/// `current` field that the rules accept as it is.
+#[test]
+fn every_set_field_ask_offers_a_legal_current_field() {
+    for (format, seed) in [(Format::T10, 1), (Format::T10, 2), (Format::T20, 3)] {
+        let options = Options {
+            format,
+            ..Options::default()
+        };
+        let mut state = Ctg::initial_state(&options).expect("options");
+        engine::start(&mut state, &mut Vec::new());
+        let mut dice = Dice::new(&Seed::from_u64(seed));
+        let mut asks = 0;
+        while Ctg::outcome(&state).is_none() {
+            let seat = Seat(state.pending_mask().trailing_zeros() as u8);
+            let ask = view::ask(&state, seat).expect("something is asked");
+            if let view::Ask::SetField { rules, current } = ask {
+                asks += 1;
+                assert_eq!(
+                    rules.check(current),
+                    Ok(()),
+                    "{format:?} over {} of innings {}: offered {current:?}",
+                    state.over,
+                    state.innings
+                );
+                let mut sent_back = state.clone();
+                run(&mut sent_back, seat, Command::SetField { field: current }, &[]);
+            }
+            let command = bot::default_command(&ask);
+            engine::execute(&mut state, seat, &command, &mut dice, &mut Vec::new())
+                .expect("default is legal");
+        }
+        assert!(asks >= 20, "{format:?}: only {asks} field asks");
+    }
 }
 
 #[test]

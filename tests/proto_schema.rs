@@ -185,3 +185,38 @@ fn the_documented_name_limit_is_the_servers() {
         "proto/README.md: {limit}"
     );
 }
+
+/// The generated sections of `proto/README.md` (error codes and their precedence) match the
+/// code; `UPDATE_PROTO=1` rewrites them in place.
+#[test]
+fn the_readmes_generated_sections_match_the_code() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("proto/README.md");
+    let mut readme = std::fs::read_to_string(&path).expect("proto/README.md");
+    let update = std::env::var("UPDATE_PROTO").is_ok_and(|value| value == "1");
+    for (name, generated) in crease::protocol::schema::readme_sections() {
+        let (begin, end) = (
+            format!("<!-- generated:{name} -->\n"),
+            format!("<!-- end:{name} -->"),
+        );
+        let start = readme
+            .find(&begin)
+            .unwrap_or_else(|| panic!("no {begin:?} in proto/README.md"))
+            + begin.len();
+        let stop = start
+            + readme[start..]
+                .find(&end)
+                .unwrap_or_else(|| panic!("no {end:?} after {begin:?}"));
+        if update {
+            readme.replace_range(start..stop, &generated);
+        } else {
+            assert_eq!(
+                &readme[start..stop],
+                generated,
+                "proto/README.md's {name} section is stale: run UPDATE_PROTO=1 cargo test --test proto_schema"
+            );
+        }
+    }
+    if update {
+        std::fs::write(&path, readme).expect("write proto/README.md");
+    }
+}

@@ -41,8 +41,12 @@ async fn a_client_that_reconnects_resumes_from_the_last_seq_it_had() {
     let ServerMessage::Snapshot(snapshot) = back.recv().await else {
         panic!("snapshot first");
     };
+    // The snapshot is home's match as of `last_seen` (round 1, its own pick made), so the
+    // backlog that follows holds nothing it already counts.
     assert!(snapshot.last_seq > first.last_seq);
-    assert_eq!(snapshot.view["round"], 2);
+    assert_eq!(snapshot.last_seq, last_seen);
+    assert_eq!(snapshot.view["round"], 1);
+    assert_eq!(snapshot.view["my_pick"], 2);
     // The backlog: exactly the events after `last_seen`, in order, as home may see them.
     let mut missed = Vec::new();
     while missed.len() < 2 {
@@ -55,6 +59,11 @@ async fn a_client_that_reconnects_resumes_from_the_last_seq_it_had() {
     assert_eq!(missed[0].1, json!({ "type": "picked", "seat": 1, "value": null }));
     assert_eq!(missed[1].1["type"], "revealed");
     assert_eq!(missed[1].1["picks"], json!([2, 1]));
+    // Then the update to now: round 2.
+    let ServerMessage::Update(now) = back.recv().await else {
+        panic!("an update closes the backlog");
+    };
+    assert_eq!((now.last_seq, &now.view["round"]), (missed[1].0, &json!(2)));
     // And it plays on to the end from there.
     let (home_result, away_result) =
         tokio::join!(back.play_to_end::<Toy>(3), away_client.play_to_end::<Toy>(4));

@@ -470,10 +470,10 @@ async fn websocket_frames_with_control_characters_unknown_fields_or_oversize_com
 
         let pick = json!({ "type": "pick", "value": 2 });
         let frames = [
-            // A NUL in the client's id: a frame that would be acked today.
+            // A NUL in the client's id: refused, and the id echoed as sent (JSON-escaped).
             (
                 json!({ "type": "command", "id": "a\u{0}b", "command": pick }),
-                None,
+                Some("a\u{0}b"),
                 "control character",
             ),
             // A control character deep in the command.

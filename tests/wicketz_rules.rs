@@ -329,6 +329,49 @@ fn seed_002_fielding_restriction_applies_in_the_first_overs_only() {
     assert!(set(&state).is_ok());
 }
 
+/// A `set_over` without a field keeps the side's field, brought in for a restricted over (the
+/// view's `suggested_field`), instead of refusing a field the client never sent.
+#[test]
+fn set_over_without_a_field_in_a_restricted_over_keeps_a_legal_field() {
+    let mut state = match_with(Options::default(), all_cards());
+    state.options.fielding_restriction = FieldingRestriction::Scaled;
+    state.field = seed_field();
+    assert!(
+        state.field.validate(state.restriction_for(0)).is_err(),
+        "6 outside, 2 allowed"
+    );
+    let events = Wicketz::decide(
+        &state,
+        BOWL,
+        &Command::SetOver {
+            style: Style::Pace,
+            field: None,
+            line: None,
+        },
+        &mut dice(),
+    )
+    .expect("a bare set_over is accepted");
+    let Event::OverStarted { field, .. } = &events[0] else {
+        panic!("{events:?}");
+    };
+    assert_eq!(field.validate(Some(2)), Ok(()));
+    assert_eq!(field, &crease::rules::wicketz::decide::field_to_keep(&state));
+    // Outside the restriction the field is kept exactly.
+    state.options.fielding_restriction = FieldingRestriction::Off;
+    let events = Wicketz::decide(
+        &state,
+        BOWL,
+        &Command::SetOver {
+            style: Style::Pace,
+            field: None,
+            line: None,
+        },
+        &mut dice(),
+    )
+    .unwrap();
+    assert!(matches!(&events[0], Event::OverStarted { field, .. } if *field == seed_field()));
+}
+
 // ---- Strokes ------------------------------------------------------------------------------
 
 /// Seed: 002_5b76236006f2f885.txt "Avoiding Action can be declared ... but only when a bouncer

@@ -98,11 +98,44 @@ enum End {
 
 /// Serves one connection until the client leaves, the match ends, or the server stops.
 pub async fn run_session<I, O>(
+    inbound: I,
+    outbound: O,
+    handle: MatchHandle,
+    viewer: Viewer,
+    subscription: Subscription,
+    shutdown: watch::Receiver<bool>,
+    limits: SocketLimits,
+) where
+    I: Stream<Item = Inbound> + Unpin,
+    O: Sink<Outbound> + Unpin,
+{
+    let Subscription {
+        snapshot,
+        backlog,
+        feed,
+    } = subscription;
+    let start = Opening {
+        snapshot: Some(snapshot),
+        backlog,
+        feed,
+    };
+    serve(inbound, outbound, handle, viewer, start, shutdown, limits).await
+}
+
+/// A subscription as the session sends it: the snapshot is `None` when the client already has
+/// one (a socket that waited for the start).
+struct Opening {
+    snapshot: Option<Snapshot>,
+    backlog: Vec<Frame>,
+    feed: broadcast::Receiver<Arc<ViewerBatch>>,
+}
+
+async fn serve<I, O>(
     mut inbound: I,
     mut outbound: O,
     handle: MatchHandle,
     viewer: Viewer,
-    subscription: Subscription,
+    opening: Opening,
     mut shutdown: watch::Receiver<bool>,
     limits: SocketLimits,
 ) where
@@ -117,14 +150,14 @@ pub async fn run_session<I, O>(
     if let Some(seat) = seat {
         handle.connection(seat, true).await;
     }
-    let Subscription {
+    let Opening {
         snapshot,
         backlog,
         mut feed,
-    } = subscription;
+    } = opening;
     let mut session = Session::new(&mut outbound, viewer, limits);
-    let first = std::iter::once(Frame::encode(&ServerMessage::Snapshot(snapshot)));
-    let mut open = session.send_frames(first.chain(backlog)).await;
+    let first = snapshot.map(|snapshot| Frame::encode(&ServerMessage::Snapshot(snapshot)));
+    let mut open = session.send_frames(first.into_iter().chain(backlog)).await;
     let mut bucket = TokenBucket::per_socket();
     let mut refused_in_a_row = 0u32;
     let mut pings = time::interval_at(Instant::now() + limits.ping_interval, limits.ping_interval);
@@ -202,6 +235,114 @@ pub async fn run_session<I, O>(
     if let Some(seat) = seat {
         handle.connection(seat, false).await;
     }
+}
+
+/// How a socket opened before its match started stops waiting for the start.
+pub enum Started {
+    /// The match went live: its handle and a subscription taken with `resume_from` 0, whose
+    /// backlog is the start's events.
+    Live(MatchHandle, Box<Subscription>),
+    /// No start will come to this socket (the match was cancelled, the player gave up the
+    /// seat, or the match started and ended in between): close with this code and reason.
+    Close(u16, &'static str),
+}
+
+/// A seat's socket opened while its match is `open`: the `open` snapshot, then, while the
+/// seats fill, pongs to pings and `match_not_live` to commands; once `started` resolves, the
+/// start's events and everything after, as on any socket (the subscription's snapshot is not
+/// sent again: the client has one, and the backlog follows it).
+#[allow(clippy::too_many_arguments)]
+pub async fn run_before_start<I, O, F>(
+    mut inbound: I,
+    mut outbound: O,
+    snapshot: Snapshot,
+    viewer: Viewer,
+    max_command_bytes: usize,
+    started: F,
+    mut shutdown: watch::Receiver<bool>,
+    limits: SocketLimits,
+) where
+    I: Stream<Item = Inbound> + Unpin,
+    O: Sink<Outbound> + Unpin,
+    F: std::future::Future<Output = Started>,
+{
+    let mut session = Session::new(&mut outbound, viewer, limits);
+    let mut open = session.send(&ServerMessage::Snapshot(snapshot)).await;
+    let mut bucket = TokenBucket::per_socket();
+    let mut refused_in_a_row = 0u32;
+    let mut pings = time::interval_at(Instant::now() + limits.ping_interval, limits.ping_interval);
+    pings.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let mut heard_at = Instant::now();
+    let silence = time::sleep(limits.pong_deadline);
+    tokio::pin!(silence);
+    tokio::pin!(started);
+    let end = loop {
+        if !open {
+            break End::Gone;
+        }
+        tokio::select! {
+            live = &mut started => match live {
+                Started::Live(handle, subscription) => {
+                    let Subscription { backlog, feed, .. } = *subscription;
+                    let rest = Opening { snapshot: None, backlog, feed };
+                    return serve(inbound, outbound, handle, viewer, rest, shutdown, limits).await;
+                }
+                Started::Close(code, reason) => break End::Close(code, reason),
+            },
+            frame = inbound.next() => {
+                let text = match frame {
+                    None | Some(Inbound::Closed) => break End::Gone,
+                    Some(Inbound::TooBig) => break End::Close(close::TOO_BIG, "message over 64 KiB"),
+                    Some(Inbound::NotUtf8) => break End::Close(close::INVALID_DATA, "text frames must be UTF-8"),
+                    Some(Inbound::Text(text)) => text,
+                    Some(Inbound::Binary) => {
+                        heard_at = Instant::now();
+                        open = session.error(None, ErrorCode::BadMessage, "send JSON text frames", None).await;
+                        continue;
+                    }
+                    Some(Inbound::Control) => {
+                        heard_at = Instant::now();
+                        continue;
+                    }
+                };
+                heard_at = Instant::now();
+                if !bucket.take() {
+                    refused_in_a_row += 1;
+                    if refused_in_a_row > FLOOD_LIMIT {
+                        break End::Close(close::POLICY, "too many messages");
+                    }
+                    open = session.error(None, ErrorCode::RateLimited, "slow down", None).await;
+                    continue;
+                }
+                refused_in_a_row = 0;
+                open = match crate::input::client_message(&text, max_command_bytes) {
+                    Err(error) => session.send(&ServerMessage::Error(error)).await,
+                    Ok(ClientMessage::Ping { id }) => session.send(&ServerMessage::Pong { id }).await,
+                    Ok(ClientMessage::Command { id, .. }) => {
+                        // The same precedence as a live match: a spectator is refused as such.
+                        let (code, message) = match viewer {
+                            Viewer::Spectator => (ErrorCode::NotSeated, "spectators cannot play"),
+                            Viewer::Seat(_) => (ErrorCode::MatchNotLive, "the match has not started: wait for its events"),
+                        };
+                        session.error(Some(id), code, message, None).await
+                    }
+                };
+            }
+            _ = pings.tick() => {
+                open = session.write(Outbound::Ping).await;
+            }
+            _ = &mut silence => {
+                let due = heard_at + limits.pong_deadline;
+                if due > Instant::now() {
+                    silence.as_mut().reset(due);
+                    continue;
+                }
+                break End::Close(close::GOING_AWAY, "no answer to pings");
+            }
+            _ = shutdown.changed() => break End::Close(close::GOING_AWAY, "server shutting down"),
+        }
+    };
+    session.finish(end, &mut inbound).await;
 }
 
 const BEHIND: &str = "too far behind: reconnect with resume_from";
@@ -390,7 +531,12 @@ impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
                     }
                 }
                 self.accepted = true;
-                frames.push(Frame::encode(&ServerMessage::Ack { id, last_seq }));
+                // The ack answers the command, so it comes before the `finished` that a
+                // match-ending command's batch carries last: `finished` is the socket's last
+                // word before the close.
+                let ack = Frame::encode(&ServerMessage::Ack { id, last_seq });
+                let at = frames.iter().position(Frame::is_finished).unwrap_or(frames.len());
+                frames.insert(at, ack);
                 self.send_frames(frames).await && self.ending.is_none()
             }
             Err(error) => self.refused(id, error).await,

@@ -5,8 +5,9 @@ use super::{AppState, JsonBody, QueryParams, bearer, optional_player, require_pl
 use crate::error::ApiError;
 use crate::gateway::{self, Inbound, Outbound};
 use crate::input::MatchId;
+use crate::matches::Player;
 use crate::protocol::{CreateMatch, MAX_FRAME_BYTES, MatchInfo, MatchList, PROTOCOL_VERSION, Snapshot};
-use crate::rules::{Outcome, Viewer};
+use crate::rules::{Outcome, Seat, Viewer};
 use crate::store::MatchStatus;
 use axum::extract::State;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -16,6 +17,7 @@ use axum::response::Response;
 use axum::{Json, Router, routing::get, routing::post};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
+use std::time::Duration;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -138,16 +140,52 @@ async fn websocket(
         }
     }
     let row = state.lobby.match_row(&id).await?;
-    match row.status() {
-        MatchStatus::Finished => {}
-        MatchStatus::Live if state.lobby.cluster.is_some() => return Err(ApiError::Unavailable),
-        _ => return Err(ApiError::MatchNotLive),
-    }
     let game = state
         .lobby
         .games
         .get(&row.game)
         .ok_or_else(|| ApiError::UnknownGame(row.game.clone()))?;
+    match (row.status(), player, seat) {
+        (MatchStatus::Finished, ..) => {}
+        (MatchStatus::Live, ..) if state.lobby.cluster.is_some() => return Err(ApiError::Unavailable),
+        // A seated player may connect before the last seat is taken: it waits for the start.
+        (MatchStatus::Open, Some(player), Some(seat)) => {
+            let view = game
+                .replayed_view(&row, &[], viewer)
+                .map_err(ApiError::Internal)?;
+            let snapshot = Snapshot {
+                protocol: PROTOCOL_VERSION,
+                match_id: row.match_id.clone(),
+                game: row.game.clone(),
+                status: MatchStatus::Open,
+                seat: Some(seat),
+                view,
+                pending: Vec::new(),
+                last_seq: 0,
+                deadline_ms: None,
+                seed_commitment: row.seed_commitment.clone(),
+                result: None,
+            };
+            let shutdown = state.shutdown.clone();
+            let max_command_bytes = game.max_command_bytes();
+            return Ok(upgrade.on_upgrade(move |socket| async move {
+                let (inbound, outbound) = adapt(socket);
+                let started = until_started(state, id, player, seat);
+                gateway::run_before_start(
+                    inbound,
+                    outbound,
+                    snapshot,
+                    viewer,
+                    max_command_bytes,
+                    started,
+                    shutdown,
+                    limits,
+                )
+                .await;
+            }));
+        }
+        _ => return Err(ApiError::MatchNotLive),
+    }
     let log = state.lobby.store.log(&id).await?;
     let view = game
         .replayed_view(&row, &log, viewer)
@@ -174,6 +212,44 @@ async fn websocket(
         let (inbound, outbound) = adapt(socket);
         gateway::send_final(inbound, outbound, snapshot, seed, limits).await;
     }))
+}
+
+/// How often a socket waiting for its match to start re-reads the match: in a cluster the
+/// start may happen on another node, and a cancelled match or a given-up seat sends no
+/// notification. A local start is seen at once through the lobby's notification.
+const START_POLL: Duration = Duration::from_millis(500);
+
+/// Waits until `player`'s match is live and subscribes its seat from seq 0, so the start's
+/// events come as the subscription's backlog, wherever the match runs.
+async fn until_started(state: AppState, id: String, player: Player, seat: Seat) -> gateway::Started {
+    use gateway::{Started, close};
+    loop {
+        let started = state.lobby.live.started();
+        tokio::pin!(started);
+        started.as_mut().enable();
+        // A database error here is likely brief: the next round reads again.
+        if let Ok(row) = state.lobby.match_row(&id).await {
+            match row.status() {
+                MatchStatus::Open => {}
+                MatchStatus::Live => {
+                    if !matches!(state.lobby.seat_of(&player, &id).await, Ok(Some(now)) if now == seat) {
+                        return Started::Close(close::NORMAL, "no longer seated in this match");
+                    }
+                    if let Some(handle) = state.lobby.handle_for(&row)
+                        && let Some(subscription) = handle.subscribe(Viewer::Seat(seat), Some(0)).await
+                    {
+                        return Started::Live(handle, Box::new(subscription));
+                    }
+                    // Started, but not running anywhere this moment (being placed): again soon.
+                }
+                MatchStatus::Finished => {
+                    return Started::Close(close::GOING_AWAY, "the match is over: reconnect for its result");
+                }
+                MatchStatus::Cancelled => return Started::Close(close::NORMAL, "match cancelled"),
+            }
+        }
+        let _ = tokio::time::timeout(START_POLL, started).await;
+    }
 }
 
 /// axum's socket as the gateway's library-neutral frames.

@@ -223,12 +223,13 @@ mod operations {
         ))]
     fn leave_match() {}
 
-    /// The WebSocket of a match: `ClientMessage` in, `ServerMessage` out (see `proto/`).
+    /// The WebSocket of a match: `ClientMessage` in, `ServerMessage` out (see `proto/`). A
+    /// seated player may connect while the match is still open and gets its start's events.
     #[utoipa::path(get, path = "/v1/matches/{id}/ws", tag = "play",
         params(
             ("id" = String, Path, description = "match id"),
             ("token" = Option<String>, Query, description = "player token; none = spectator"),
-            ("resume_from" = Option<i64>, Query, description = "last event seq the client has"),
+            ("resume_from" = Option<i64>, Query, description = "last event seq the client has: the snapshot is the match as of it, then the events after it, then an update to now"),
         ),
         responses((status = 101, description = "switching to the WebSocket protocol")))]
     fn match_websocket() {}

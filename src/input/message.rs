@@ -9,19 +9,17 @@ use serde_json::value::RawValue;
 /// Reads one text frame into a [`ClientMessage`], or the `bad_message` error to answer it
 /// with. In order: the frame's size, JSON syntax, the command's size as sent (the game's
 /// `max_command_bytes`, checked before the game's parser sees it), no control character in
-/// any string or key, then the envelope's shape (unknown fields refused). Once the frame is
-/// JSON, every error echoes its `id` when that is a printable string, so a client can match
-/// the refusal to what it sent.
+/// any string or key, then the envelope's shape (unknown fields refused). Every error echoes
+/// the frame's string `id` whenever it has one, so a client can match the refusal to what it
+/// sent: also when the JSON breaks after the id, and when the id itself holds a control
+/// character (the echo is JSON-escaped, so it is exactly what was sent).
 pub fn client_message(text: &str, max_command_bytes: usize) -> Result<ClientMessage, ErrorMessage> {
     if text.len() > MAX_FRAME_BYTES {
         return Err(bad(None, format!("message over {} KiB", MAX_FRAME_BYTES / 1024)));
     }
-    let value: Value = serde_json::from_str(text).map_err(|error| bad(None, format!("not JSON: {error}")))?;
-    let id = value
-        .get("id")
-        .and_then(Value::as_str)
-        .filter(|id| !id.chars().any(char::is_control))
-        .map(str::to_string);
+    let value: Value =
+        serde_json::from_str(text).map_err(|error| bad(salvaged_id(text), format!("not JSON: {error}")))?;
+    let id = value.get("id").and_then(Value::as_str).map(str::to_string);
     // The command exactly as sent. A frame the probe cannot read although it is JSON repeats
     // a key, which would let a second `command` slip past the size check: refused.
     #[derive(Deserialize)]
@@ -44,6 +42,42 @@ pub fn client_message(text: &str, max_command_bytes: usize) -> Result<ClientMess
     }
     printable_json("message", &value).map_err(|error| bad(id.clone(), error.to_string()))?;
     serde_json::from_value(value).map_err(|error| bad(id, format!("not a client message: {error}")))
+}
+
+/// The string `id` of an object frame whose JSON breaks somewhere after that member, read by
+/// walking the object with serde_json up to the break: what was read before it stays read.
+fn salvaged_id(text: &str) -> Option<String> {
+    use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+    struct Members<'a>(&'a mut Option<String>);
+    impl<'de> Visitor<'de> for Members<'_> {
+        type Value = ();
+        fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+            formatter.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if key == "id" {
+                    match map.next_value::<Value>()? {
+                        Value::String(id) => *self.0 = Some(id),
+                        _ => *self.0 = None,
+                    }
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(())
+        }
+    }
+    impl<'de> DeserializeSeed<'de> for Members<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+            deserializer.deserialize_map(self)
+        }
+    }
+    let mut id = None;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let _ = Members(&mut id).deserialize(&mut deserializer);
+    id
 }
 
 fn bad(id: Option<String>, message: String) -> ErrorMessage {
@@ -98,7 +132,33 @@ mod tests {
                 .message
                 .contains("message.command.card contains the control character U+0000")
         );
-        assert_eq!(refused(r#"{"type":"ping","id":"c\u0007"}"#).id, None);
+        // An id with a control character is still the client's id: echoed (JSON-escaped).
+        let error = refused(r#"{"type":"ping","id":"c\u0007"}"#);
+        assert_eq!(error.id.as_deref(), Some("c\u{7}"));
+        assert!(
+            error
+                .message
+                .contains("message.id contains the control character U+0007")
+        );
+        // JSON that breaks after the id: the id read before the break comes back.
+        for broken in [
+            r#"{"type":"command","id":"c6","command":{"type":"pick","value":1},}"#,
+            r#"{"type":"command","id":"c6","command":{"type":"pick" "value":1}}"#,
+            r#"{"id":"c6","type":"ping""#,
+        ] {
+            let error = refused(broken);
+            assert_eq!(error.id.as_deref(), Some("c6"), "{broken}");
+            assert!(error.message.starts_with("not JSON"), "{}", error.message);
+        }
+        // Broken before any id, or no id at all, or not a string: nothing to echo.
+        for no_id in [
+            r#"{"type":"ping","id":"#,
+            "{'id':'c7'}",
+            r#"[1,"#,
+            r#"{"id":7,"type":}"#,
+        ] {
+            assert_eq!(refused(no_id).id, None, "{no_id}");
+        }
         // The command's size as sent, before any game parses it.
         let big = json!({"type": "command", "id": "c4", "command": {"type": "x", "pad": "y".repeat(60)}});
         let error = refused(&big.to_string());

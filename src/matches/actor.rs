@@ -343,18 +343,13 @@ impl<G: Game> MatchActor<G> {
                 reply,
             } => {
                 let index = viewer_index(viewer, self.seat_count());
-                let backlog = match resume_from {
-                    // Subscribing inside the actor, after the backlog is read, leaves no gap.
-                    Some(from) if from < self.next_seq - 1 => self
-                        .visible_since(viewer, from)
-                        .await
-                        .into_iter()
-                        .map(|(seq, event)| Frame::event(seq, &event))
-                        .collect(),
-                    _ => Vec::new(),
+                let (snapshot, backlog) = match resume_from {
+                    Some(from) => self.resumed(viewer, from).await,
+                    None => (self.snapshot(viewer), Vec::new()),
                 };
+                // Subscribing inside the actor, after the backlog is read, leaves no gap.
                 let subscription = Subscription {
-                    snapshot: self.snapshot(viewer),
+                    snapshot,
                     backlog,
                     feed: self.feeds[index].subscribe(),
                 };
@@ -386,18 +381,68 @@ impl<G: Game> MatchActor<G> {
         self.context.seats.len()
     }
 
-    /// The events after `from` as `viewer` may see them, re-derived from the durable log. If
-    /// the log cannot be read the caller gets none; a socket still gets the full snapshot.
-    async fn visible_since(&self, viewer: Viewer, from: i64) -> Vec<(i64, G::Event)> {
-        let mut visible = Vec::new();
+    /// A resuming socket's start: the viewer's snapshot as of seq `from` (clamped to the log),
+    /// then every event after `from` it may see, then an `update` to now. So every event
+    /// after the snapshot's `last_seq` comes exactly once, and none the snapshot already
+    /// holds. The snapshot is history: its `pending` is empty and it has no deadline (the
+    /// closing update says who must act now). If the log cannot be read back, the snapshot
+    /// is the current one and only the update follows.
+    async fn resumed(&self, viewer: Viewer, from: i64) -> (Snapshot, Vec<Frame>) {
+        let last_seq = self.next_seq - 1;
+        let from = from.clamp(0, last_seq);
+        let mut snapshot = self.snapshot(viewer);
+        let history = if from < last_seq {
+            self.history(viewer, from).await
+        } else {
+            None
+        };
+        let mut backlog = Vec::new();
+        if let Some((view, events)) = history {
+            snapshot.view = view;
+            snapshot.last_seq = from;
+            backlog.extend(events.iter().map(|(seq, event)| Frame::event(*seq, event)));
+        }
+        snapshot.pending = Vec::new();
+        snapshot.deadline_ms = None;
+        let view = G::view(&self.core.state, viewer);
+        backlog.push(Frame::update(
+            last_seq,
+            &view,
+            &self.pending(),
+            self.deadline_ms(viewer),
+        ));
+        (snapshot, backlog)
+    }
+
+    /// The viewer's view as of seq `from` and the events after it that it may see,
+    /// re-derived from the durable log; `None` if the log cannot be read or replayed.
+    async fn history(&self, viewer: Viewer, from: i64) -> Option<(Value, Vec<(i64, G::Event)>)> {
         let log = match self.context.store.log(&self.context.match_id).await {
             Ok(log) => log,
             Err(error) => {
                 tracing::error!(match_id = %self.context.match_id, %error, "could not read the log back");
-                return visible;
+                return None;
             }
         };
+        // The state after entry `from` is the one after the last event at or before it (or
+        // the state before the start): only that one is rendered, not one per event.
+        let last_before = log
+            .iter()
+            .filter(|entry| entry.kind == EntryKind::Event && entry.seq <= from)
+            .map(|entry| entry.seq)
+            .next_back();
+        let mut view = match last_before {
+            None => {
+                let initial = MatchCore::<G>::new(&self.options, &self.seed).ok()?;
+                Some(to_json(&G::view(&initial.state, viewer)))
+            }
+            Some(_) => None,
+        };
+        let mut visible = Vec::new();
         let replayed = fairness::replay::<G>(&self.options, &self.seed, &log, |state, seq, event| {
+            if Some(seq) == last_before {
+                view = Some(to_json(&G::view(state, viewer)));
+            }
             if seq > from
                 && let Some(event) = G::redact(state, event, viewer)
             {
@@ -406,8 +451,18 @@ impl<G: Game> MatchActor<G> {
         });
         if let Err(mismatch) = replayed {
             tracing::error!(match_id = %self.context.match_id, %mismatch, "the log does not replay");
+            return None;
         }
-        visible
+        Some((view?, visible))
+    }
+
+    /// The events after `from` as `viewer` may see them, re-derived from the durable log. If
+    /// the log cannot be read the caller gets none.
+    async fn visible_since(&self, viewer: Viewer, from: i64) -> Vec<(i64, G::Event)> {
+        self.history(viewer, from)
+            .await
+            .map(|(_, events)| events)
+            .unwrap_or_default()
     }
 
     /// A redactor for events from `first_seq` on, for the viewers listening now. Nobody can

@@ -4,7 +4,7 @@
 
 use super::{ActorContext, MatchHandle, actor};
 use crate::fairness::{self, VerifyReport};
-use crate::rules::{BotPolicy, Dice, Game, Seed, Viewer};
+use crate::rules::{BotPolicy, Dice, Game, MatchCore, Seed, Viewer};
 use crate::store::{LogEntry, MatchRow};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -41,7 +41,8 @@ pub trait GameKind: Send + Sync + 'static {
     /// Checks a finished match's log against its revealed seed.
     fn verify(&self, row: &MatchRow, log: &[LogEntry]) -> VerifyReport;
 
-    /// The view of a match rebuilt from its log (finished matches have no actor).
+    /// The view of a match rebuilt from its log (finished matches have no actor); with an
+    /// empty log, the view before the start (a match still open).
     fn replayed_view(&self, row: &MatchRow, log: &[LogEntry], viewer: Viewer) -> Result<Value, String>;
 
     /// A bot's move from a view as received over the wire (its JSON text); drives
@@ -99,9 +100,15 @@ impl<G: Game> GameKind for Registered<G> {
     fn replayed_view(&self, row: &MatchRow, log: &[LogEntry], viewer: Viewer) -> Result<Value, String> {
         let options: G::Options = serde_json::from_value(row.options.0.clone()).map_err(|e| e.to_string())?;
         let seed = Seed::from_hex(&row.seed).ok_or("the stored seed is not 32 hex bytes")?;
-        let replayed =
-            fairness::replay::<G>(&options, &seed, log, |_, _, _| {}).map_err(|e| e.to_string())?;
-        serde_json::to_value(G::view(&replayed.core.state, viewer)).map_err(|e| e.to_string())
+        // An empty log is a match that has not started (a replay would miss its start's events).
+        let core = if log.is_empty() {
+            MatchCore::<G>::new(&options, &seed).map_err(|e| e.to_string())?
+        } else {
+            fairness::replay::<G>(&options, &seed, log, |_, _, _| {})
+                .map_err(|e| e.to_string())?
+                .core
+        };
+        serde_json::to_value(G::view(&core.state, viewer)).map_err(|e| e.to_string())
     }
 
     fn bot_command(&self, view: &str, policy: BotPolicy, dice: &mut Dice) -> Result<Option<Value>, String> {

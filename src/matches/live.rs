@@ -7,6 +7,10 @@ use std::sync::Mutex;
 #[derive(Default)]
 pub struct LiveMatches {
     handles: Mutex<HashMap<String, MatchHandle>>,
+    /// Fired whenever an actor starts here: sockets opened before their match started wait
+    /// on it rather than poll (in a cluster the start may happen on another node, so they
+    /// also poll, slowly).
+    started: tokio::sync::Notify,
 }
 
 impl LiveMatches {
@@ -16,6 +20,13 @@ impl LiveMatches {
 
     pub fn insert(&self, match_id: String, handle: MatchHandle) {
         self.lock().insert(match_id, handle);
+        self.started.notify_waiters();
+    }
+
+    /// Resolves at the next [`LiveMatches::insert`] after this call (enable it before checking
+    /// whether the match is live, so a start in between is not missed).
+    pub fn started(&self) -> tokio::sync::futures::Notified<'_> {
+        self.started.notified()
     }
 
     /// Called by an actor when its match ends.

@@ -72,6 +72,13 @@ impl Frame {
         Frame::encode(&FinishedFrame { result, seed })
     }
 
+    /// Whether this is a `finished` frame. Every constructor here serialises the `type` tag
+    /// first, so the prefix identifies it without parsing (frames from another node of a
+    /// cluster were written by this same code).
+    pub fn is_finished(&self) -> bool {
+        self.0.starts_with(br#"{"type":"finished""#)
+    }
+
     pub fn as_str(&self) -> &str {
         // Every constructor writes serde_json output, which is UTF-8.
         std::str::from_utf8(&self.0).unwrap_or_default()

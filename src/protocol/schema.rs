@@ -53,3 +53,34 @@ pub fn files(games: &GameRegistry) -> Vec<(String, String)> {
     }
     files
 }
+
+/// The generated sections of `proto/README.md`, by marker name: each sits between
+/// `<!-- generated:NAME -->` and `<!-- end:NAME -->` (`tests/proto_schema.rs` keeps them in
+/// step with the code).
+pub fn readme_sections() -> Vec<(&'static str, String)> {
+    vec![("error-codes", error_code_table())]
+}
+
+/// Every WebSocket error code with its meaning (the enum's doc comments, via its schema), then
+/// the precedence of the checks.
+fn error_code_table() -> String {
+    use super::ws::PRECEDENCE;
+    let schema = serde_json::to_value(schemars::schema_for!(super::ErrorCode)).unwrap_or_default();
+    let mut out = String::from("| Code | Meaning |\n| --- | --- |\n");
+    for variant in schema["oneOf"].as_array().into_iter().flatten() {
+        let code = variant["const"]
+            .as_str()
+            .or_else(|| variant["enum"][0].as_str())
+            .unwrap_or_default();
+        let meaning = variant["description"]
+            .as_str()
+            .unwrap_or_default()
+            .replace('\n', " ");
+        out.push_str(&format!("| `{code}` | {meaning} |\n"));
+    }
+    out.push_str("\nWhen several apply, the first failing check answers, in this order:\n\n");
+    for (rank, (code, check)) in PRECEDENCE.iter().enumerate() {
+        out.push_str(&format!("{}. `{}`: {check}\n", rank + 1, code.as_str()));
+    }
+    out
+}

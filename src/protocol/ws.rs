@@ -52,9 +52,11 @@ pub struct Snapshot {
     pub seat: Option<Seat>,
     /// The game's view for this viewer (per-game schema in `proto/<game>/view.json`).
     pub view: Value,
-    /// Seats the game is waiting for.
+    /// Seats the game is waiting for; empty in a resume's snapshot (it is history: the
+    /// update that ends the backlog says who must act now) and before the start.
     pub pending: Vec<Seat>,
-    /// The seq of the last log entry; resume from it with `?resume_from=`.
+    /// The seq of the last log entry this snapshot includes (with `?resume_from=N`, N): every
+    /// event sent after it has a higher seq.
     pub last_seq: i64,
     /// Milliseconds left on this seat's turn clock, when it is asked to act.
     pub deadline_ms: Option<u64>,
@@ -91,15 +93,16 @@ pub enum ErrorCode {
     NotYourTurn,
     /// The seat may act, but not like this; `reason` names the rule.
     IllegalMove,
-    /// Not JSON, an unknown `type` or field, a control character in any string, a command
-    /// over its game's size limit or one the game cannot read, or a frame over 64 KiB. Echoes
-    /// the frame's string `id` whenever it has one.
+    /// A binary frame, not JSON, an unknown `type` or field, a control character in any
+    /// string, a command over its game's size limit or one the game cannot read. Echoes the
+    /// frame's string `id` whenever it has one.
     BadMessage,
     /// Too many messages; slow down (the socket is closed if it continues).
     RateLimited,
     /// A spectator tried to play.
     NotSeated,
-    /// The match is not running (still in the lobby, or over).
+    /// The match is not running: not started yet (a seat's socket opened while the match is
+    /// `open`), or over.
     MatchNotLive,
     /// The server failed; the command was not applied.
     Internal,
@@ -108,9 +111,60 @@ pub enum ErrorCode {
     Unavailable,
     /// In a cluster, the match moved to another server node (a drain or a failover); the
     /// command was not applied. The socket closes with 1001: reconnect with `resume_from`
-    /// (to any node) and send the command again if the snapshot still asks for it.
+    /// (to any node) and send the command again if the update that ends the resume's backlog
+    /// still asks for it.
     MatchMoved,
 }
+
+/// Which error a message gets when several apply: the checks in the order the server makes
+/// them (gateway, then the match actor); the first that fails answers. `proto/README.md`'s
+/// table is generated from this list and `tests/server_protocol.rs` checks the order.
+pub const PRECEDENCE: &[(ErrorCode, &str)] = &[
+    (
+        ErrorCode::RateLimited,
+        "the socket's token bucket is empty (checked before the frame is read, so no `id`)",
+    ),
+    (
+        ErrorCode::BadMessage,
+        "the frame: binary, not JSON, a command over the game's size limit, a control character, the envelope's shape",
+    ),
+    (ErrorCode::NotSeated, "a spectator sent a command"),
+    (
+        ErrorCode::MatchNotLive,
+        "the match has not started (socket opened while `open`), or its actor has stopped because it is over",
+    ),
+    (
+        ErrorCode::MatchMoved,
+        "the match's actor stopped here: another node runs it now",
+    ),
+    (
+        ErrorCode::Unavailable,
+        "an earlier write of the match is still unconfirmed by the database",
+    ),
+    (
+        ErrorCode::Internal,
+        "the log could not be read back to settle an earlier write",
+    ),
+    (ErrorCode::MatchNotLive, "the match is over"),
+    (ErrorCode::NotYourTurn, "the game is not waiting for this seat"),
+    (
+        ErrorCode::BadMessage,
+        "the game cannot read the command (unknown type or field, wrong value type)",
+    ),
+    (
+        ErrorCode::IllegalMove,
+        "the engine refuses the move; `reason` names the rule",
+    ),
+    (
+        ErrorCode::MatchMoved,
+        "the write was fenced: another node took the match over",
+    ),
+    (
+        ErrorCode::Unavailable,
+        "the database did not confirm this write in time",
+    ),
+    (ErrorCode::Internal, "the write failed otherwise"),
+];
 
 impl ErrorCode {
     pub fn as_str(self) -> &'static str {

@@ -346,7 +346,7 @@ impl RemoteSeat {
                     self.record.connections += 1;
                     self.record.connected_at.push(std::time::Instant::now());
                     dropped_since = None;
-                    self.play_on(socket).await
+                    self.play_on(socket, resume.is_some()).await
                 }
                 Err(_) => Ended::Dropped,
             };
@@ -378,6 +378,19 @@ impl RemoteSeat {
         }
     }
 
+    /// Where the server was when the seat came back: a command lost in flight is either in
+    /// the log by then or never.
+    fn resumed_at(&mut self, last_seq: i64) {
+        if let Some(lost) = self
+            .record
+            .unacked
+            .last_mut()
+            .filter(|lost| lost.resumed_at.is_none())
+        {
+            lost.resumed_at = Some(last_seq);
+        }
+    }
+
     fn lose_in_flight(&mut self) {
         if let Some((_, command)) = self.in_flight.take() {
             self.record.unacked.push(Unacked {
@@ -389,10 +402,13 @@ impl RemoteSeat {
         }
     }
 
-    async fn play_on<S>(&mut self, mut socket: tokio_tungstenite::WebSocketStream<S>) -> Ended
+    async fn play_on<S>(&mut self, mut socket: tokio_tungstenite::WebSocketStream<S>, resuming: bool) -> Ended
     where
         S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
     {
+        // A resume's snapshot is the match as of `resume_from`; the update that closes its
+        // backlog is where the server was when the seat came back.
+        let mut catching_up = false;
         // The latest view and who it asks to act. A seat is often asked again by the batch
         // its own command produced, which arrives before that command's ack: the ack
         // re-examines it.
@@ -414,13 +430,9 @@ impl RemoteSeat {
                         self.record.seat = seat;
                     }
                     let last_seq = message["last_seq"].as_i64().expect("a snapshot's last_seq");
-                    if let Some(lost) = self
-                        .record
-                        .unacked
-                        .last_mut()
-                        .filter(|lost| lost.resumed_at.is_none())
-                    {
-                        lost.resumed_at = Some(last_seq);
+                    catching_up = resuming && message["result"].is_null();
+                    if !catching_up {
+                        self.resumed_at(last_seq);
                     }
                     self.known_seq = self.known_seq.max(last_seq);
                     if !message["result"].is_null() {
@@ -430,6 +442,9 @@ impl RemoteSeat {
                 }
                 "update" => {
                     let last_seq = message["last_seq"].as_i64().expect("an update's last_seq");
+                    if std::mem::take(&mut catching_up) {
+                        self.resumed_at(last_seq);
+                    }
                     self.known_seq = self.known_seq.max(last_seq);
                     latest = Some(view_of(&message));
                 }

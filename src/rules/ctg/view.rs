@@ -257,10 +257,16 @@ pub fn ask(state: &State, seat: Seat) -> Option<Ask> {
             order,
         },
         Phase::PowerPlay => Ask::PowerPlay { over: state.over + 1 },
-        Phase::SetField => Ask::SetField {
-            rules: state.field_rules(),
-            current: state.field,
-        },
+        Phase::SetField => {
+            let rules = state.field_rules();
+            // The field on the ground may not fit this ball (none yet before the first,
+            // slips after a change to a non-Pace bowler, a restricted over): offer the
+            // closest legal one, so a client can always send `current` back.
+            Ask::SetField {
+                current: rules.repair(state.field),
+                rules,
+            }
+        }
         Phase::Sealed => {
             let (cards, zones) = deck_zones(state);
             if seat == state.batting {

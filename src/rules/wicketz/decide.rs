@@ -136,9 +136,11 @@ fn set_over(
         return Err(WicketzReject::BowlingVariationsOff { line });
     }
     let number = turn.state.next_over_number();
+    // Without a field the side keeps its own, brought in if this over is restricted: the
+    // field the view suggests, so a bare `set_over` is never refused for a field not sent.
     let field = match field {
         Some(field) => field.clone(),
-        None => turn.state.field.clone(),
+        None => field_to_keep(&turn.state),
     };
     field
         .validate(turn.state.restriction_for(number))
