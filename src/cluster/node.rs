@@ -66,33 +66,35 @@ async fn tick(lobby: &Lobby, cluster: &Cluster, renewed_at: &mut Instant) {
         Ok(held) => {
             *renewed_at = Instant::now();
             let held: HashSet<String> = held.into_iter().map(|lease| lease.match_id).collect();
-            shed_lost(lobby, cluster, &held).await;
+            shed_lost(lobby, cluster, Some(&held)).await;
         }
         Err(error) => {
             tracing::warn!(%error, "cluster heartbeat failed");
             // Past the TTL without a heartbeat, other nodes may hold these matches: stop
             // serving them (their writes would be refused anyway).
             if renewed_at.elapsed() > cluster.lease_ttl {
-                shed_lost(lobby, cluster, &HashSet::new()).await;
+                shed_lost(lobby, cluster, None).await;
             }
         }
     }
     claim(lobby, cluster).await;
 }
 
-/// Stops the actors of matches this node runs but no longer holds. A match missing from the
-/// renewal may have been placed here a moment after it ran, so each is checked once more.
-async fn shed_lost(lobby: &Lobby, cluster: &Cluster, held: &HashSet<String>) {
+/// Stops the actors of matches this node runs but no longer holds (`held`: the live matches
+/// it owns; `None` when it cannot know and must assume the worst, its heartbeat being older
+/// than its TTL). A match missing from `held` may have been placed here a moment after the
+/// read, so each is checked once more, and kept unless the database says it is another's.
+async fn shed_lost(lobby: &Lobby, cluster: &Cluster, held: Option<&HashSet<String>>) {
     for (match_id, handle) in lobby.live.entries() {
-        if held.contains(&match_id) {
-            continue;
-        }
-        let still_held = !held.is_empty()
-            && matches!(
+        let lost = match held {
+            None => true,
+            Some(held) if held.contains(&match_id) => false,
+            Some(_) => matches!(
                 lobby.store.lease_held(&match_id, cluster.node_id()).await,
-                Ok(Some(_))
-            );
-        if !still_held {
+                Ok(None)
+            ),
+        };
+        if lost {
             tracing::warn!(%match_id, "lease lost to another node; stopping the match here");
             lobby.live.remove(&match_id);
             tokio::spawn(async move { handle.shutdown().await });
