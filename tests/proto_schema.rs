@@ -32,7 +32,7 @@ fn every_schema_names_its_type_and_the_protocol_is_versioned() {
         let schema: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
         assert!(schema["title"].is_string(), "{path} has no title");
     }
-    assert_eq!(crease::protocol::PROTOCOL_VERSION, 1);
+    assert_eq!(crease::protocol::PROTOCOL_VERSION, 2);
 }
 
 /// Schema descriptions are read by client developers who never see the Rust code: a

@@ -18,6 +18,7 @@ fn kinds(transcript: &[ServerMessage]) -> Vec<String> {
             ServerMessage::Snapshot(_) => "snapshot".to_string(),
             ServerMessage::Event { seq, .. } => format!("event:{seq}"),
             ServerMessage::Update(_) => "update".into(),
+            ServerMessage::Patch(_) => "patch".into(),
             ServerMessage::Ack { .. } => "ack".into(),
             ServerMessage::Error(_) => "error".into(),
             ServerMessage::Finished { .. } => "finished".into(),

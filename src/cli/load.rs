@@ -98,6 +98,11 @@ pub struct Args {
     /// sockets: about 19,900 here, so 10,000 matches need two).
     #[arg(long, default_value_t = 1)]
     pub workers: u32,
+    /// The WebSocket protocol the players ask for: 1 (the default, what clients get without
+    /// asking, and what every recorded benchmark used) full views in every update, 2 JSON
+    /// Patches of them (`scripts/bench-deltas.sh` compares the two).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
+    pub protocol: u32,
     /// Internal: run as one worker of `--workers`, printing progress and the result as JSON lines.
     #[arg(long, hide = true)]
     pub worker: bool,
@@ -135,6 +140,14 @@ pub struct LoadReport {
     pub latency: Latency,
     pub errors: u64,
     pub reconnects: u64,
+    /// The `--protocol` the players spoke.
+    pub protocol: u32,
+    /// WebSocket text bytes the players received (whole run, setup included) and the CTG
+    /// balls they saw, one count per seat.
+    pub bytes_received: u64,
+    pub balls_seen: u64,
+    /// `bytes_received / balls_seen`: what one seat is sent per ball (CTG only).
+    pub bytes_per_ball_per_seat: Option<f64>,
     /// WebSocket connections opened (first connects, reconnects and back-to-back matches),
     /// per `--server` URL in the order given.
     pub sockets_per_url: Vec<UrlSockets>,
@@ -175,6 +188,10 @@ struct Stats {
     acks: AtomicU64,
     errors: AtomicU64,
     reconnects: AtomicU64,
+    /// WebSocket text bytes the players received, and the balls (CTG `ball_ended` events)
+    /// they saw, counted per seat: their ratio is the bytes per ball per seat.
+    bytes_received: AtomicU64,
+    balls_seen: AtomicU64,
     /// Sockets opened, by index into `--server`.
     sockets: Vec<AtomicU64>,
     /// Microseconds from sending a command to its ack, inside the window.
@@ -191,6 +208,8 @@ impl Stats {
             acks: AtomicU64::new(0),
             errors: AtomicU64::new(0),
             reconnects: AtomicU64::new(0),
+            bytes_received: AtomicU64::new(0),
+            balls_seen: AtomicU64::new(0),
             latency: Mutex::new(new_histogram()?),
         })
     }
@@ -310,6 +329,7 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
             game: game.clone(),
             options: options.clone(),
             pace: args.pace,
+            protocol: args.protocol,
             sockets: !args.no_sockets,
             back_to_back: args.duration.is_some(),
             stats: stats.clone(),
@@ -373,6 +393,10 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
         acks_per_second: acks as f64 / elapsed.as_secs_f64().max(1e-9),
         errors: stats.errors.load(Relaxed),
         reconnects: stats.reconnects.load(Relaxed),
+        protocol: args.protocol,
+        bytes_received: stats.bytes_received.load(Relaxed),
+        balls_seen: stats.balls_seen.load(Relaxed),
+        bytes_per_ball_per_seat: per_ball(stats.bytes_received.load(Relaxed), stats.balls_seen.load(Relaxed)),
         latency: Latency::of(&histogram),
         sockets_per_url: args
             .servers
@@ -407,6 +431,7 @@ async fn run_workers(args: &Args) -> anyhow::Result<LoadReport> {
             .args(["--matches", &share.to_string()])
             .args(["--first-match", &first_match.to_string()])
             .args(["--pace", &args.pace.name()])
+            .args(["--protocol", &args.protocol.to_string()])
             .args(["--game", &args.game, "--format", &args.format])
             .args(["--setup-concurrency", &args.setup_concurrency.to_string()])
             .arg("--worker")
@@ -473,6 +498,13 @@ async fn run_workers(args: &Args) -> anyhow::Result<LoadReport> {
         acks_per_second: reports.iter().map(|report| report.acks_per_second).sum(),
         errors: sum(|report| report.errors),
         reconnects: sum(|report| report.reconnects),
+        protocol: args.protocol,
+        bytes_received: sum(|report| report.bytes_received),
+        balls_seen: sum(|report| report.balls_seen),
+        bytes_per_ball_per_seat: per_ball(
+            sum(|report| report.bytes_received),
+            sum(|report| report.balls_seen),
+        ),
         latency: Latency::of(&histogram),
         sockets_per_url: args
             .servers
@@ -488,6 +520,10 @@ async fn run_workers(args: &Args) -> anyhow::Result<LoadReport> {
             })
             .collect(),
     })
+}
+
+fn per_ball(bytes: u64, balls: u64) -> Option<f64> {
+    (balls > 0).then(|| bytes as f64 / balls as f64)
 }
 
 fn combine(all: &[Progress]) -> Progress {
@@ -591,6 +627,12 @@ fn print_report(report: &LoadReport) {
         report.latency.p50_ms, report.latency.p90_ms, report.latency.p99_ms, report.latency.max_ms
     );
     println!("errors {}  reconnects {}", report.errors, report.reconnects);
+    if let Some(per_ball) = report.bytes_per_ball_per_seat {
+        println!(
+            "bytes received per ball per seat: {per_ball:.0} (protocol {}, {} bytes over {} balls)",
+            report.protocol, report.bytes_received, report.balls_seen
+        );
+    }
     let per_url: Vec<String> = report
         .sockets_per_url
         .iter()
@@ -608,6 +650,7 @@ struct MatchTask {
     game: Arc<dyn GameKind>,
     options: Value,
     pace: Pace,
+    protocol: u32,
     sockets: bool,
     /// Start another match between the same players when one finishes.
     back_to_back: bool,
@@ -645,10 +688,10 @@ impl MatchTask {
                 return std::future::pending().await;
             }
             let home_socket = self
-                .connect(self.home.0, &home.socket_url(&match_id, None))
+                .connect(self.home.0, &self.url(&home, &match_id, None))
                 .await?;
             let away_socket = self
-                .connect(self.away.0, &away.socket_url(&match_id, None))
+                .connect(self.away.0, &self.url(&away, &match_id, None))
                 .await?;
             // Only the first match of a slot is setup; later ones are part of the load.
             if permit.take().is_some() {
@@ -665,6 +708,15 @@ impl MatchTask {
                 return Ok(());
             }
         }
+    }
+
+    /// A player's socket URL in this run's protocol.
+    fn url(&self, player: &BotClient, match_id: &str, resume_from: Option<i64>) -> String {
+        format!(
+            "{}&protocol={}",
+            player.socket_url(match_id, resume_from),
+            self.protocol
+        )
     }
 
     /// Opens a socket to the `server`-th URL and counts it there.
@@ -694,7 +746,7 @@ impl MatchTask {
                     self.stats.reconnects.fetch_add(1, Relaxed);
                     tokio::time::sleep(Duration::from_millis(200)).await;
                     socket = self
-                        .connect(server, &player.socket_url(match_id, Some(seat.last_seq)))
+                        .connect(server, &self.url(player, match_id, Some(seat.last_seq)))
                         .await?;
                     seat.sent_at = None;
                 }
@@ -712,6 +764,7 @@ impl MatchTask {
                 Message::Close(_) => return Ok(false),
                 _ => continue,
             };
+            self.stats.bytes_received.fetch_add(text.len() as u64, Relaxed);
             // Only the envelope is read; a view is kept as text until a bot needs it.
             let message: Incoming = serde_json::from_str(&text)?;
             let (view, pending) = match message.kind {
@@ -721,10 +774,24 @@ impl MatchTask {
                     }
                     seat.last_seq = seat.last_seq.max(message.last_seq.unwrap_or_default());
                     let view = message.view.context("a view without a view")?;
+                    if self.protocol == 2 {
+                        // The base the next patch applies to.
+                        seat.view = serde_json::from_str(view.get())?;
+                    }
                     (view.get().to_string(), message.pending.unwrap_or_default())
+                }
+                "patch" => {
+                    seat.last_seq = seat.last_seq.max(message.last_seq.unwrap_or_default());
+                    let patch: json_patch::Patch =
+                        serde_json::from_str(message.patch.context("a patch without a patch")?.get())?;
+                    json_patch::patch(&mut seat.view, &patch)?;
+                    (seat.view.to_string(), message.pending.unwrap_or_default())
                 }
                 "event" => {
                     seat.last_seq = seat.last_seq.max(message.seq.unwrap_or_default());
+                    if message.event.is_some_and(|event| event.kind == "ball_ended") {
+                        self.stats.balls_seen.fetch_add(1, Relaxed);
+                    }
                     continue;
                 }
                 "ack" => {
@@ -796,6 +863,17 @@ struct Incoming<'a> {
     pending: Option<Vec<Seat>>,
     #[serde(default, borrow)]
     view: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    patch: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    event: Option<EventKind<'a>>,
+}
+
+/// An event's `type`, the only field of it the load generator reads.
+#[derive(Deserialize)]
+struct EventKind<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: &'a str,
 }
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
@@ -816,6 +894,8 @@ struct SeatPlay {
     /// again by the batch its own command produced, which arrives before that command's ack,
     /// so the ack re-examines it.
     latest: Option<(String, Vec<Seat>)>,
+    /// Protocol 2: the view the patches apply to.
+    view: Value,
     dice: Dice,
 }
 
@@ -827,6 +907,7 @@ impl SeatPlay {
             next_id: 0,
             sent_at: None,
             latest: None,
+            view: Value::Null,
             dice: Dice::new(&crate::fairness::new_seed()),
         }
     }
@@ -850,6 +931,15 @@ mod tests {
         let snapshot = r#"{"type":"snapshot","protocol":1,"seat":null,"view":{},"pending":[],"last_seq":0}"#;
         let message: Incoming = serde_json::from_str(snapshot).expect("snapshot");
         assert_eq!(message.seat, None);
+        let ball = r#"{"type":"event","seq":8,"event":{"type":"ball_ended","ball":{"runs":4}}}"#;
+        let message: Incoming = serde_json::from_str(ball).expect("ball");
+        assert_eq!(message.event.map(|event| event.kind), Some("ball_ended"));
+        let patch = r#"{"type":"patch","last_seq":9,"patch":[{"op":"replace","path":"/a","value":2}],"pending":[0],"deadline_ms":null}"#;
+        let message: Incoming = serde_json::from_str(patch).expect("patch");
+        assert_eq!(
+            message.patch.map(RawValue::get),
+            Some(r#"[{"op":"replace","path":"/a","value":2}]"#)
+        );
     }
 
     #[test]

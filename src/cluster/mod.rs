@@ -123,13 +123,22 @@ impl Subjects {
         format!("{}.match.{match_id}.req", self.prefix)
     }
 
-    /// One viewer's batches of a match, published by its owner.
-    fn feed(&self, match_id: &str, viewer: crate::rules::Viewer) -> String {
+    /// One viewer's batches of a match in one protocol, published by its owner.
+    fn feed(
+        &self,
+        match_id: &str,
+        viewer: crate::rules::Viewer,
+        protocol: crate::protocol::Protocol,
+    ) -> String {
         let viewer = match viewer {
             crate::rules::Viewer::Seat(seat) => format!("seat{}", seat.index()),
             crate::rules::Viewer::Spectator => "spectator".to_string(),
         };
-        format!("{}.match.{match_id}.feed.{viewer}", self.prefix)
+        format!(
+            "{}.match.{match_id}.feed.{viewer}.v{}",
+            self.prefix,
+            protocol.number()
+        )
     }
 
     /// Published by a node that has just started serving a match it took over: sockets bound

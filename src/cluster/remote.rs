@@ -77,9 +77,10 @@ impl Proxy {
                 ActorMessage::Subscribe {
                     viewer,
                     resume_from,
+                    protocol,
                     reply,
                 } => {
-                    if let Some(subscription) = self.subscribe(viewer, resume_from).await {
+                    if let Some(subscription) = self.subscribe(viewer, resume_from, protocol).await {
                         let _ = reply.send(subscription);
                     }
                 }
@@ -128,10 +129,15 @@ impl Proxy {
 
     /// Listens on the viewer's feed and on the match's `moved` subject, then asks the owner
     /// for the snapshot; `None` if no node serves the match right now.
-    async fn subscribe(&mut self, viewer: Viewer, resume_from: Option<i64>) -> Option<Subscription> {
+    async fn subscribe(
+        &mut self,
+        viewer: Viewer,
+        resume_from: Option<i64>,
+        protocol: crate::protocol::Protocol,
+    ) -> Option<Subscription> {
         let nats = &self.cluster.nats;
         let feed = nats
-            .subscribe(self.cluster.subjects.feed(&self.match_id, viewer))
+            .subscribe(self.cluster.subjects.feed(&self.match_id, viewer, protocol))
             .await
             .ok()?;
         let moved = nats
@@ -141,7 +147,11 @@ impl Proxy {
         // Registered with the server before the owner can publish anything we need.
         nats.flush().await.ok()?;
         let payload = self
-            .send(&RouteRequest::Subscribe { viewer, resume_from })
+            .send(&RouteRequest::Subscribe {
+                viewer,
+                resume_from,
+                protocol,
+            })
             .await
             .ok()?;
         let (snapshot, backlog) = wire::decode_subscription(payload)?;

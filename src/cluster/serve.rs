@@ -4,6 +4,7 @@
 use super::Cluster;
 use super::wire::{self, FeedMessage, RouteRequest};
 use crate::matches::{MatchHandle, ViewerBatch};
+use crate::protocol::Protocol;
 use crate::rules::Viewer;
 use futures_util::StreamExt;
 use std::collections::HashSet;
@@ -30,7 +31,7 @@ impl Cluster {
         let cluster = self.clone();
         let match_id = match_id.to_string();
         tokio::spawn(async move {
-            let mut relayed: HashSet<Viewer> = HashSet::new();
+            let mut relayed: HashSet<(Viewer, Protocol)> = HashSet::new();
             loop {
                 tokio::select! {
                     request = requests.next() => {
@@ -52,7 +53,7 @@ impl Cluster {
         match_id: &str,
         handle: &MatchHandle,
         message: async_nats::Message,
-        relayed: &mut HashSet<Viewer>,
+        relayed: &mut HashSet<(Viewer, Protocol)>,
     ) {
         let Some(reply) = message.reply.clone() else {
             return;
@@ -67,7 +68,7 @@ impl Cluster {
         // The first subscription of a viewer starts its relay; the feed handed back with that
         // subscription is positioned right after its snapshot, so the relay misses nothing.
         let relay = match &request {
-            RouteRequest::Subscribe { viewer, .. } => relayed.insert(*viewer),
+            RouteRequest::Subscribe { viewer, protocol, .. } => relayed.insert((*viewer, *protocol)),
             _ => false,
         };
         let (cluster, handle, match_id) = (self.clone(), handle.clone(), match_id.to_string());
@@ -76,20 +77,22 @@ impl Cluster {
                 RouteRequest::Command { seat, command } => {
                     wire::to_bytes(&handle.command(seat, command).await)
                 }
-                RouteRequest::Subscribe { viewer, resume_from } => {
-                    match handle.subscribe(viewer, resume_from).await {
-                        Some(subscription) => {
-                            let payload =
-                                wire::encode_subscription(&subscription.snapshot, &subscription.backlog);
-                            if relay {
-                                let subject = cluster.subjects.feed(&match_id, viewer);
-                                tokio::spawn(cluster.clone().relay(subject, subscription.feed));
-                            }
-                            payload
+                RouteRequest::Subscribe {
+                    viewer,
+                    resume_from,
+                    protocol,
+                } => match handle.subscribe(viewer, resume_from, protocol).await {
+                    Some(subscription) => {
+                        let payload =
+                            wire::encode_subscription(&subscription.snapshot, &subscription.backlog);
+                        if relay {
+                            let subject = cluster.subjects.feed(&match_id, viewer, protocol);
+                            tokio::spawn(cluster.clone().relay(subject, subscription.feed));
                         }
-                        None => bytes::Bytes::new(),
+                        payload
                     }
-                }
+                    None => bytes::Bytes::new(),
+                },
                 RouteRequest::Connection { seat, connected } => {
                     handle.connection(seat, connected).await;
                     wire::to_bytes(&())

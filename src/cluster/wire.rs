@@ -22,6 +22,7 @@ pub(super) enum RouteRequest {
     Subscribe {
         viewer: Viewer,
         resume_from: Option<i64>,
+        protocol: crate::protocol::Protocol,
     },
     Connection {
         seat: Seat,

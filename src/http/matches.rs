@@ -6,7 +6,7 @@ use crate::error::ApiError;
 use crate::gateway::{self, Inbound, Outbound};
 use crate::input::MatchId;
 use crate::matches::Player;
-use crate::protocol::{CreateMatch, MAX_FRAME_BYTES, MatchInfo, MatchList, PROTOCOL_VERSION, Snapshot};
+use crate::protocol::{CreateMatch, MAX_FRAME_BYTES, MatchInfo, MatchList, Protocol, Snapshot};
 use crate::rules::{Outcome, Seat, Viewer};
 use crate::store::MatchStatus;
 use axum::extract::State;
@@ -97,6 +97,8 @@ struct SocketQuery {
     /// Browsers cannot set headers on a WebSocket, so the token may come in the URL.
     token: Option<String>,
     resume_from: Option<i64>,
+    /// 1 (the default: full views) or 2 (JSON Patches of them): see `protocol::Protocol`.
+    protocol: Option<u32>,
 }
 
 /// `GET /v1/matches/{id}/ws`: a seat's player with its token, anyone else as a spectator.
@@ -108,6 +110,7 @@ async fn websocket(
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let id = id.into_string();
+    let protocol = Protocol::from_query(query.protocol).map_err(ApiError::BadRequest)?;
     let token = query.token.as_deref().or_else(|| bearer(&headers));
     let player = optional_player(&state, token).await?;
     let row = state.lobby.match_row(&id).await?; // 404 before anything else
@@ -131,7 +134,7 @@ async fn websocket(
     if let Some(handle) = state.lobby.handle_for(&row) {
         // `None` means the match ended between the lookup and now (serve it as finished) or,
         // in a cluster, that no node runs it this moment (it is moving: try again shortly).
-        if let Some(subscription) = handle.subscribe(viewer, query.resume_from).await {
+        if let Some(subscription) = handle.subscribe(viewer, query.resume_from, protocol).await {
             let shutdown = state.shutdown.clone();
             return Ok(upgrade.on_upgrade(move |socket| async move {
                 let (inbound, outbound) = adapt(socket);
@@ -154,7 +157,7 @@ async fn websocket(
                 .replayed_view(&row, &[], viewer)
                 .map_err(ApiError::Internal)?;
             let snapshot = Snapshot {
-                protocol: PROTOCOL_VERSION,
+                protocol: protocol.number(),
                 match_id: row.match_id.clone(),
                 game: row.game.clone(),
                 status: MatchStatus::Open,
@@ -170,7 +173,7 @@ async fn websocket(
             let max_command_bytes = game.max_command_bytes();
             return Ok(upgrade.on_upgrade(move |socket| async move {
                 let (inbound, outbound) = adapt(socket);
-                let started = until_started(state, id, player, seat);
+                let started = until_started(state, id, player, seat, protocol);
                 gateway::run_before_start(
                     inbound,
                     outbound,
@@ -195,7 +198,7 @@ async fn websocket(
         .as_ref()
         .and_then(|json| serde_json::from_value::<Outcome>(json.0.clone()).ok());
     let snapshot = Snapshot {
-        protocol: PROTOCOL_VERSION,
+        protocol: protocol.number(),
         match_id: row.match_id.clone(),
         game: row.game.clone(),
         status: MatchStatus::Finished,
@@ -221,7 +224,13 @@ const START_POLL: Duration = Duration::from_millis(500);
 
 /// Waits until `player`'s match is live and subscribes its seat from seq 0, so the start's
 /// events come as the subscription's backlog, wherever the match runs.
-async fn until_started(state: AppState, id: String, player: Player, seat: Seat) -> gateway::Started {
+async fn until_started(
+    state: AppState,
+    id: String,
+    player: Player,
+    seat: Seat,
+    protocol: Protocol,
+) -> gateway::Started {
     use gateway::{Started, close};
     loop {
         let started = state.lobby.live.started();
@@ -236,7 +245,8 @@ async fn until_started(state: AppState, id: String, player: Player, seat: Seat) 
                         return Started::Close(close::NORMAL, "no longer seated in this match");
                     }
                     if let Some(handle) = state.lobby.handle_for(&row)
-                        && let Some(subscription) = handle.subscribe(Viewer::Seat(seat), Some(0)).await
+                        && let Some(subscription) =
+                            handle.subscribe(Viewer::Seat(seat), Some(0), protocol).await
                     {
                         return Started::Live(handle, Box::new(subscription));
                     }

@@ -28,7 +28,7 @@
 use super::handle::{ActorMessage, CommandError, MAILBOX, Subscription, ViewerBatch};
 use super::{ActorContext, MatchHandle};
 use crate::fairness::{self, CommandRecord, CommandSource, ForfeitRecord, Mismatch};
-use crate::protocol::{Frame, LogEntryBody, PROTOCOL_VERSION, Snapshot};
+use crate::protocol::{Frame, LogEntryBody, PROTOCOL_VERSION, Protocol, Snapshot};
 use crate::rules::{BotPolicy, Dice, Game, MatchCore, Outcome, Reject, RejectKind, Seat, Seed, Viewer};
 use crate::store::{DbSettings, EntryKind, LogEntry, MatchStatus, NewEntry, Receipt, StoreError, within};
 use serde::Deserialize;
@@ -101,8 +101,8 @@ struct MatchActor<G: Game> {
     /// With the seed, what re-deriving the log needs (resumes and the log endpoint).
     options: G::Options,
     seed: Seed,
-    /// One feed per viewer (index as in [`RedactedEvent::per_viewer`]).
-    feeds: Vec<broadcast::Sender<Arc<ViewerBatch>>>,
+    /// One pair of feeds per viewer (index as in [`RedactedEvent::per_viewer`]).
+    feeds: Vec<ViewerFeeds>,
     deadlines: HashMap<Seat, Instant>,
     connections: Vec<usize>,
     disconnected_since: Vec<Option<Instant>>,
@@ -152,9 +152,7 @@ pub(crate) fn spawn<G: Game>(
         next_seq,
         options,
         seed,
-        feeds: (0..=seat_total)
-            .map(|_| broadcast::channel(FEED_CAPACITY).0)
-            .collect(),
+        feeds: (0..=seat_total).map(|_| ViewerFeeds::new()).collect(),
         deadlines: HashMap::new(),
         connections: vec![0; seat_total],
         disconnected_since: vec![Some(now); seat_total],
@@ -189,6 +187,30 @@ fn viewer_index(viewer: Viewer, seat_count: usize) -> usize {
     match viewer {
         Viewer::Seat(seat) if seat.index() < seat_count => seat.index(),
         _ => seat_count,
+    }
+}
+
+/// One viewer's feeds: protocol 1 sockets get full views, protocol 2 sockets JSON Patches
+/// against `base`, the view the delta sockets hold (a viewer's sockets all hold the same one:
+/// each starts at the current view and every batch reaches all of them).
+struct ViewerFeeds {
+    full: broadcast::Sender<Arc<ViewerBatch>>,
+    delta: broadcast::Sender<Arc<ViewerBatch>>,
+    base: Option<Value>,
+}
+
+impl ViewerFeeds {
+    fn new() -> Self {
+        ViewerFeeds {
+            full: broadcast::channel(FEED_CAPACITY).0,
+            delta: broadcast::channel(FEED_CAPACITY).0,
+            base: None,
+        }
+    }
+
+    /// Some socket of this viewer listens, whatever its protocol.
+    fn listened(&self) -> bool {
+        self.full.receiver_count() > 0 || self.delta.receiver_count() > 0
     }
 }
 
@@ -317,8 +339,10 @@ impl<G: Game> MatchActor<G> {
     fn tell_moved(&self) {
         self.moved_flag.store(true, std::sync::atomic::Ordering::SeqCst);
         let last_seq = self.next_seq - 1;
-        for feed in &self.feeds {
-            let _ = feed.send(Arc::new(ViewerBatch::moved(last_seq)));
+        for feeds in &self.feeds {
+            let moved = Arc::new(ViewerBatch::moved(last_seq));
+            let _ = feeds.full.send(moved.clone());
+            let _ = feeds.delta.send(moved);
         }
     }
 
@@ -340,6 +364,7 @@ impl<G: Game> MatchActor<G> {
             ActorMessage::Subscribe {
                 viewer,
                 resume_from,
+                protocol,
                 reply,
             } => {
                 let index = viewer_index(viewer, self.seat_count());
@@ -348,10 +373,23 @@ impl<G: Game> MatchActor<G> {
                     None => (self.snapshot(viewer), Vec::new()),
                 };
                 // Subscribing inside the actor, after the backlog is read, leaves no gap.
+                let feed = match protocol {
+                    Protocol::V1 => self.feeds[index].full.subscribe(),
+                    Protocol::V2 => {
+                        // Every delta socket of this viewer holds the current view now (its
+                        // snapshot, or the backlog's last `update`): the next patch is
+                        // against it.
+                        let view = to_json(&G::view(&self.core.state, viewer));
+                        self.feeds[index].base = Some(view);
+                        self.feeds[index].delta.subscribe()
+                    }
+                };
+                let mut snapshot = snapshot;
+                snapshot.protocol = protocol.number();
                 let subscription = Subscription {
                     snapshot,
                     backlog,
-                    feed: self.feeds[index].subscribe(),
+                    feed,
                 };
                 let _ = reply.send(subscription);
             }
@@ -471,7 +509,7 @@ impl<G: Game> MatchActor<G> {
         let listening = viewers(self.seat_count())
             .into_iter()
             .zip(&self.feeds)
-            .map(|(viewer, feed)| (viewer, feed.receiver_count() > 0))
+            .map(|(viewer, feeds)| (viewer, feeds.listened()))
             .collect();
         Redactor {
             listening,
@@ -799,7 +837,7 @@ impl<G: Game> MatchActor<G> {
 
     /// Sends every listening viewer its frames: the new events it may see, its new view and,
     /// if the match just ended, the result. A viewer nobody listens to costs nothing.
-    fn broadcast(&self, new_events: &[RedactedEvent]) {
+    fn broadcast(&mut self, new_events: &[RedactedEvent]) {
         let pending = self.pending();
         let last_seq = self.next_seq - 1;
         let finished = self
@@ -807,23 +845,45 @@ impl<G: Game> MatchActor<G> {
             .as_ref()
             .map(|outcome| Frame::finished(outcome, &self.context.seed_hex));
         for (index, viewer) in viewers(self.seat_count()).into_iter().enumerate() {
-            let feed = &self.feeds[index];
-            if feed.receiver_count() == 0 {
+            if !self.feeds[index].listened() {
                 continue;
             }
-            let mut frames: Vec<Frame> = new_events
+            let events: Vec<Frame> = new_events
                 .iter()
                 .filter_map(|entry| entry.per_viewer[index].clone())
                 .collect();
             let view = G::view(&self.core.state, viewer);
-            frames.push(Frame::update(last_seq, &view, &pending, self.deadline_ms(viewer)));
-            frames.extend(finished.clone());
+            let deadline = self.deadline_ms(viewer);
+            let batch = |update: Frame| {
+                let mut frames = events.clone();
+                frames.push(update);
+                frames.extend(finished.clone());
+                Arc::new(ViewerBatch {
+                    frames,
+                    last_seq,
+                    moved: false,
+                })
+            };
+            let feeds = &mut self.feeds[index];
             // A receiver that left since the count is fine: the log is the record.
-            let _ = feed.send(Arc::new(ViewerBatch {
-                frames,
-                last_seq,
-                moved: false,
-            }));
+            if feeds.full.receiver_count() > 0 {
+                let _ = feeds
+                    .full
+                    .send(batch(Frame::update(last_seq, &view, &pending, deadline)));
+            }
+            if feeds.delta.receiver_count() > 0 {
+                let next = to_json(&view);
+                let patch = match &feeds.base {
+                    Some(base) => json_patch::diff(base, &next),
+                    // No base can only mean nobody subscribed yet; never reached, but a whole
+                    // replacement is still a correct patch.
+                    None => json_patch::diff(&Value::Null, &next),
+                };
+                feeds.base = Some(next);
+                let _ = feeds
+                    .delta
+                    .send(batch(Frame::patch(last_seq, &patch, &pending, deadline)));
+            }
         }
     }
 

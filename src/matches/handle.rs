@@ -1,7 +1,7 @@
 //! The game-independent side of a match actor: what can be asked of it, over a bounded
 //! channel. A full channel makes callers wait (back-pressure) rather than grow memory.
 
-use crate::protocol::{ErrorCode, Frame, LogEntryBody, Snapshot};
+use crate::protocol::{ErrorCode, Frame, LogEntryBody, Protocol, Snapshot};
 use crate::rules::{Seat, Viewer};
 use serde_json::Value;
 use std::sync::Arc;
@@ -102,6 +102,7 @@ pub(crate) enum ActorMessage {
     Subscribe {
         viewer: Viewer,
         resume_from: Option<i64>,
+        protocol: Protocol,
         reply: oneshot::Sender<Subscription>,
     },
     Connection {
@@ -167,11 +168,18 @@ impl MatchHandle {
         answer.await.map_err(|_| self.gone())?
     }
 
-    pub async fn subscribe(&self, viewer: Viewer, resume_from: Option<i64>) -> Option<Subscription> {
+    /// Opens a viewer's feed in `protocol` (full views, or JSON Patches of them).
+    pub async fn subscribe(
+        &self,
+        viewer: Viewer,
+        resume_from: Option<i64>,
+        protocol: Protocol,
+    ) -> Option<Subscription> {
         let (reply, answer) = oneshot::channel();
         let message = ActorMessage::Subscribe {
             viewer,
             resume_from,
+            protocol,
             reply,
         };
         self.send(message).await.ok()?;

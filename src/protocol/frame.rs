@@ -61,6 +61,29 @@ impl Frame {
         })
     }
 
+    /// `{"type":"patch",..}`, as [`ServerMessage::Patch`](super::ServerMessage::Patch).
+    pub fn patch(
+        last_seq: i64,
+        patch: &json_patch::Patch,
+        pending: &[Seat],
+        deadline_ms: Option<u64>,
+    ) -> Frame {
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename = "patch")]
+        struct PatchFrame<'a> {
+            last_seq: i64,
+            patch: &'a json_patch::Patch,
+            pending: &'a [Seat],
+            deadline_ms: Option<u64>,
+        }
+        Frame::encode(&PatchFrame {
+            last_seq,
+            patch,
+            pending,
+            deadline_ms,
+        })
+    }
+
     /// `{"type":"finished",..}`, as [`ServerMessage::Finished`](super::ServerMessage::Finished).
     pub fn finished(result: &Outcome, seed: &str) -> Frame {
         #[derive(Serialize)]
@@ -130,6 +153,20 @@ mod tests {
                 Frame::encode(&ServerMessage::Update(update))
             );
         }
+        let patch = json_patch::diff(&json!({ "a": 1 }), &event);
+        let as_values = serde_json::to_value(&patch).expect("a patch is JSON");
+        let serde_json::Value::Array(operations) = as_values else {
+            panic!("a patch is an array of operations");
+        };
+        assert_eq!(
+            Frame::patch(9, &patch, &pending, Some(1500)),
+            Frame::encode(&ServerMessage::Patch(super::super::Patch {
+                last_seq: 9,
+                patch: operations,
+                pending: pending.clone(),
+                deadline_ms: Some(1500),
+            }))
+        );
         let outcome = Outcome {
             placings: vec![1, 2],
             summary: "home won by 4 runs".into(),

@@ -18,8 +18,42 @@ pub use http::*;
 pub use ratings::*;
 pub use ws::*;
 
-/// Bumped on any change a deployed client could trip over. Sent in every snapshot.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The newest protocol version this server speaks. Bumped on any change a deployed client
+/// could trip over; a client asks for one with `?protocol=N` on the match socket, and every
+/// snapshot says which one the connection got.
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// What a match socket speaks, negotiated when it opens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Protocol {
+    /// Version 1, the default: every `update` carries the viewer's full view.
+    #[default]
+    V1,
+    /// Version 2: after the snapshot, a `patch` frame (RFC 6902 JSON Patch against the
+    /// previous view) replaces each `update`; an `update` with the full view may still come
+    /// (a resume's last frame), and resets the base.
+    V2,
+}
+
+impl Protocol {
+    /// The `protocol` query parameter: absent means 1, so old clients keep working.
+    pub fn from_query(version: Option<u32>) -> Result<Protocol, String> {
+        match version {
+            None | Some(1) => Ok(Protocol::V1),
+            Some(2) => Ok(Protocol::V2),
+            Some(other) => Err(format!(
+                "protocol {other} is not spoken here: use 1 or 2 (the newest, {PROTOCOL_VERSION})"
+            )),
+        }
+    }
+
+    pub fn number(self) -> u32 {
+        match self {
+            Protocol::V1 => 1,
+            Protocol::V2 => 2,
+        }
+    }
+}
 
 /// Largest WebSocket message the server accepts from a client.
 pub const MAX_FRAME_BYTES: usize = 64 * 1024;

@@ -30,6 +30,9 @@ pub enum ServerMessage {
     Event { seq: i64, event: Value },
     /// Sent after each batch of events: the viewer's new view and who is asked to act.
     Update(Update),
+    /// Protocol 2's `update`: the same, with the view as an RFC 6902 JSON Patch to apply to
+    /// the previous view (the snapshot's, or the one the last `update` or `patch` made).
+    Patch(Patch),
     /// The command `id` was accepted and its events are durable; `last_seq` is the last of them.
     Ack { id: String, last_seq: i64 },
     /// A refused message. Nothing of it was written to the log.
@@ -69,6 +72,16 @@ pub struct Snapshot {
 pub struct Update {
     pub last_seq: i64,
     pub view: Value,
+    pub pending: Vec<Seat>,
+    pub deadline_ms: Option<u64>,
+}
+
+/// A view as the operations that turn the previous view into it (RFC 6902: `add`, `remove`,
+/// `replace`, `move`, `copy`, `test`, with JSON Pointer paths), in order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Patch {
+    pub last_seq: i64,
+    pub patch: Vec<Value>,
     pub pending: Vec<Seat>,
     pub deadline_ms: Option<u64>,
 }

@@ -262,6 +262,17 @@ impl TestApp {
     }
 
     pub async fn connect(&self, match_id: &str, token: Option<&str>, resume_from: Option<i64>) -> Client {
+        self.connect_with(match_id, token, resume_from, None).await
+    }
+
+    /// As [`TestApp::connect`], asking for a protocol version (`?protocol=N`).
+    pub async fn connect_with(
+        &self,
+        match_id: &str,
+        token: Option<&str>,
+        resume_from: Option<i64>,
+        protocol: Option<u32>,
+    ) -> Client {
         let mut url = format!("{}/v1/matches/{match_id}/ws", self.base.replacen("http", "ws", 1));
         let mut query = Vec::new();
         if let Some(token) = token {
@@ -269,6 +280,9 @@ impl TestApp {
         }
         if let Some(seq) = resume_from {
             query.push(format!("resume_from={seq}"));
+        }
+        if let Some(version) = protocol {
+            query.push(format!("protocol={version}"));
         }
         if !query.is_empty() {
             url = format!("{url}?{}", query.join("&"));
