@@ -10,8 +10,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${CREASE_BIN:-target/debug/crease}
 PYTHON=${PYTHON:-python3}
-VERIFY=(${PYTHON} tools/verify_fairness.py)
+VERIFY=("$PYTHON" tools/verify_fairness.py)
 [ -x "$BIN" ] || { echo "check-fairness: no server binary at $BIN (cargo build first)" >&2; exit 2; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+# The verifier needs Python 3.7 or later (standard library only); curl waits for the server.
+for tool in "$PYTHON:python3" "curl:curl"; do
+  if ! command -v "${tool%%:*}" >/dev/null; then
+    echo "check-fairness: installing ${tool#*:} (Debian package)" >&2
+    as_root apt-get update -q && as_root apt-get install -y -q "${tool#*:}"
+  fi
+done
 work=$(mktemp -d)
 server=
 cleanup() {
@@ -52,6 +60,17 @@ for spec in "ctg --format t20" "wicketz --options {\"overs\":20,\"bowling_variat
   "${VERIFY[@]}" --server "$url" --match "$id" --save "$work/$game.json" \
     || fail "$game match $id did not verify"
 done
+
+# The same check from a bare log body and the seed, as a third party holding only those would.
+read -r seed commitment options < <($PYTHON -c '
+import json, sys
+saved = json.load(open(sys.argv[1] + "/ctg.json"))
+json.dump(saved["log"], open(sys.argv[1] + "/ctg-log.json", "w"))
+m = saved["match"]
+print(m["seed"], m["seed_commitment"], json.dumps(m["options"], separators=(",", ":")))
+' "$work")
+"${VERIFY[@]}" --log "$work/ctg-log.json" --seed "$seed" --commitment "$commitment" --game ctg \
+  --options "$options" || fail "the bare log and seed of the ctg match did not verify"
 
 # The verifier must catch a changed draw: one die face of the CTG match, and the toss of
 # the Wicketz match (a value drawn with below(2)), each changed to another legal value.

@@ -3,8 +3,8 @@
 
 Independent of the server's Rust code on purpose: ChaCha20 is implemented here from RFC 8439
 and the mapping from stream words to outcomes from proto/fairness.md, so a bug in the
-server's mapping shows up as a mismatch instead of being reproduced. Python 3.11, standard
-library only.
+server's mapping shows up as a mismatch instead of being reproduced. Standard library only
+(CI runs it on Python 3.11).
 
     verify_fairness.py --server http://127.0.0.1:8080 --match <id> [--save match.json]
     verify_fairness.py --saved match.json           (a file written by --save)
@@ -14,6 +14,8 @@ library only.
 Exit status: 0 every draw matches, 1 a mismatch (first one printed as seq, expected, found),
 2 the input could not be read or checked (bad arguments, network, match not finished).
 """
+
+from __future__ import annotations
 
 import argparse
 import hashlib
