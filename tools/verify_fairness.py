@@ -238,8 +238,10 @@ class Champions(Checker):
         if kind == "deck_shuffled":
             order = s.shuffle(self.c["xp_cards"])
             market = self.c["market_size"]
-            pile = self.field(e["draw_pile"], "order") if "order" in e["draw_pile"] else None
-            self.expect("xp deck", order, list(e["market"]) + list(pile or []))
+            pile = e["draw_pile"].get("order")
+            if pile is None:
+                raise Mismatch(self.seq, "deck_shuffled.draw_pile.order", "a recorded order", None)
+            self.expect("xp deck", order, list(e["market"]) + list(pile))
             if len(e["market"]) != min(market, len(order)):
                 raise Mismatch(self.seq, "market size", market, len(e["market"]))
         elif kind == "round_started":
