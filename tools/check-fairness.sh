@@ -7,6 +7,8 @@
 #
 # usage: tools/check-fairness.sh        env: CREASE_BIN (default target/debug/crease), PYTHON
 set -euo pipefail
+# A relative CREASE_BIN is relative to where the script was called from.
+if [ -n "${CREASE_BIN:-}" ] && [ "${CREASE_BIN#/}" = "$CREASE_BIN" ]; then CREASE_BIN="$PWD/$CREASE_BIN"; fi
 cd "$(dirname "$0")/.."
 BIN=${CREASE_BIN:-target/debug/crease}
 PYTHON=${PYTHON:-python3}
