@@ -7,7 +7,9 @@
 //!
 //! The mapping from stream words to die faces is ours, not `rand`'s, on purpose: a third
 //! party re-deriving rolls must not depend on the internals of a particular `rand` release.
-//! It is documented in `docs/fairness.md` and is part of the protocol:
+//! It is specified byte by byte in `proto/fairness.md` (with test vectors in
+//! `proto/fairness-vectors.json`, checked by `tests/fairness_vectors.rs`) and is part of the
+//! protocol:
 //!
 //! * `below(n)`: take the next `u32` word `x` of the stream; reject it while
 //!   `x >= 2^32 - (2^32 mod n)`; return `x mod n`.
@@ -71,6 +73,12 @@ impl Dice {
         self.stream.get_word_pos()
     }
 
+    /// The next raw word of the stream: what every other draw is made of. Public so the
+    /// published test vectors can show the words themselves.
+    pub fn word(&mut self) -> u32 {
+        self.stream.next_u32()
+    }
+
     /// A uniform number in `0..n`. `n` must be at least 1.
     pub fn below(&mut self, n: u32) -> u32 {
         debug_assert!(n > 0, "below(0) has no outcome");
@@ -78,7 +86,7 @@ impl Dice {
         // Reject the top partial block so every outcome is equally likely.
         let zone = u32::MAX - (u32::MAX - n + 1) % n;
         loop {
-            let x = self.stream.next_u32();
+            let x = self.word();
             if x <= zone {
                 return x % n;
             }
