@@ -88,6 +88,59 @@ impl Default for SocketLimits {
     }
 }
 
+/// A socket's liveness: the server pings every `ping_interval`, and a client silent (no frame
+/// at all, pongs included) for `pong_deadline` is closed. The silence timer is moved only when
+/// it fires (to the deadline of the latest frame), not on every frame, which would touch the
+/// timer wheel once per message.
+struct Liveness {
+    pings: time::Interval,
+    silence: std::pin::Pin<Box<time::Sleep>>,
+    heard_at: Instant,
+    deadline: Duration,
+}
+
+/// What the liveness timers ask for.
+enum Due {
+    Ping,
+    Silent,
+}
+
+impl Liveness {
+    fn new(limits: &SocketLimits) -> Self {
+        let mut pings = time::interval_at(Instant::now() + limits.ping_interval, limits.ping_interval);
+        pings.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        Liveness {
+            pings,
+            silence: Box::pin(time::sleep(limits.pong_deadline)),
+            heard_at: Instant::now(),
+            deadline: limits.pong_deadline,
+        }
+    }
+
+    /// The client sent something: it is alive.
+    fn heard(&mut self) {
+        self.heard_at = Instant::now();
+    }
+
+    /// Resolves when a ping is due or the client has been silent past the deadline. Safe to
+    /// drop unfinished (it is one arm of the session's `select!`): both timers keep their
+    /// state in `self`.
+    async fn due(&mut self) -> Due {
+        loop {
+            tokio::select! {
+                _ = self.pings.tick() => return Due::Ping,
+                _ = &mut self.silence => {
+                    let due = self.heard_at + self.deadline;
+                    if due <= Instant::now() {
+                        return Due::Silent;
+                    }
+                    self.silence.as_mut().reset(due);
+                }
+            }
+        }
+    }
+}
+
 /// Why the session ends, decided in the loop and carried out after it.
 enum End {
     /// The client left (or the transport failed): nothing more to send.
@@ -160,14 +213,7 @@ async fn serve<I, O>(
     let mut open = session.send_frames(first.into_iter().chain(backlog)).await;
     let mut bucket = TokenBucket::per_socket();
     let mut refused_in_a_row = 0u32;
-    let mut pings = time::interval_at(Instant::now() + limits.ping_interval, limits.ping_interval);
-    pings.set_missed_tick_behavior(MissedTickBehavior::Delay);
-    // When the client was last heard from. The silence timer is moved only when it fires
-    // (to the deadline of the latest frame), not on every frame, which would touch the
-    // timer wheel once per message.
-    let mut heard_at = Instant::now();
-    let silence = time::sleep(limits.pong_deadline);
-    tokio::pin!(silence);
+    let mut liveness = Liveness::new(&limits);
     let end = loop {
         if !open {
             break End::Gone;
@@ -179,7 +225,7 @@ async fn serve<I, O>(
                     Some(Inbound::TooBig) => break End::Close(close::TOO_BIG, "message over 64 KiB"),
                     Some(Inbound::NotUtf8) => break End::Close(close::INVALID_DATA, "text frames must be UTF-8"),
                     Some(frame) => {
-                        heard_at = Instant::now();
+                        liveness.heard();
                         match frame {
                             Inbound::Text(text) => text,
                             Inbound::Binary => {
@@ -213,17 +259,10 @@ async fn serve<I, O>(
                     Err(RecvError::Closed) => break End::Close(close::NORMAL, "match over"),
                 };
             }
-            _ = pings.tick() => {
-                open = session.write(Outbound::Ping).await;
-            }
-            _ = &mut silence => {
-                let due = heard_at + limits.pong_deadline;
-                if due > Instant::now() {
-                    silence.as_mut().reset(due);
-                    continue;
-                }
-                break End::Close(close::GOING_AWAY, "no answer to pings");
-            }
+            due = liveness.due() => match due {
+                Due::Ping => open = session.write(Outbound::Ping).await,
+                Due::Silent => break End::Close(close::GOING_AWAY, "no answer to pings"),
+            },
             _ = shutdown.changed() => break End::Close(close::GOING_AWAY, "server shutting down"),
         }
     };
@@ -270,11 +309,7 @@ pub async fn run_before_start<I, O, F>(
     let mut open = session.send(&ServerMessage::Snapshot(snapshot)).await;
     let mut bucket = TokenBucket::per_socket();
     let mut refused_in_a_row = 0u32;
-    let mut pings = time::interval_at(Instant::now() + limits.ping_interval, limits.ping_interval);
-    pings.set_missed_tick_behavior(MissedTickBehavior::Delay);
-    let mut heard_at = Instant::now();
-    let silence = time::sleep(limits.pong_deadline);
-    tokio::pin!(silence);
+    let mut liveness = Liveness::new(&limits);
     tokio::pin!(started);
     let end = loop {
         if !open {
@@ -296,16 +331,16 @@ pub async fn run_before_start<I, O, F>(
                     Some(Inbound::NotUtf8) => break End::Close(close::INVALID_DATA, "text frames must be UTF-8"),
                     Some(Inbound::Text(text)) => text,
                     Some(Inbound::Binary) => {
-                        heard_at = Instant::now();
+                        liveness.heard();
                         open = session.error(None, ErrorCode::BadMessage, "send JSON text frames", None).await;
                         continue;
                     }
                     Some(Inbound::Control) => {
-                        heard_at = Instant::now();
+                        liveness.heard();
                         continue;
                     }
                 };
-                heard_at = Instant::now();
+                liveness.heard();
                 if !bucket.take() {
                     refused_in_a_row += 1;
                     if refused_in_a_row > FLOOD_LIMIT {
@@ -328,17 +363,10 @@ pub async fn run_before_start<I, O, F>(
                     }
                 };
             }
-            _ = pings.tick() => {
-                open = session.write(Outbound::Ping).await;
-            }
-            _ = &mut silence => {
-                let due = heard_at + limits.pong_deadline;
-                if due > Instant::now() {
-                    silence.as_mut().reset(due);
-                    continue;
-                }
-                break End::Close(close::GOING_AWAY, "no answer to pings");
-            }
+            due = liveness.due() => match due {
+                Due::Ping => open = session.write(Outbound::Ping).await,
+                Due::Silent => break End::Close(close::GOING_AWAY, "no answer to pings"),
+            },
             _ = shutdown.changed() => break End::Close(close::GOING_AWAY, "server shutting down"),
         }
     };
