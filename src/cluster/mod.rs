@@ -9,7 +9,7 @@
 //!   its match gets a [`MatchHandle`](crate::matches::MatchHandle) whose mailbox is a proxy
 //!   task; commands, subscriptions and connection notices travel to the owner as requests on
 //!   `<cluster>.match.<id>.req`, and the owner publishes each viewer's batches on
-//!   `<cluster>.match.<id>.feed.<viewer>`. The gateway cannot tell the difference.
+//!   `<cluster>.match.<id>.feed.<viewer>.v<protocol>`. The gateway cannot tell the difference.
 //! * **Membership and failover** ([`node`]): every node heartbeats, renews its leases, and
 //!   claims its share of expired ones, rebuilding those matches from their logs. A draining
 //!   node (SIGTERM) releases its leases at once and nudges the others to claim them.
