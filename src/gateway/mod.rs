@@ -88,6 +88,62 @@ impl Default for SocketLimits {
     }
 }
 
+/// The reading side of a session, the same whether its match is live or not started yet:
+/// transport failures end it, every frame proves the client alive, and text frames pass the
+/// per-socket rate limit (too many refusals in a row end the session).
+struct Intake {
+    liveness: Liveness,
+    bucket: TokenBucket,
+    refused_in_a_row: u32,
+}
+
+/// What one inbound frame asks of the session.
+enum Read {
+    /// A text frame within the rate: the session handles it.
+    Text(String),
+    /// Nothing to answer (a Ping or Pong).
+    Nothing,
+    /// Answer with this error (a binary frame, or a frame over the rate).
+    Refuse(ErrorCode, &'static str),
+    End(End),
+}
+
+impl Intake {
+    fn new(limits: &SocketLimits) -> Self {
+        Intake {
+            liveness: Liveness::new(limits),
+            bucket: TokenBucket::per_socket(),
+            refused_in_a_row: 0,
+        }
+    }
+
+    fn read(&mut self, frame: Option<Inbound>) -> Read {
+        let frame = match frame {
+            None | Some(Inbound::Closed) => return Read::End(End::Gone),
+            Some(Inbound::TooBig) => return Read::End(End::Close(close::TOO_BIG, "message over 64 KiB")),
+            Some(Inbound::NotUtf8) => {
+                return Read::End(End::Close(close::INVALID_DATA, "text frames must be UTF-8"));
+            }
+            Some(frame) => frame,
+        };
+        self.liveness.heard();
+        let text = match frame {
+            Inbound::Text(text) => text,
+            Inbound::Binary => return Read::Refuse(ErrorCode::BadMessage, "send JSON text frames"),
+            _ => return Read::Nothing,
+        };
+        if !self.bucket.take() {
+            self.refused_in_a_row += 1;
+            if self.refused_in_a_row > FLOOD_LIMIT {
+                return Read::End(End::Close(close::POLICY, "too many messages"));
+            }
+            return Read::Refuse(ErrorCode::RateLimited, "slow down");
+        }
+        self.refused_in_a_row = 0;
+        Read::Text(text)
+    }
+}
+
 /// A socket's liveness: the server pings every `ping_interval`, and a client silent (no frame
 /// at all, pongs included) for `pong_deadline` is closed. The silence timer is moved only when
 /// it fires (to the deadline of the latest frame), not on every frame, which would touch the
@@ -211,44 +267,26 @@ async fn serve<I, O>(
     let mut session = Session::new(&mut outbound, viewer, limits);
     let first = snapshot.map(|snapshot| Frame::encode(&ServerMessage::Snapshot(snapshot)));
     let mut open = session.send_frames(first.into_iter().chain(backlog)).await;
-    let mut bucket = TokenBucket::per_socket();
-    let mut refused_in_a_row = 0u32;
-    let mut liveness = Liveness::new(&limits);
+    let mut intake = Intake::new(&limits);
     let end = loop {
         if !open {
             break End::Gone;
         }
         tokio::select! {
             frame = inbound.next() => {
-                let text = match frame {
-                    None | Some(Inbound::Closed) => break End::Gone,
-                    Some(Inbound::TooBig) => break End::Close(close::TOO_BIG, "message over 64 KiB"),
-                    Some(Inbound::NotUtf8) => break End::Close(close::INVALID_DATA, "text frames must be UTF-8"),
-                    Some(frame) => {
-                        liveness.heard();
-                        match frame {
-                            Inbound::Text(text) => text,
-                            Inbound::Binary => {
-                                open = session.error(None, ErrorCode::BadMessage, "send JSON text frames", None).await;
-                                continue;
-                            }
-                            _ => continue,
-                        }
+                let text = match intake.read(frame) {
+                    Read::Text(text) => text,
+                    Read::Nothing => continue,
+                    Read::Refuse(code, message) => {
+                        open = session.error(None, code, message, None).await;
+                        continue;
                     }
+                    Read::End(end) => break end,
                 };
-                if !bucket.take() {
-                    refused_in_a_row += 1;
-                    if refused_in_a_row > FLOOD_LIMIT {
-                        break End::Close(close::POLICY, "too many messages");
-                    }
-                    open = session.error(None, ErrorCode::RateLimited, "slow down", None).await;
-                    continue;
-                }
-                refused_in_a_row = 0;
                 session.accepted = false;
                 open = session.on_text(&text, &handle, &mut feed).await;
                 if session.accepted {
-                    bucket.refund();
+                    intake.bucket.refund();
                 }
             }
             batch = feed.recv() => {
@@ -259,7 +297,7 @@ async fn serve<I, O>(
                     Err(RecvError::Closed) => break End::Close(close::NORMAL, "match over"),
                 };
             }
-            due = liveness.due() => match due {
+            due = intake.liveness.due() => match due {
                 Due::Ping => open = session.write(Outbound::Ping).await,
                 Due::Silent => break End::Close(close::GOING_AWAY, "no answer to pings"),
             },
@@ -307,9 +345,7 @@ pub async fn run_before_start<I, O, F>(
 {
     let mut session = Session::new(&mut outbound, viewer, limits);
     let mut open = session.send(&ServerMessage::Snapshot(snapshot)).await;
-    let mut bucket = TokenBucket::per_socket();
-    let mut refused_in_a_row = 0u32;
-    let mut liveness = Liveness::new(&limits);
+    let mut intake = Intake::new(&limits);
     tokio::pin!(started);
     let end = loop {
         if !open {
@@ -325,31 +361,15 @@ pub async fn run_before_start<I, O, F>(
                 Started::Close(code, reason) => break End::Close(code, reason),
             },
             frame = inbound.next() => {
-                let text = match frame {
-                    None | Some(Inbound::Closed) => break End::Gone,
-                    Some(Inbound::TooBig) => break End::Close(close::TOO_BIG, "message over 64 KiB"),
-                    Some(Inbound::NotUtf8) => break End::Close(close::INVALID_DATA, "text frames must be UTF-8"),
-                    Some(Inbound::Text(text)) => text,
-                    Some(Inbound::Binary) => {
-                        liveness.heard();
-                        open = session.error(None, ErrorCode::BadMessage, "send JSON text frames", None).await;
+                let text = match intake.read(frame) {
+                    Read::Text(text) => text,
+                    Read::Nothing => continue,
+                    Read::Refuse(code, message) => {
+                        open = session.error(None, code, message, None).await;
                         continue;
                     }
-                    Some(Inbound::Control) => {
-                        liveness.heard();
-                        continue;
-                    }
+                    Read::End(end) => break end,
                 };
-                liveness.heard();
-                if !bucket.take() {
-                    refused_in_a_row += 1;
-                    if refused_in_a_row > FLOOD_LIMIT {
-                        break End::Close(close::POLICY, "too many messages");
-                    }
-                    open = session.error(None, ErrorCode::RateLimited, "slow down", None).await;
-                    continue;
-                }
-                refused_in_a_row = 0;
                 open = match crate::input::client_message(&text, max_command_bytes) {
                     Err(error) => session.send(&ServerMessage::Error(error)).await,
                     Ok(ClientMessage::Ping { id }) => session.send(&ServerMessage::Pong { id }).await,
@@ -363,7 +383,7 @@ pub async fn run_before_start<I, O, F>(
                     }
                 };
             }
-            due = liveness.due() => match due {
+            due = intake.liveness.due() => match due {
                 Due::Ping => open = session.write(Outbound::Ping).await,
                 Due::Silent => break End::Close(close::GOING_AWAY, "no answer to pings"),
             },
