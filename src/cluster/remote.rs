@@ -190,7 +190,7 @@ async fn forward(
                         }
                         last_seq = batch.last_seq;
                         let moved = batch.moved;
-                        if sender.send(Arc::new(batch)).is_err() || moved {
+                        if sender.send(batch).is_err() || moved {
                             break;
                         }
                     }

@@ -112,11 +112,7 @@ impl Cluster {
     async fn relay(self: Arc<Self>, subject: String, mut feed: broadcast::Receiver<Arc<ViewerBatch>>) {
         loop {
             let message = match feed.recv().await {
-                Ok(batch) => FeedMessage::Batch(ViewerBatch {
-                    frames: batch.frames.clone(),
-                    last_seq: batch.last_seq,
-                    moved: batch.moved,
-                }),
+                Ok(batch) => FeedMessage::Batch(batch),
                 Err(RecvError::Lagged(_)) => FeedMessage::Lagged,
                 Err(RecvError::Closed) => FeedMessage::Closed,
             };

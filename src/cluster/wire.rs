@@ -10,6 +10,7 @@ use crate::rules::{Seat, Viewer};
 use bytes::{BufMut, Bytes, BytesMut};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::sync::Arc;
 
 /// What a node asks of a match's owner: the messages of a match actor's mailbox.
 #[derive(Debug, Serialize, Deserialize)]
@@ -101,7 +102,8 @@ pub(super) fn decode_subscription(payload: Bytes) -> Option<(Snapshot, Vec<Frame
 /// One message on a viewer's feed subject.
 #[derive(Debug, PartialEq)]
 pub(super) enum FeedMessage {
-    Batch(ViewerBatch),
+    /// Shared with the actor's feed: relaying a batch copies no frame.
+    Batch(Arc<ViewerBatch>),
     /// The owner's relay fell behind its actor: its sockets must resume.
     Lagged,
     /// The actor ended (the match is over, or it moved after a final `moved` batch).
@@ -132,11 +134,11 @@ pub(super) fn decode_feed(payload: Bytes) -> Option<FeedMessage> {
     let (first, frames) = split_lines(payload)?;
     let first = std::str::from_utf8(&first).ok()?;
     let (last_seq, moved) = first.split_once(' ')?;
-    Some(FeedMessage::Batch(ViewerBatch {
+    Some(FeedMessage::Batch(Arc::new(ViewerBatch {
         frames,
         last_seq: last_seq.parse().ok()?,
         moved: moved == "1",
-    }))
+    })))
 }
 
 #[cfg(test)]
@@ -154,7 +156,7 @@ mod tests {
             last_seq: 7,
             moved: false,
         };
-        let decoded = decode_feed(encode_feed(&FeedMessage::Batch(batch)));
+        let decoded = decode_feed(encode_feed(&FeedMessage::Batch(Arc::new(batch))));
         let Some(FeedMessage::Batch(decoded)) = decoded else {
             panic!("not a batch: {decoded:?}");
         };
@@ -165,8 +167,9 @@ mod tests {
             r#"{"type":"event","seq":7,"event":{"text":"a\nb"}}"#
         );
         assert_eq!(decoded.frames.len(), 2);
-        let moved = decode_feed(encode_feed(&FeedMessage::Batch(ViewerBatch::moved(9))));
-        assert_eq!(moved, Some(FeedMessage::Batch(ViewerBatch::moved(9))));
+        let moved = Arc::new(ViewerBatch::moved(9));
+        let decoded = decode_feed(encode_feed(&FeedMessage::Batch(moved.clone())));
+        assert_eq!(decoded, Some(FeedMessage::Batch(moved)));
         for marker in [FeedMessage::Lagged, FeedMessage::Closed] {
             let encoded = encode_feed(&marker);
             assert_eq!(decode_feed(encoded), Some(marker));
