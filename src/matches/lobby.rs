@@ -165,7 +165,11 @@ impl Lobby {
             .await
         {
             return Err(match error {
-                crate::store::StoreError::Database(_) if self.cluster.is_some() => ApiError::MatchNotOpen,
+                crate::store::StoreError::Database(sqlx::Error::Database(taken))
+                    if taken.is_unique_violation() =>
+                {
+                    ApiError::MatchNotOpen
+                }
                 error => error.into(),
             });
         }
