@@ -295,7 +295,9 @@ fn refuse_or_accept(state: &mut State, seat: Seat, field: Field) -> Option<CtgRe
 }
 
 /// Every `set_field` ask, from the first ball on and after each bowler change, offers a
-/// `current` field that the rules accept as it is.
+/// `current` field that the rules accept as it is (seed: 001_10260e69616bd853.txt "The
+/// Fielding team then places their 9 Fielder tokens"; 000_c44664d019aef0c0.txt Pace card "Up
+/// to 2 slips").
 #[test]
 fn every_set_field_ask_offers_a_legal_current_field() {
     for (format, seed) in [(Format::T10, 1), (Format::T10, 2), (Format::T20, 3)] {

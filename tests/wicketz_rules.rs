@@ -330,7 +330,9 @@ fn seed_002_fielding_restriction_applies_in_the_first_overs_only() {
 }
 
 /// A `set_over` without a field keeps the side's field, brought in for a restricted over (the
-/// view's `suggested_field`), instead of refusing a field the client never sent.
+/// view's `suggested_field`), instead of refusing a field the client never sent. The
+/// restriction is seed 002_5b76236006f2f885.txt's (see
+/// `seed_002_fielding_restriction_applies_in_the_first_overs_only`).
 #[test]
 fn set_over_without_a_field_in_a_restricted_over_keeps_a_legal_field() {
     let mut state = match_with(Options::default(), all_cards());
