@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Protocol 1 (full views) vs protocol 2 (JSON Patches) in one run: the same max-pace CTG T10
+# Protocol 1 (events and full views) vs protocol 2 (steps with merge patches) in one run: the same max-pace CTG T10
 # load against a fresh release server for each, printing what each seat is sent per ball and
 # the server's CPU time per acked command (utime + stime from /proc while the load runs).
 #

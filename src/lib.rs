@@ -9,7 +9,8 @@
 //!   file each; [`config`] holds the server's flags and environment variables.
 //! * [`app`]: the assembled server ([`app::Application`]), which tests spawn on port 0.
 //! * [`protocol`]: every JSON message on the wire (HTTP bodies and WebSocket frames),
-//!   versioned; `proto/` is generated from it.
+//!   versioned; `proto/` is generated from it. `protocol::delta` makes protocol 2's merge
+//!   patches of views.
 //! * [`http`]: the HTTP routers (players, matches, matchmaking, history, health).
 //! * [`listener`]: the accept loop: connection cap, request-head deadline, peer address.
 //! * [`input`]: parsing at the edge: ids, player names, printable text, clock ranges and

@@ -1,38 +1,52 @@
-//! Protocol 2: `patch` frames (RFC 6902 against the viewer's previous view) instead of full
-//! views in every `update`. A protocol 2 socket that applies every patch holds exactly the
-//! view a protocol 1 socket of the same seat is sent, at every step of a whole CTG match, for
-//! a fraction of the bytes; protocol 1 is what a client gets without asking.
+//! Protocol 2: one `step` frame per state change, its events and an RFC 7396 merge patch of
+//! the viewer's view, instead of `event` frames and full views in every `update`. A protocol 2
+//! socket that applies every step holds exactly the view a protocol 1 socket of the same seat
+//! is sent (without its null members), and sees exactly its events, at every step of a whole
+//! CTG match, for a fraction of the bytes; protocol 1 is what a client gets without asking.
 
 mod common;
 
-use common::{Backend, spawn_app_on};
+use common::toy::Toy;
+use common::{Backend, Received, spawn_app, spawn_app_on, toy_games};
 use crease::matches::GameRegistry;
-use crease::protocol::ServerMessage;
+use crease::protocol::delta::without_nulls;
+use crease::protocol::{ServerMessage, Step, Update};
 use crease::rules::ctg::Ctg;
+use crease::store::MatchStatus;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
-/// `(last_seq, view)` after every `update` or `patch`, the view rebuilt from the patches.
-fn views_of(transcript: &[ServerMessage]) -> BTreeMap<i64, Value> {
+/// `(last_seq, view)` after every `update` or `step`, the view rebuilt from the steps, and
+/// every event seen, as protocol 2 sends them (no null members).
+fn views_of(transcript: &[ServerMessage]) -> (BTreeMap<i64, Value>, Vec<(i64, Value)>) {
     let mut views = BTreeMap::new();
+    let mut events = Vec::new();
     let mut current = Value::Null;
     for message in transcript {
         match message {
-            ServerMessage::Snapshot(snapshot) => current = snapshot.view.clone(),
+            ServerMessage::Snapshot(snapshot) => current = without_nulls(snapshot.view.clone()),
+            ServerMessage::Event { seq, event } => events.push((*seq, without_nulls(event.clone()))),
             ServerMessage::Update(update) => {
-                current = update.view.clone();
+                current = without_nulls(update.view.clone());
                 views.insert(update.last_seq, current.clone());
             }
-            ServerMessage::Patch(patch) => {
-                let operations: json_patch::Patch =
-                    serde_json::from_value(Value::Array(patch.patch.clone())).expect("RFC 6902 operations");
-                json_patch::patch(&mut current, &operations).expect("the patch applies to the previous view");
-                views.insert(patch.last_seq, current.clone());
+            ServerMessage::Step(step) => {
+                events.extend(step.events.iter().cloned());
+                json_patch::merge(&mut current, &step.view);
+                views.insert(step.last_seq, current.clone());
             }
             _ => {}
         }
     }
-    views
+    (views, events)
+}
+
+/// The CTG balls a transcript saw (`ball_ended` events, in either protocol).
+fn balls(events: &[(i64, Value)]) -> usize {
+    events
+        .iter()
+        .filter(|(_, event)| event["type"] == "ball_ended")
+        .count()
 }
 
 fn bytes(transcript: &[ServerMessage]) -> usize {
@@ -43,7 +57,7 @@ fn bytes(transcript: &[ServerMessage]) -> usize {
 }
 
 #[tokio::test]
-async fn patches_rebuild_exactly_the_full_views_for_far_fewer_bytes() {
+async fn steps_rebuild_exactly_the_full_views_and_events_for_far_fewer_bytes() {
     let app = spawn_app_on(Backend::Sqlite, GameRegistry::standard())
         .await
         .expect("SQLite");
@@ -72,20 +86,16 @@ async fn patches_rebuild_exactly_the_full_views_for_far_fewer_bytes() {
     let home_player = home_task.await.expect("home played");
     away_task.await.expect("away played");
 
-    let full = views_of(&home_player.transcript);
-    let patched = views_of(&listener.transcript);
+    let (full, full_events) = views_of(&home_player.transcript);
+    let (patched, patched_events) = views_of(&listener.transcript);
     assert!(
         listener
             .transcript
             .iter()
-            .all(|message| !matches!(message, ServerMessage::Update(_))),
-        "protocol 2 sends patches, not full updates, on a live socket"
+            .all(|message| !matches!(message, ServerMessage::Update(_) | ServerMessage::Event { .. })),
+        "protocol 2 sends steps, not events and full updates"
     );
-    assert!(
-        patched.len() > 100,
-        "a whole T10 match: {} patches",
-        patched.len()
-    );
+    assert!(patched.len() > 100, "a whole T10 match: {} steps", patched.len());
     for (seq, view) in &patched {
         assert_eq!(
             Some(view),
@@ -93,9 +103,19 @@ async fn patches_rebuild_exactly_the_full_views_for_far_fewer_bytes() {
             "the patched view at seq {seq} is the full one"
         );
     }
+    assert_eq!(patched.len(), full.len(), "one step per update");
+    assert_eq!(
+        patched_events, full_events,
+        "the same events, once each, in order"
+    );
     let (v1, v2) = (bytes(&home_player.transcript), bytes(&listener.transcript));
-    eprintln!("one seat, one T10 match: protocol 1 {v1} bytes, protocol 2 {v2} bytes");
-    assert!(v2 * 3 < v1, "patches cost a fraction of full views: {v2} vs {v1}");
+    let balls = balls(&patched_events);
+    eprintln!(
+        "one seat, one T10 match of {balls} balls: protocol 1 {v1} bytes ({} per ball), protocol 2 {v2} bytes ({} per ball)",
+        v1 / balls,
+        v2 / balls
+    );
+    assert!(v2 * 6 < v1, "steps cost a fraction of full views: {v2} vs {v1}");
     app.stop().await;
 }
 
@@ -118,5 +138,212 @@ async fn an_unknown_protocol_is_refused_before_the_upgrade() {
             .is_some_and(|text| text.contains("protocol 3")),
         "{body}"
     );
+    app.stop().await;
+}
+
+/// Reads until the next `step`.
+async fn next_step(client: &mut common::Client) -> Step {
+    loop {
+        if let ServerMessage::Step(step) = client.recv().await {
+            return step;
+        }
+    }
+}
+
+/// Reads a protocol 1 client until its next `update`.
+async fn next_update(client: &mut common::Client) -> Update {
+    loop {
+        if let ServerMessage::Update(update) = client.recv().await {
+            return update;
+        }
+    }
+}
+
+/// Protocol 2's `resume_from=N`: the snapshot as of N, then one step holding each event after
+/// N exactly once and the patch from the snapshot's view to now; and with N the present, the
+/// current snapshot and an empty step. Checked against a protocol 1 socket of the same seat.
+#[tokio::test]
+async fn a_protocol_2_resume_is_its_snapshot_then_one_step_to_now() {
+    let app = spawn_app(toy_games()).await;
+    let (info, home, away) = app.live_match("toy", json!({ "rounds": 3 })).await;
+    let id = info.match_id.clone();
+    let mut witness = app.connect(&id, Some(&home.token), None).await;
+    let mut home_client = app.connect(&id, Some(&home.token), None).await;
+    let mut away_client = app.connect(&id, Some(&away.token), None).await;
+    for client in [&mut witness, &mut home_client, &mut away_client] {
+        client.recv().await;
+    }
+    let mut round = async |value: u8| {
+        for client in [&mut home_client, &mut away_client] {
+            let cid = client.command(json!({ "type": "pick", "value": value })).await;
+            assert!(matches!(client.answer(&cid).await, ServerMessage::Ack { .. }));
+        }
+    };
+    round(1).await;
+    let at_n = loop {
+        let update = next_update(&mut witness).await;
+        if update.view["round"] == 2 {
+            break update;
+        }
+    };
+    round(2).await;
+    let now = loop {
+        let update = next_update(&mut witness).await;
+        if update.view["round"] == 3 {
+            break update;
+        }
+    };
+    let missed: Vec<(i64, serde_json::Value)> = witness
+        .events()
+        .into_iter()
+        .filter(|(seq, _)| *seq > at_n.last_seq)
+        .map(|(seq, event)| (seq, without_nulls(event)))
+        .collect();
+    assert_eq!(missed.len(), 3, "two picks and a reveal: {missed:?}");
+
+    let mut back = app
+        .connect_with(&id, Some(&home.token), Some(at_n.last_seq), Some(2))
+        .await;
+    let ServerMessage::Snapshot(snapshot) = back.recv().await else {
+        panic!("snapshot first");
+    };
+    assert_eq!(snapshot.last_seq, at_n.last_seq);
+    assert_eq!(
+        snapshot.view,
+        without_nulls(at_n.view.clone()),
+        "the view as of N, no nulls"
+    );
+    assert!(
+        snapshot.view.get("my_pick").is_none(),
+        "a null member is absent: {}",
+        snapshot.view
+    );
+    let step = next_step(&mut back).await;
+    assert_eq!(step.events, missed, "each event after N once, in order");
+    assert_eq!((step.last_seq, &step.pending), (now.last_seq, &now.pending));
+    assert_eq!(
+        back.view_now(),
+        without_nulls(now.view.clone()),
+        "the step leads to now"
+    );
+    assert_eq!(
+        back.transcript.len(),
+        2,
+        "one snapshot, one step: {:?}",
+        back.transcript
+    );
+
+    let mut present = app
+        .connect_with(&id, Some(&home.token), Some(now.last_seq), Some(2))
+        .await;
+    let ServerMessage::Snapshot(snapshot) = present.recv().await else {
+        panic!("snapshot first");
+    };
+    assert_eq!(
+        (snapshot.last_seq, &snapshot.view),
+        (now.last_seq, &without_nulls(now.view))
+    );
+    let step = next_step(&mut present).await;
+    assert!(step.events.is_empty(), "{step:?}");
+    assert_eq!(step.view, json!({}), "nothing changed since the snapshot");
+    app.stop().await;
+}
+
+/// Protocol 2 keeps protocol 1's order: a match-ending command's step (its events and the
+/// final view), then its ack, then `finished`, then the normal close.
+#[tokio::test]
+async fn in_protocol_2_the_ack_of_a_match_ending_command_comes_between_its_step_and_finished() {
+    let app = spawn_app(toy_games()).await;
+    let (info, home, away) = app.live_match("toy", json!({ "rounds": 1 })).await;
+    let mut home_client = app
+        .connect_with(&info.match_id, Some(&home.token), None, Some(2))
+        .await;
+    let mut away_client = app
+        .connect_with(&info.match_id, Some(&away.token), None, Some(2))
+        .await;
+    home_client.recv().await;
+    away_client.recv().await;
+    let cid = home_client.command(json!({ "type": "pick", "value": 2 })).await;
+    assert!(matches!(
+        home_client.answer(&cid).await,
+        ServerMessage::Ack { .. }
+    ));
+    let cid = away_client.command(json!({ "type": "pick", "value": 3 })).await;
+    let closed = loop {
+        match away_client.next().await {
+            Received::Message(_) => continue,
+            Received::Closed(code) => break code,
+        }
+    };
+    assert_eq!(closed, Some(1000));
+    let tail = &away_client.transcript[away_client.transcript.len() - 3..];
+    let ServerMessage::Step(step) = &tail[0] else {
+        panic!("a step before the ack: {tail:?}");
+    };
+    let kinds: Vec<&str> = step
+        .events
+        .iter()
+        .filter_map(|(_, event)| event["type"].as_str())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["picked", "revealed"],
+        "the ending command's events are in its step"
+    );
+    assert!(
+        matches!(&tail[1], ServerMessage::Ack { id, .. } if *id == cid),
+        "{tail:?}"
+    );
+    assert!(matches!(&tail[2], ServerMessage::Finished { .. }), "{tail:?}");
+    app.stop().await;
+}
+
+/// A seat's protocol 2 socket opened before the start: the open snapshot without nulls, then
+/// one step with the start's events, and it plays the match to its end on steps alone.
+#[tokio::test]
+async fn a_protocol_2_seat_connected_before_the_start_gets_the_start_as_one_step() {
+    let app = spawn_app(toy_games()).await;
+    let (home, away) = (app.player("home").await, app.player("away").await);
+    let (status, created) = app
+        .post(
+            "/v1/matches",
+            Some(&home.token),
+            json!({ "game": "toy", "options": { "rounds": 2 } }),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["match_id"].as_str().expect("match id").to_string();
+    let mut early = app.connect_with(&id, Some(&home.token), None, Some(2)).await;
+    let ServerMessage::Snapshot(snapshot) = early.recv().await else {
+        panic!("snapshot first");
+    };
+    assert_eq!((snapshot.status, snapshot.protocol), (MatchStatus::Open, 2));
+    assert!(snapshot.view.get("my_pick").is_none(), "{}", snapshot.view);
+    let (status, joined) = app
+        .post(&format!("/v1/matches/{id}/join"), Some(&away.token), json!({}))
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    let step = next_step(&mut early).await;
+    let kinds: Vec<(i64, &str)> = step
+        .events
+        .iter()
+        .map(|(seq, event)| (*seq, event["type"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(kinds, [(1, "started")]);
+    assert_eq!((step.last_seq, step.pending.len()), (1, 2));
+    let mut witness = app.connect(&id, Some(&home.token), None).await;
+    let ServerMessage::Snapshot(live) = witness.recv().await else {
+        panic!("snapshot first");
+    };
+    assert_eq!(
+        early.view_now(),
+        without_nulls(live.view),
+        "the step leads to the live view"
+    );
+
+    let mut away_client = app.connect(&id, Some(&away.token), None).await;
+    let (home_result, away_result) =
+        tokio::join!(early.play_to_end::<Toy>(11), away_client.play_to_end::<Toy>(12));
+    assert_eq!(home_result, away_result);
     app.stop().await;
 }

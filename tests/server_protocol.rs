@@ -18,7 +18,10 @@ fn kinds(transcript: &[ServerMessage]) -> Vec<String> {
             ServerMessage::Snapshot(_) => "snapshot".to_string(),
             ServerMessage::Event { seq, .. } => format!("event:{seq}"),
             ServerMessage::Update(_) => "update".into(),
-            ServerMessage::Patch(_) => "patch".into(),
+            ServerMessage::Step(step) => {
+                let seqs: Vec<String> = step.events.iter().map(|(seq, _)| seq.to_string()).collect();
+                format!("step:{}", seqs.join(","))
+            }
             ServerMessage::Ack { .. } => "ack".into(),
             ServerMessage::Error(_) => "error".into(),
             ServerMessage::Finished { .. } => "finished".into(),

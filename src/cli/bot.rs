@@ -242,8 +242,8 @@ impl BotClient {
                     (snapshot.view, snapshot.pending)
                 }
                 ServerMessage::Update(update) => (update.view, update.pending),
-                // `crease bot` speaks protocol 1 (it never asks for 2): no patch comes.
-                ServerMessage::Patch(_) => continue,
+                // `crease bot` speaks protocol 1 (it never asks for 2): no step comes.
+                ServerMessage::Step(_) => continue,
                 ServerMessage::Event { .. } => {
                     events += 1;
                     continue;

@@ -99,8 +99,9 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     pub workers: u32,
     /// The WebSocket protocol the players ask for: 1 (the default, what clients get without
-    /// asking, and what every recorded benchmark used) full views in every update, 2 JSON
-    /// Patches of them (`scripts/bench-deltas.sh` compares the two).
+    /// asking, and what every recorded benchmark used) events and full views in every
+    /// update, 2 one step per change with a merge patch of the view (`scripts/bench-deltas.sh`
+    /// compares the two).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
     pub protocol: u32,
     /// Internal: run as one worker of `--workers`, printing progress and the result as JSON lines.
@@ -780,11 +781,16 @@ impl MatchTask {
                     }
                     (view.get().to_string(), message.pending.unwrap_or_default())
                 }
-                "patch" => {
+                "step" => {
                     seat.last_seq = seat.last_seq.max(message.last_seq.unwrap_or_default());
-                    let patch: json_patch::Patch =
-                        serde_json::from_str(message.patch.context("a patch without a patch")?.get())?;
-                    json_patch::patch(&mut seat.view, &patch)?;
+                    let balls = message
+                        .events
+                        .iter()
+                        .filter(|(_, event)| event.kind == "ball_ended");
+                    self.stats.balls_seen.fetch_add(balls.count() as u64, Relaxed);
+                    let patch: Value =
+                        serde_json::from_str(message.view.context("a step without a view")?.get())?;
+                    json_patch::merge(&mut seat.view, &patch);
                     (seat.view.to_string(), message.pending.unwrap_or_default())
                 }
                 "event" => {
@@ -864,9 +870,10 @@ struct Incoming<'a> {
     #[serde(default, borrow)]
     view: Option<&'a RawValue>,
     #[serde(default, borrow)]
-    patch: Option<&'a RawValue>,
-    #[serde(default, borrow)]
     event: Option<EventKind<'a>>,
+    /// A protocol 2 step's `[seq, event]` pairs.
+    #[serde(default, borrow)]
+    events: Vec<(i64, EventKind<'a>)>,
 }
 
 /// An event's `type`, the only field of it the load generator reads.
@@ -934,12 +941,15 @@ mod tests {
         let ball = r#"{"type":"event","seq":8,"event":{"type":"ball_ended","ball":{"runs":4}}}"#;
         let message: Incoming = serde_json::from_str(ball).expect("ball");
         assert_eq!(message.event.map(|event| event.kind), Some("ball_ended"));
-        let patch = r#"{"type":"patch","last_seq":9,"patch":[{"op":"replace","path":"/a","value":2}],"pending":[0],"deadline_ms":null}"#;
-        let message: Incoming = serde_json::from_str(patch).expect("patch");
-        assert_eq!(
-            message.patch.map(RawValue::get),
-            Some(r#"[{"op":"replace","path":"/a","value":2}]"#)
-        );
+        let step = r#"{"type":"step","last_seq":9,"events":[[8,{"type":"ball_ended","ball":{"runs":4}}],[9,{"type":"await"}]],"view":{"a":2},"pending":[0]}"#;
+        let message: Incoming = serde_json::from_str(step).expect("step");
+        let kinds: Vec<_> = message
+            .events
+            .iter()
+            .map(|(seq, event)| (*seq, event.kind))
+            .collect();
+        assert_eq!(kinds, vec![(8, "ball_ended"), (9, "await")]);
+        assert_eq!(message.view.map(RawValue::get), Some(r#"{"a":2}"#));
     }
 
     #[test]

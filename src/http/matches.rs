@@ -97,7 +97,8 @@ struct SocketQuery {
     /// Browsers cannot set headers on a WebSocket, so the token may come in the URL.
     token: Option<String>,
     resume_from: Option<i64>,
-    /// 1 (the default: full views) or 2 (JSON Patches of them): see `protocol::Protocol`.
+    /// 1 (the default: events and full views) or 2 (steps with merge patches): see
+    /// `protocol::Protocol`.
     protocol: Option<u32>,
 }
 
@@ -162,7 +163,7 @@ async fn websocket(
                 game: row.game.clone(),
                 status: MatchStatus::Open,
                 seat: Some(seat),
-                view,
+                view: protocol.view(view),
                 pending: Vec::new(),
                 last_seq: 0,
                 deadline_ms: None,
@@ -203,7 +204,7 @@ async fn websocket(
         game: row.game.clone(),
         status: MatchStatus::Finished,
         seat,
-        view,
+        view: protocol.view(view),
         pending: Vec::new(),
         last_seq: log.last().map_or(0, |entry| entry.seq),
         deadline_ms: None,

@@ -28,6 +28,7 @@
 use super::handle::{ActorMessage, CommandError, MAILBOX, Subscription, ViewerBatch};
 use super::{ActorContext, MatchHandle};
 use crate::fairness::{self, CommandRecord, CommandSource, ForfeitRecord, Mismatch};
+use crate::protocol::delta::{self, HeldView};
 use crate::protocol::{Frame, LogEntryBody, PROTOCOL_VERSION, Protocol, Snapshot};
 use crate::rules::{BotPolicy, Dice, Game, MatchCore, Outcome, Reject, RejectKind, Seat, Seed, Viewer};
 use crate::store::{DbSettings, EntryKind, LogEntry, MatchStatus, NewEntry, Receipt, StoreError, within};
@@ -56,10 +57,19 @@ pub enum SpawnError {
     Log(#[from] Mismatch),
 }
 
-/// One new event as each listening viewer may see it (index = seat, last = spectator), as the
-/// frame that viewer's sockets are sent; viewers who see the same thing share one buffer.
+/// One new event as each listening viewer may see it (index = seat, last = spectator), as
+/// that viewer's sockets are sent it in each protocol it is listened in; viewers who see the
+/// same thing share one protocol 1 buffer.
 struct RedactedEvent {
-    per_viewer: Vec<Option<Frame>>,
+    per_viewer: Vec<ViewerEvent>,
+}
+
+#[derive(Default)]
+struct ViewerEvent {
+    /// Protocol 1's `event` frame.
+    full: Option<Frame>,
+    /// Protocol 2's `[seq, event]` pair, for a `step`.
+    compact: Option<Box<RawValue>>,
 }
 
 /// What a write makes current once it has committed.
@@ -190,13 +200,14 @@ fn viewer_index(viewer: Viewer, seat_count: usize) -> usize {
     }
 }
 
-/// One viewer's feeds: protocol 1 sockets get full views, protocol 2 sockets JSON Patches
-/// against `base`, the view the delta sockets hold (a viewer's sockets all hold the same one:
-/// each starts at the current view and every batch reaches all of them).
+/// One viewer's feeds: protocol 1 sockets get events and full views, protocol 2 sockets
+/// steps whose merge patches go from `held`, the view the delta sockets hold (a viewer's
+/// sockets all hold the same one: each starts at the current view and every batch reaches
+/// all of them).
 struct ViewerFeeds {
     full: broadcast::Sender<Arc<ViewerBatch>>,
     delta: broadcast::Sender<Arc<ViewerBatch>>,
-    base: Option<Value>,
+    held: Option<HeldView>,
 }
 
 impl ViewerFeeds {
@@ -204,7 +215,7 @@ impl ViewerFeeds {
         ViewerFeeds {
             full: broadcast::channel(FEED_CAPACITY).0,
             delta: broadcast::channel(FEED_CAPACITY).0,
-            base: None,
+            held: None,
         }
     }
 
@@ -217,26 +228,44 @@ impl ViewerFeeds {
 /// Redacts each event for the listening viewers as a copy of the match folds it, numbering
 /// the events from the first seq they will take in the log.
 struct Redactor {
-    /// Each viewer, and whether any socket of it listens (only those are redacted for).
-    listening: Vec<(Viewer, bool)>,
+    /// Each viewer, and whether a socket of it listens in protocol 1 and in protocol 2 (only
+    /// those are redacted and encoded for).
+    listening: Vec<(Viewer, Listens)>,
     next_seq: i64,
     redacted: Vec<RedactedEvent>,
 }
 
+#[derive(Clone, Copy)]
+struct Listens {
+    full: bool,
+    delta: bool,
+}
+
 impl Redactor {
     fn observe<G: Game>(&mut self, state: &G::State, event: &G::Event) {
-        let mut per_viewer: Vec<Option<Frame>> = Vec::with_capacity(self.listening.len());
+        let mut per_viewer: Vec<ViewerEvent> = Vec::with_capacity(self.listening.len());
         for &(viewer, listens) in &self.listening {
-            let frame = listens
+            let Some(event) = (listens.full || listens.delta)
                 .then(|| G::redact(state, event, viewer))
                 .flatten()
-                .map(|event| Frame::event(self.next_seq, &event));
-            // Most events look the same to everyone: keep one buffer, not one per viewer.
-            let shared = per_viewer
-                .iter()
-                .flatten()
-                .find(|seen| Some(*seen) == frame.as_ref());
-            per_viewer.push(shared.cloned().or(frame));
+            else {
+                per_viewer.push(ViewerEvent::default());
+                continue;
+            };
+            let full = listens
+                .full
+                .then(|| Frame::event(self.next_seq, &event))
+                .map(|frame| {
+                    // Most events look the same to everyone: keep one buffer, not one per viewer.
+                    per_viewer
+                        .iter()
+                        .filter_map(|seen| seen.full.as_ref())
+                        .find(|seen| **seen == frame)
+                        .cloned()
+                        .unwrap_or(frame)
+                });
+            let compact = listens.delta.then(|| Frame::step_event(self.next_seq, &event));
+            per_viewer.push(ViewerEvent { full, compact });
         }
         self.redacted.push(RedactedEvent { per_viewer });
         self.next_seq += 1;
@@ -368,8 +397,8 @@ impl<G: Game> MatchActor<G> {
                 reply,
             } => {
                 let index = viewer_index(viewer, self.seat_count());
-                let (snapshot, backlog) = match resume_from {
-                    Some(from) => self.resumed(viewer, from).await,
+                let (mut snapshot, backlog) = match resume_from {
+                    Some(from) => self.resumed(viewer, from, protocol).await,
                     None => (self.snapshot(viewer), Vec::new()),
                 };
                 // Subscribing inside the actor, after the backlog is read, leaves no gap.
@@ -377,15 +406,16 @@ impl<G: Game> MatchActor<G> {
                     Protocol::V1 => self.feeds[index].full.subscribe(),
                     Protocol::V2 => {
                         // Every delta socket of this viewer holds the current view now (its
-                        // snapshot, or the backlog's last `update`): the next patch is
-                        // against it.
-                        let view = to_json(&G::view(&self.core.state, viewer));
-                        self.feeds[index].base = Some(view);
+                        // snapshot, or the backlog's step): the next patch is against it.
+                        match HeldView::new(&G::view(&self.core.state, viewer)) {
+                            Ok(held) => self.feeds[index].held = Some(held),
+                            Err(error) => tracing::error!(%error, "a view could not be serialised"),
+                        }
                         self.feeds[index].delta.subscribe()
                     }
                 };
-                let mut snapshot = snapshot;
                 snapshot.protocol = protocol.number();
+                snapshot.view = protocol.view(snapshot.view);
                 let subscription = Subscription {
                     snapshot,
                     backlog,
@@ -425,7 +455,9 @@ impl<G: Game> MatchActor<G> {
     /// holds. The snapshot is history: its `pending` is empty and it has no deadline (the
     /// closing update says who must act now). If the log cannot be read back, the snapshot
     /// is the current one and only the update follows.
-    async fn resumed(&self, viewer: Viewer, from: i64) -> (Snapshot, Vec<Frame>) {
+    ///
+    /// In protocol 2 the events and the update are one `step` from the snapshot's view.
+    async fn resumed(&self, viewer: Viewer, from: i64, protocol: Protocol) -> (Snapshot, Vec<Frame>) {
         let last_seq = self.next_seq - 1;
         let from = from.clamp(0, last_seq);
         let mut snapshot = self.snapshot(viewer);
@@ -434,21 +466,40 @@ impl<G: Game> MatchActor<G> {
         } else {
             None
         };
-        let mut backlog = Vec::new();
-        if let Some((view, events)) = history {
-            snapshot.view = view;
-            snapshot.last_seq = from;
-            backlog.extend(events.iter().map(|(seq, event)| Frame::event(*seq, event)));
-        }
+        let events = match history {
+            Some((view, events)) => {
+                snapshot.view = view;
+                snapshot.last_seq = from;
+                events
+            }
+            None => Vec::new(),
+        };
         snapshot.pending = Vec::new();
         snapshot.deadline_ms = None;
         let view = G::view(&self.core.state, viewer);
-        backlog.push(Frame::update(
-            last_seq,
-            &view,
-            &self.pending(),
-            self.deadline_ms(viewer),
-        ));
+        let (pending, deadline) = (self.pending(), self.deadline_ms(viewer));
+        let backlog = match protocol {
+            Protocol::V1 => events
+                .iter()
+                .map(|(seq, event)| Frame::event(*seq, event))
+                .chain(std::iter::once(Frame::update(
+                    last_seq, &view, &pending, deadline,
+                )))
+                .collect(),
+            Protocol::V2 => {
+                let pairs: Vec<Box<RawValue>> = events
+                    .iter()
+                    .map(|(seq, event)| Frame::step_event(*seq, event))
+                    .collect();
+                let pairs: Vec<&RawValue> = pairs.iter().map(AsRef::as_ref).collect();
+                let held = delta::without_nulls(snapshot.view.clone());
+                let patch = delta::to_compact(&view)
+                    .ok()
+                    .and_then(|now| delta::merge_diff(&held, &now))
+                    .unwrap_or_else(|| Value::Object(Default::default()));
+                vec![Frame::step(last_seq, &pairs, &patch, &pending, deadline)]
+            }
+        };
         (snapshot, backlog)
     }
 
@@ -509,7 +560,13 @@ impl<G: Game> MatchActor<G> {
         let listening = viewers(self.seat_count())
             .into_iter()
             .zip(&self.feeds)
-            .map(|(viewer, feeds)| (viewer, feeds.listened()))
+            .map(|(viewer, feeds)| {
+                let listens = Listens {
+                    full: feeds.full.receiver_count() > 0,
+                    delta: feeds.delta.receiver_count() > 0,
+                };
+                (viewer, listens)
+            })
             .collect();
         Redactor {
             listening,
@@ -848,14 +905,9 @@ impl<G: Game> MatchActor<G> {
             if !self.feeds[index].listened() {
                 continue;
             }
-            let events: Vec<Frame> = new_events
-                .iter()
-                .filter_map(|entry| entry.per_viewer[index].clone())
-                .collect();
             let view = G::view(&self.core.state, viewer);
             let deadline = self.deadline_ms(viewer);
-            let batch = |update: Frame| {
-                let mut frames = events.clone();
+            let batch = |update: Frame, mut frames: Vec<Frame>| {
                 frames.push(update);
                 frames.extend(finished.clone());
                 Arc::new(ViewerBatch {
@@ -867,22 +919,34 @@ impl<G: Game> MatchActor<G> {
             let feeds = &mut self.feeds[index];
             // A receiver that left since the count is fine: the log is the record.
             if feeds.full.receiver_count() > 0 {
-                let _ = feeds
-                    .full
-                    .send(batch(Frame::update(last_seq, &view, &pending, deadline)));
+                let events = new_events
+                    .iter()
+                    .filter_map(|entry| entry.per_viewer[index].full.clone())
+                    .collect();
+                let update = Frame::update(last_seq, &view, &pending, deadline);
+                let _ = feeds.full.send(batch(update, events));
             }
             if feeds.delta.receiver_count() > 0 {
-                let next = to_json(&view);
-                let patch = match &feeds.base {
-                    Some(base) => json_patch::diff(base, &next),
-                    // No base can only mean nobody subscribed yet; never reached, but a whole
-                    // replacement is still a correct patch.
-                    None => json_patch::diff(&Value::Null, &next),
+                let events: Vec<&RawValue> = new_events
+                    .iter()
+                    .filter_map(|entry| entry.per_viewer[index].compact.as_deref())
+                    .collect();
+                let patch = match &mut feeds.held {
+                    Some(held) => held.advance(&view),
+                    // Nobody subscribed in protocol 2 yet: never reached, but holding the view
+                    // now and sending it whole is still a correct step.
+                    None => HeldView::new(&view).and_then(|held| {
+                        feeds.held = Some(held);
+                        delta::to_compact(&view)
+                    }),
                 };
-                feeds.base = Some(next);
-                let _ = feeds
-                    .delta
-                    .send(batch(Frame::patch(last_seq, &patch, &pending, deadline)));
+                match patch {
+                    Ok(patch) => {
+                        let step = Frame::step(last_seq, &events, &patch, &pending, deadline);
+                        let _ = feeds.delta.send(batch(step, Vec::new()));
+                    }
+                    Err(error) => tracing::error!(%error, "a view could not be serialised"),
+                }
             }
         }
     }

@@ -9,6 +9,7 @@
 use crate::rules::{Outcome, Seat};
 use bytes::Bytes;
 use serde::Serialize;
+use serde_json::value::RawValue;
 
 /// One server message as the UTF-8 JSON text of a WebSocket frame.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,26 +62,42 @@ impl Frame {
         })
     }
 
-    /// `{"type":"patch",..}`, as [`ServerMessage::Patch`](super::ServerMessage::Patch).
-    pub fn patch(
+    /// `{"type":"step",..}`, as [`ServerMessage::Step`](super::ServerMessage::Step). Each of
+    /// `events` is one `[seq, event]` pair as [`Frame::step_event`] wrote it.
+    pub fn step(
         last_seq: i64,
-        patch: &json_patch::Patch,
+        events: &[&RawValue],
+        view: &serde_json::Value,
         pending: &[Seat],
         deadline_ms: Option<u64>,
     ) -> Frame {
         #[derive(Serialize)]
-        #[serde(tag = "type", rename = "patch")]
-        struct PatchFrame<'a> {
+        #[serde(tag = "type", rename = "step")]
+        struct StepFrame<'a> {
             last_seq: i64,
-            patch: &'a json_patch::Patch,
+            #[serde(skip_serializing_if = "<[_]>::is_empty")]
+            events: &'a [&'a RawValue],
+            view: &'a serde_json::Value,
             pending: &'a [Seat],
+            #[serde(skip_serializing_if = "Option::is_none")]
             deadline_ms: Option<u64>,
         }
-        Frame::encode(&PatchFrame {
+        Frame::encode(&StepFrame {
             last_seq,
-            patch,
+            events,
+            view,
             pending,
             deadline_ms,
+        })
+    }
+
+    /// One event of a `step`: `[seq, event]`, the event without null members (protocol 2).
+    pub fn step_event<E: Serialize>(seq: i64, event: &E) -> Box<RawValue> {
+        let pair =
+            super::delta::to_compact(event).and_then(|event| serde_json::value::to_raw_value(&(seq, event)));
+        pair.unwrap_or_else(|error| {
+            tracing::error!(%error, "an event could not be serialised");
+            RawValue::from_string(format!("[{seq},null]")).unwrap_or_else(|_| RawValue::NULL.to_owned())
         })
     }
 
@@ -153,19 +170,30 @@ mod tests {
                 Frame::encode(&ServerMessage::Update(update))
             );
         }
-        let patch = json_patch::diff(&json!({ "a": 1 }), &event);
-        let as_values = serde_json::to_value(&patch).expect("a patch is JSON");
-        let serde_json::Value::Array(operations) = as_values else {
-            panic!("a patch is an array of operations");
-        };
+        let view = json!({ "ball": { "card": 3 }, "ask": null });
+        let first = Frame::step_event(10, &json!({ "type": "revealed", "shot": null, "card": 3 }));
+        let second = Frame::step_event(12, &json!({ "type": "await" }));
+        for deadline_ms in [None, Some(1500)] {
+            for events in [vec![], vec![&*first, &*second]] {
+                assert_eq!(
+                    Frame::step(12, &events, &view, &pending, deadline_ms),
+                    Frame::encode(&ServerMessage::Step(super::super::Step {
+                        last_seq: 12,
+                        events: events
+                            .iter()
+                            .map(|pair| serde_json::from_str(pair.get()).expect("a pair"))
+                            .collect(),
+                        view: view.clone(),
+                        pending: pending.clone(),
+                        deadline_ms,
+                    }))
+                );
+            }
+        }
         assert_eq!(
-            Frame::patch(9, &patch, &pending, Some(1500)),
-            Frame::encode(&ServerMessage::Patch(super::super::Patch {
-                last_seq: 9,
-                patch: operations,
-                pending: pending.clone(),
-                deadline_ms: Some(1500),
-            }))
+            first.get(),
+            r#"[10,{"card":3,"type":"revealed"}]"#,
+            "a step's event has no null members"
         );
         let outcome = Outcome {
             placings: vec![1, 2],

@@ -6,6 +6,7 @@
 //! from these types and fails when the committed files are stale.
 
 pub mod cluster;
+pub mod delta;
 pub mod frame;
 pub mod http;
 pub mod ratings;
@@ -29,9 +30,9 @@ pub enum Protocol {
     /// Version 1, the default: every `update` carries the viewer's full view.
     #[default]
     V1,
-    /// Version 2: after the snapshot, a `patch` frame (RFC 6902 JSON Patch against the
-    /// previous view) replaces each `update`; an `update` with the full view may still come
-    /// (a resume's last frame), and resets the base.
+    /// Version 2: after the snapshot, one `step` frame per state change (its events and an
+    /// RFC 7396 merge patch of the view) replaces the `event` frames and the `update`; no
+    /// frame carries a `null` object member ([`delta`]).
     V2,
 }
 
@@ -44,6 +45,14 @@ impl Protocol {
             Some(other) => Err(format!(
                 "protocol {other} is not spoken here: use 1 or 2 (the newest, {PROTOCOL_VERSION})"
             )),
+        }
+    }
+
+    /// A whole view (a snapshot's) as this protocol sends it.
+    pub fn view(self, view: serde_json::Value) -> serde_json::Value {
+        match self {
+            Protocol::V1 => view,
+            Protocol::V2 => delta::without_nulls(view),
         }
     }
 

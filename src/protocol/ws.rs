@@ -30,9 +30,9 @@ pub enum ServerMessage {
     Event { seq: i64, event: Value },
     /// Sent after each batch of events: the viewer's new view and who is asked to act.
     Update(Update),
-    /// Protocol 2's `update`: the same, with the view as an RFC 6902 JSON Patch to apply to
-    /// the previous view (the snapshot's, or the one the last `update` or `patch` made).
-    Patch(Patch),
+    /// Protocol 2 only, instead of `event` and `update` frames: one state change in one frame,
+    /// the events and the view's merge patch.
+    Step(Step),
     /// The command `id` was accepted and its events are durable; `last_seq` is the last of them.
     Ack { id: String, last_seq: i64 },
     /// A refused message. Nothing of it was written to the log.
@@ -76,13 +76,23 @@ pub struct Update {
     pub deadline_ms: Option<u64>,
 }
 
-/// A view as the operations that turn the previous view into it (RFC 6902: `add`, `remove`,
-/// `replace`, `move`, `copy`, `test`, with JSON Pointer paths), in order.
+/// Protocol 2's one frame per state change. Protocol 2 frames carry no `null` object
+/// members (absent means null), in views and events alike.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct Patch {
+pub struct Step {
+    /// The seq of the last log entry once this step is applied.
     pub last_seq: i64,
-    pub patch: Vec<Value>,
+    /// The new events this viewer may see, as `[seq, event]` pairs in seq order (absent when
+    /// none): the same events a protocol 1 socket gets as `event` frames.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<(i64, Value)>,
+    /// An RFC 7396 JSON Merge Patch to apply to the view the client holds (the snapshot's,
+    /// patched by every step since): changed members only, `null` removes a member, arrays
+    /// are replaced whole; `{}` when the view did not change.
+    pub view: Value,
     pub pending: Vec<Seat>,
+    /// Milliseconds left on this seat's turn clock, when it is asked to act.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline_ms: Option<u64>,
 }
 

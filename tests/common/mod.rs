@@ -386,7 +386,8 @@ impl Client {
     }
 
     /// Plays with `G::bot_command` from the views received until the match finishes;
-    /// returns the result.
+    /// returns the result. Speaks either protocol: a protocol 2 step is read as the update
+    /// it stands for (its merge patch applied to the view held).
     pub async fn play_to_end<G: Game>(&mut self, seed: u64) -> crease::rules::Outcome {
         self.try_play_to_end::<G>(seed).await.expect("a result")
     }
@@ -409,13 +410,31 @@ impl Client {
         let mut latest: Option<ServerMessage> =
             self.transcript.iter().rev().find_map(|message| match message {
                 ServerMessage::Snapshot(_) | ServerMessage::Update(_) => Some(message.clone()),
+                ServerMessage::Step(step) => Some(ServerMessage::Update(Update {
+                    last_seq: step.last_seq,
+                    view: self.view_now(),
+                    pending: step.pending.clone(),
+                    deadline_ms: step.deadline_ms,
+                })),
                 _ => None,
             });
         let mut replay = latest.clone();
+        let mut held = self.view_now();
         loop {
             let next = match replay.take() {
                 Some(message) => message,
-                None => self.recv().await,
+                None => match self.recv().await {
+                    ServerMessage::Step(step) => {
+                        json_patch::merge(&mut held, &step.view);
+                        ServerMessage::Update(Update {
+                            last_seq: step.last_seq,
+                            view: held.clone(),
+                            pending: step.pending,
+                            deadline_ms: step.deadline_ms,
+                        })
+                    }
+                    other => other,
+                },
             };
             if matches!(next, ServerMessage::Snapshot(_) | ServerMessage::Update(_)) {
                 latest = Some(next.clone());
@@ -450,15 +469,31 @@ impl Client {
         }
     }
 
-    /// The events (seq, payload) this client received, in order.
+    /// The events (seq, payload) this client received, in order, in either protocol.
     pub fn events(&self) -> Vec<(i64, Value)> {
         self.transcript
             .iter()
-            .filter_map(|message| match message {
-                ServerMessage::Event { seq, event } => Some((*seq, event.clone())),
-                _ => None,
+            .flat_map(|message| match message {
+                ServerMessage::Event { seq, event } => vec![(*seq, event.clone())],
+                ServerMessage::Step(step) => step.events.clone(),
+                _ => Vec::new(),
             })
             .collect()
+    }
+
+    /// The view this client holds now: the last snapshot's or update's, with every later
+    /// protocol 2 step applied.
+    pub fn view_now(&self) -> Value {
+        let mut view = Value::Null;
+        for message in &self.transcript {
+            match message {
+                ServerMessage::Snapshot(snapshot) => view = snapshot.view.clone(),
+                ServerMessage::Update(update) => view = update.view.clone(),
+                ServerMessage::Step(step) => json_patch::merge(&mut view, &step.view),
+                _ => {}
+            }
+        }
+        view
     }
 }
 
