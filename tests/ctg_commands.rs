@@ -474,9 +474,10 @@ fn skill_unavailable_is_refused() {
     );
 }
 
+/// DRS exists in T20 only (seed 000_c44664d019aef0c0.txt T20 rule card "DRS: ENABLED").
 #[test]
 fn reroll_to_hit_and_review_overturn() {
-    let mut state = at_ball(Format::T10, 0);
+    let mut state = at_ball(Format::T20, 0);
     state.skills.reroll_to_hit = 0;
     state.drs_used = false;
     set_field(&mut state, Field::EMPTY);

@@ -325,3 +325,31 @@ fn seed_000_express_play_only_in_its_overs_with_the_two_sixes_bowled_chance() {
     );
     assert_eq!(state.score[state.bat_side()].wickets, before + 1);
 }
+
+/// Seed: 000_c44664d019aef0c0.txt rule cards: T10 "DRS: DISABLED", T20 "DRS: ENABLED". The
+/// same bowled chance is offered for review in T20 and is out at once in T10.
+#[test]
+fn seed_000_drs_is_disabled_in_t10_and_enabled_in_t20() {
+    for format in [Format::T10, Format::T20] {
+        let mut state = at_ball(format, 0);
+        state.drs_used = false;
+        set_field(&mut state, Field::EMPTY);
+        striker(&mut state, 0, Role::AllRounder);
+        let (card, zone) = card_and_zone(&state, 1);
+        let wickets = state.score[state.bat_side()].wickets;
+        // Advantage -1: 2 against 6+1 misses by 5, the only option is the bowled chance; the
+        // Defensive bowled die is rolled at its maximum face, which bowls on either reading.
+        let chance = state.rules.bowled_chance[Attitude::Defensive.index()];
+        let events = deliver(&mut state, card, zone, Attitude::Defensive, &[6, 2, chance.sides]);
+        let appealed = events.contains(&Event::Appeal {
+            dismissal: Dismissal::Bowled,
+        });
+        assert_eq!(appealed, format == Format::T20, "{format:?}");
+        if format == Format::T10 {
+            assert_eq!(ball_end(&events).wicket, Some(Dismissal::Bowled));
+            assert_eq!(state.score[state.bat_side()].wickets, wickets + 1);
+        } else {
+            assert_eq!(state.phase, Phase::Review);
+        }
+    }
+}

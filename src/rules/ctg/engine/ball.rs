@@ -159,9 +159,9 @@ pub(super) fn resolve_miss(em: &mut Emit, option: MissOption) {
     }
 }
 
-/// A dismissal the batting side may review once per innings.
+/// A dismissal the batting side may review once per innings, in formats with DRS.
 pub(super) fn appeal(em: &mut Emit, dismissal: Dismissal) {
-    if dismissal.reviewable() && !em.state.drs_used {
+    if dismissal.reviewable() && em.state.format.has_drs() && !em.state.drs_used {
         em.emit(Event::Appeal { dismissal });
         em.wait(Phase::Review);
     } else {
