@@ -353,3 +353,50 @@ fn seed_000_drs_is_disabled_in_t10_and_enabled_in_t20() {
         }
     }
 }
+
+/// A legal field (9 fielders, no outfielder beyond `area`) whose only fielder in `zone` stands
+/// in `area`: the other four zones' infield areas hold the other eight.
+fn field_with_only(zone: u8, area: u8) -> Field {
+    let mut field = Field::EMPTY.with(zone, area);
+    for other in (1..=5u8).filter(|&z| z != zone) {
+        field = field.with(other, 1).with(other, 2);
+    }
+    assert_eq!(field.count(), 9);
+    field
+}
+
+/// Seed: 000_c44664d019aef0c0.txt "FIELDED / RUN-OUT": on a fielded ball "If the Bounce die is
+/// Green, the Batter will take 1 Run, unless they decide to attempt an Extra Run (see below)",
+/// and "EXTRA RUNS ... a result of 5 or 6 being a Run-Out"; a red bounce to a fielder is the
+/// "standard Run-out attempt ... requiring a roll of 6".
+#[test]
+fn seed_000_fielded_green_extra_run_uses_the_extra_runs_roll_red_the_standard_six() {
+    // Green: distance 3 (area 2, fielded), green 0G stays there: 1 safe, 2 tried, out on 5+.
+    let mut state = at_ball(Format::T10, 0);
+    let (card, zone) = card_and_zone(&state, 0);
+    set_field(&mut state, Field::EMPTY.with(zone, 2));
+    assert!(state.field.has(zone, 2));
+    deliver(&mut state, card, zone, Attitude::Defensive, &[2, 5, 3, 1]);
+    assert_eq!(state.phase, Phase::Run);
+    let choice = engine::run_choice(&state);
+    assert_eq!((choice.safe, choice.attempt, choice.run_out_min), (1, 2, 5));
+    let batting = state.batting;
+    let events = run(&mut state, batting, Command::Run { attempt: true }, &[5]);
+    let ball = ball_end(&events);
+    assert_eq!((ball.runs, ball.wicket), (1, Some(Dismissal::RunOut)));
+
+    // Red: distance 1 (area 1, empty, so no catch), red 2R carries it to the fielder in area 2:
+    // 0 safe, 1 tried, and a 5 does not run the batter out.
+    let mut state = at_ball(Format::T10, 0);
+    let (card, zone) = card_and_zone(&state, 0);
+    set_field(&mut state, field_with_only(zone, 2));
+    assert!(!state.field.has(zone, 1));
+    deliver(&mut state, card, zone, Attitude::Aggressive, &[2, 5, 1, 2]);
+    assert_eq!(state.phase, Phase::Run);
+    let choice = engine::run_choice(&state);
+    assert_eq!((choice.safe, choice.attempt, choice.run_out_min), (0, 1, 6));
+    let batting = state.batting;
+    let events = run(&mut state, batting, Command::Run { attempt: true }, &[5]);
+    let ball = ball_end(&events);
+    assert_eq!((ball.runs, ball.wicket), (1, None));
+}

@@ -137,22 +137,26 @@ pub struct RunChoice {
     pub run_out_min: u8,
 }
 
-/// Standard run-out roll on a fielded ball: D6 6. Seed: 000_c44664d019aef0c0.txt.
+/// Standard run-out roll on a fielded ball with a red bounce: D6 6. Seed:
+/// 000_c44664d019aef0c0.txt "A standard Run-out attempt ... requiring a roll of 6 on a D6".
 pub const RUN_OUT_FIELDED_MIN: u8 = 6;
-/// Extra run from an empty area: D6 5-6. Seed: 000_c44664d019aef0c0.txt "EXTRA RUNS".
-pub const RUN_OUT_EMPTY_MIN: u8 = 5;
+/// An extra run, from an empty area or off a fielded green bounce: D6 5-6. Seed:
+/// 000_c44664d019aef0c0.txt "EXTRA RUNS ... a result of 5 or 6 being a Run-Out"; a fielded
+/// green bounce "will take 1 Run [2 in the outfield], unless they decide to attempt an Extra
+/// Run (see below)", so it is the same roll.
+pub const RUN_OUT_EXTRA_RUN_MIN: u8 = 5;
 /// Run Out? over card: 4+. Seed: 000_c44664d019aef0c0.txt "4+ RUN OUT".
 pub const RUN_OUT_CARD_MIN: u8 = 4;
 
 pub fn run_choice(area: u8, fielded: bool, red: bool, run_out_card: bool) -> RunChoice {
     let outfield = area > 2;
     let (safe, min) = match (fielded, outfield, red) {
-        (false, false, _) => (1, RUN_OUT_EMPTY_MIN),
-        (false, true, _) => (2, RUN_OUT_EMPTY_MIN),
+        (false, false, _) => (1, RUN_OUT_EXTRA_RUN_MIN),
+        (false, true, _) => (2, RUN_OUT_EXTRA_RUN_MIN),
         (true, false, true) => (0, RUN_OUT_FIELDED_MIN),
-        (true, false, false) => (1, RUN_OUT_FIELDED_MIN),
+        (true, false, false) => (1, RUN_OUT_EXTRA_RUN_MIN),
         (true, true, true) => (1, RUN_OUT_FIELDED_MIN),
-        (true, true, false) => (2, RUN_OUT_FIELDED_MIN),
+        (true, true, false) => (2, RUN_OUT_EXTRA_RUN_MIN),
     };
     let min = if fielded && run_out_card {
         RUN_OUT_CARD_MIN
