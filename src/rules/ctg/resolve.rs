@@ -83,10 +83,17 @@ pub fn contact(bowl: u8, bowl_sides: u8, bat: u8, advantage: i8) -> Contact {
     }
 }
 
-/// Pace strikes by 3 or more may add 1 to the distance.
+/// The farthest distance the Pace add-one may reach, in both formats. Seed:
+/// 000_c44664d019aef0c0.txt Pace card "add 1 to the distance roll (maximum total of 6)" and
+/// "This can only adjust the Distance die to a maximum distance of 6"; 001_10260e69616bd853.txt
+/// "(maximum distance of 6)".
+pub const PACE_ADD_ONE_MAX_DISTANCE: u8 = 6;
+
+/// Pace strikes by 3 or more may add 1 to the distance, to at most 6 (T20's D8 included).
 /// Seed: 001_10260e69616bd853.txt "Strike against a Pace Bowler".
 pub fn may_add_one(bowl_type: BowlType, margin: u8, distance: u8, format: Format) -> bool {
-    bowl_type == BowlType::Pace && margin >= 3 && distance < format.distance_sides()
+    let cap = PACE_ADD_ONE_MAX_DISTANCE.min(format.distance_sides());
+    bowl_type == BowlType::Pace && margin >= 3 && distance < cap
 }
 
 /// Spin strikes by less than 3 lose 1 distance, never below 1.
