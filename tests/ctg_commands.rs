@@ -550,6 +550,45 @@ fn bowler_chooses_between_bowled_slips_and_howzat() {
     assert_eq!(ball_end(&events).wicket, Some(Dismissal::CaughtInSlips));
 }
 
+/// The slip catch target is [ASSUMED] ruleset data (`slip_catch_min`), not engine code: the
+/// same two slip rolls of 5 miss with the shipped 6+ and catch with a ruleset that says 5+.
+#[test]
+fn slip_catch_target_is_ruleset_data() {
+    let shipped = crease::rules::ctg::data::ruleset().expect("ruleset");
+    assert_eq!(shipped.slip_catch_min, 6, "spec section 5: 6 per slip");
+    let mut lenient = shipped.clone();
+    lenient.slip_catch_min = 5;
+    let lenient: &'static _ = Box::leak(Box::new(lenient));
+    for (rules, caught) in [(shipped, false), (lenient, true)] {
+        let mut state = at_ball(Format::T10, 0);
+        state.rules = rules;
+        bowler_of(&mut state, BowlType::Pace);
+        set_field(&mut state, Field::EMPTY.with(0, 1).with(0, 2));
+        assert_eq!(state.field.slips(), 2);
+        striker(&mut state, 0, Role::AllRounder);
+        let (card, zone) = card_and_zone(&state, 1);
+        // Advantage -1: 2 against 6 + 1 misses by 5: bowled chance or slips.
+        deliver(&mut state, card, zone, Attitude::Aggressive, &[6, 2]);
+        assert_eq!(state.phase, Phase::Miss);
+        let fielding = state.fielding();
+        let events = run(
+            &mut state,
+            fielding,
+            Command::Miss {
+                option: MissOption::Slips,
+            },
+            &[5, 5],
+        );
+        let wicket = ball_end(&events).wicket;
+        assert_eq!(
+            wicket,
+            caught.then_some(Dismissal::CaughtInSlips),
+            "min {}",
+            rules.slip_catch_min
+        );
+    }
+}
+
 #[test]
 fn miss_option_unavailable_is_refused() {
     let mut state = at_ball(Format::T10, 0);

@@ -173,6 +173,9 @@ pub struct Ruleset {
     pub patience: [i8; 2],
     pub express_run_out_min: u8,
     pub drs_overturn_min: u8,
+    /// D6 target of each slip's catch roll after a miss against Pace. [ASSUMED] 6 (spec
+    /// section 5 and its corrections; the seed prints no value).
+    pub slip_catch_min: u8,
     pub squads: [Squad; 2],
 }
 
@@ -246,6 +249,7 @@ struct RawRuleset {
     patience_confidence: ByAttitude<i8>,
     express_run_out_min: u8,
     drs_overturn_min: u8,
+    slip_catch_min: u8,
 }
 
 #[derive(Deserialize)]
@@ -396,6 +400,9 @@ pub fn parse(ruleset_json: &str, squads_json: &str) -> Result<Ruleset, String> {
     if !(1..=6).contains(&raw.express_run_out_min) || !(1..=6).contains(&raw.drs_overturn_min) {
         return Err("express_run_out_min / drs_overturn_min: D6 targets within 1..6".into());
     }
+    if !(1..=6).contains(&raw.slip_catch_min) {
+        return Err("slip_catch_min: a D6 target within 1..6".into());
+    }
     if raw.patience_confidence.aggressive.abs() > 4 || raw.patience_confidence.defensive.abs() > 4 {
         return Err("patience_confidence: changes within -4..4".into());
     }
@@ -433,6 +440,7 @@ pub fn parse(ruleset_json: &str, squads_json: &str) -> Result<Ruleset, String> {
         ],
         express_run_out_min: raw.express_run_out_min,
         drs_overturn_min: raw.drs_overturn_min,
+        slip_catch_min: raw.slip_catch_min,
         squads,
     })
 }
@@ -459,5 +467,9 @@ mod tests {
         );
         let error = parse(&bad, SQUADS_JSON).unwrap_err();
         assert!(error.contains("bowling_decks.pace.Out Swing"), "{error}");
+        let bad = RULESET_JSON.replace("\"slip_catch_min\": 6", "\"slip_catch_min\": 7");
+        assert_ne!(bad, RULESET_JSON);
+        let error = parse(&bad, SQUADS_JSON).unwrap_err();
+        assert!(error.contains("slip_catch_min"), "{error}");
     }
 }

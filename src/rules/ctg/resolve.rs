@@ -217,8 +217,6 @@ pub fn express_runs(value: u8) -> Option<u8> {
 pub const EXPRESS_SIXES_BOWLED_MIN: u8 = 5;
 /// Howzat!: D6 5+ out LBW. Seed: 000_c44664d019aef0c0.txt "Roll D6 5+ Batter out, LBW".
 pub const HOWZAT_MIN: u8 = 5;
-/// Slip catch per slip: D6 6. Seed: ctg.md section 5.
-pub const SLIP_CATCH_MIN: u8 = 6;
 /// Great Catch: D6 4+. Seed: 000_c44664d019aef0c0.txt "catch batter OUT on a 4+ (D6)".
 pub const GREAT_CATCH_MIN: u8 = 4;
 

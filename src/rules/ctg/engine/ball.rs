@@ -140,8 +140,9 @@ pub(super) fn resolve_miss(em: &mut Emit, option: MissOption) {
         }
         MissOption::Slips => {
             let mut caught = false;
+            let min = em.state.rules.slip_catch_min;
             for _ in 0..em.state.field.slips() {
-                caught |= em.chance(RollFor::SlipCatch, 6, resolve::SLIP_CATCH_MIN);
+                caught |= em.chance(RollFor::SlipCatch, 6, min);
             }
             caught.then_some(Dismissal::CaughtInSlips)
         }
