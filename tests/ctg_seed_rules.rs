@@ -339,7 +339,9 @@ fn seed_000_drs_is_disabled_in_t10_and_enabled_in_t20() {
         let wickets = state.score[state.bat_side()].wickets;
         // Advantage -1: 2 against 6+1 misses by 5, the only option is the bowled chance; the
         // Defensive bowled die is rolled at its maximum face, which bowls on either reading.
-        let chance = state.rules.bowled_chance[Attitude::Defensive.index()];
+        let chance = state
+            .rules
+            .bowled_chance(state.bowled_chance_reading, Attitude::Defensive);
         let events = deliver(&mut state, card, zone, Attitude::Defensive, &[6, 2, chance.sides]);
         let appealed = events.contains(&Event::Appeal {
             dismissal: Dismissal::Bowled,

@@ -7,7 +7,7 @@
 use super::data::{Ruleset, Squad};
 use super::event::{BallEnd, Event, Shot, SquadChoice};
 use super::field::{Field, FieldRules, OUTFIELD_LIMIT, RESTRICTED_OUTFIELD_LIMIT};
-use super::options::{Options, TieRule};
+use super::options::{BowledChanceReading, Options, TieRule};
 use super::types::{Attitude, BowlType, Dismissal, Effect, Format, Role};
 use crate::rules::Seat;
 use serde::{Deserialize, Serialize};
@@ -118,6 +118,7 @@ pub struct State {
     pub format: Format,
     pub tie: TieRule,
     pub bowled_chance_margin: u8,
+    pub bowled_chance_reading: BowledChanceReading,
     pub squads: Arc<[Squad; 2]>,
     pub cards: [[Card; 12]; 2],
     pub phase: Phase,
@@ -183,6 +184,7 @@ impl State {
             format: options.format,
             tie: options.tie,
             bowled_chance_margin: options.bowled_chance_margin,
+            bowled_chance_reading: options.bowled_chance_reading,
             cards,
             squads: Arc::new(squads),
             phase: Phase::NotStarted,

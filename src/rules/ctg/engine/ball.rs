@@ -134,7 +134,10 @@ pub(super) fn resolve_miss(em: &mut Emit, option: MissOption) {
     let attitude = attitude_now(em.state);
     let out = match option {
         MissOption::Bowled => {
-            let chance = em.state.rules.bowled_chance[attitude.index()];
+            let chance = em
+                .state
+                .rules
+                .bowled_chance(em.state.bowled_chance_reading, attitude);
             em.chance(RollFor::BowledChance, chance.sides, chance.min)
                 .then_some(Dismissal::Bowled)
         }
