@@ -38,6 +38,23 @@ impl BowledChanceReading {
     }
 }
 
+/// [FIX] When two express sixes give the bowler a bowled chance. Seed 000_c44664d019aef0c0.txt
+/// "6 If two subsequent Balls are drawn in express play, Bowler rolls a D6: 5+ Batter out -
+/// BOWLED"; the spec reads it as both express cards of one over. Each shipped over deck holds
+/// one express-6 card and an over deals distinct cards, so that reading never fires with the
+/// shipped data: it is kept as the default (the behaviour so far) and documented as inert, and
+/// `across_overs` makes the rule reachable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExpressSixes {
+    /// Both express cards of the same over show 6 (inert with the shipped over decks).
+    #[default]
+    SameOver,
+    /// Two express balls in a row in the innings' express play show 6, across overs too: the
+    /// second express card of one over and the first of the next express over are subsequent.
+    AcrossOvers,
+}
+
 /// Options of one CTG match. `{}` is a T10 match with the spec's defaults.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -52,6 +69,9 @@ pub struct Options {
     /// [FIX] `bowled_paragraph` (default: Defensive D8 7+, Aggressive D6 6) or `missed_strike`
     /// (Aggressive D8 7+, Defensive D6 6): the two seed readings of the bowled chance.
     pub bowled_chance_reading: BowledChanceReading,
+    /// [FIX] `same_over` (default; inert with the shipped decks, one express 6 each) or
+    /// `across_overs`: which two express sixes give the bowler the D6 5+ bowled chance.
+    pub express_sixes: ExpressSixes,
     /// Two custom squads of 12 (seat 0, seat 1); the built-in squads when absent.
     pub squads: Option<Vec<Squad>>,
 }
@@ -63,6 +83,7 @@ impl Default for Options {
             tie: TieRule::Tie,
             bowled_chance_margin: 3,
             bowled_chance_reading: BowledChanceReading::BowledParagraph,
+            express_sixes: ExpressSixes::SameOver,
             squads: None,
         }
     }
