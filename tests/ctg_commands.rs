@@ -474,9 +474,10 @@ fn skill_unavailable_is_refused() {
     );
 }
 
+/// DRS exists in T20 only (seed 000_c44664d019aef0c0.txt T20 rule card "DRS: ENABLED").
 #[test]
 fn reroll_to_hit_and_review_overturn() {
-    let mut state = at_ball(Format::T10, 0);
+    let mut state = at_ball(Format::T20, 0);
     state.skills.reroll_to_hit = 0;
     state.drs_used = false;
     set_field(&mut state, Field::EMPTY);
@@ -492,8 +493,12 @@ fn reroll_to_hit_and_review_overturn() {
         })
     );
     // Re-roll to a 3: still a miss by 4: the only option (no slips, no Howzat) is a bowled
-    // chance: defensive D6 6 bowls; then DRS 4+ overturns it.
-    let events = run(&mut state, batting, Command::Reroll { reroll: true }, &[3, 6]);
+    // chance, rolled at its die's top face, which bowls; then DRS 4+ overturns it.
+    let top = state
+        .rules
+        .bowled_chance(state.bowled_chance_reading, Attitude::Defensive)
+        .sides;
+    let events = run(&mut state, batting, Command::Reroll { reroll: true }, &[3, top]);
     assert!(events.contains(&Event::ToHitRerolled { bat: 3 }));
     assert!(events.contains(&Event::Appeal {
         dismissal: Dismissal::Bowled
@@ -547,6 +552,45 @@ fn bowler_chooses_between_bowled_slips_and_howzat() {
         &[2, 6],
     );
     assert_eq!(ball_end(&events).wicket, Some(Dismissal::CaughtInSlips));
+}
+
+/// The slip catch target is [ASSUMED] ruleset data (`slip_catch_min`), not engine code: the
+/// same two slip rolls of 5 miss with the shipped 6+ and catch with a ruleset that says 5+.
+#[test]
+fn slip_catch_target_is_ruleset_data() {
+    let shipped = crease::rules::ctg::data::ruleset().expect("ruleset");
+    assert_eq!(shipped.slip_catch_min, 6, "spec section 5: 6 per slip");
+    let mut lenient = shipped.clone();
+    lenient.slip_catch_min = 5;
+    let lenient: &'static _ = Box::leak(Box::new(lenient));
+    for (rules, caught) in [(shipped, false), (lenient, true)] {
+        let mut state = at_ball(Format::T10, 0);
+        state.rules = rules;
+        bowler_of(&mut state, BowlType::Pace);
+        set_field(&mut state, Field::EMPTY.with(0, 1).with(0, 2));
+        assert_eq!(state.field.slips(), 2);
+        striker(&mut state, 0, Role::AllRounder);
+        let (card, zone) = card_and_zone(&state, 1);
+        // Advantage -1: 2 against 6 + 1 misses by 5: bowled chance or slips.
+        deliver(&mut state, card, zone, Attitude::Aggressive, &[6, 2]);
+        assert_eq!(state.phase, Phase::Miss);
+        let fielding = state.fielding();
+        let events = run(
+            &mut state,
+            fielding,
+            Command::Miss {
+                option: MissOption::Slips,
+            },
+            &[5, 5],
+        );
+        let wicket = ball_end(&events).wicket;
+        assert_eq!(
+            wicket,
+            caught.then_some(Dismissal::CaughtInSlips),
+            "min {}",
+            rules.slip_catch_min
+        );
+    }
 }
 
 #[test]
@@ -781,6 +825,57 @@ fn fix_bowled_chance_margin_three_or_four() {
         });
         assert_eq!(chance, margin == 3, "margin {margin}");
         assert_eq!(ball_end(&events).wicket, None);
+    }
+}
+
+/// [FIX] `bowled_chance_reading`: the "Bowled" paragraph of seeds 000 and 001 gives a Defensive
+/// batter the D8 (7+) and an Aggressive one the D6 (6); seed 000's "MISSED STRIKE" paragraph
+/// gives them the other way round. The default is the "Bowled" paragraph.
+#[test]
+fn fix_bowled_chance_reading_picks_the_die_by_attitude() {
+    use crease::rules::ctg::event::RollFor;
+    use crease::rules::ctg::options::BowledChanceReading;
+    assert_eq!(
+        Options::default().bowled_chance_reading,
+        BowledChanceReading::BowledParagraph
+    );
+    let parsed: Options =
+        serde_json::from_str(r#"{"bowled_chance_reading":"missed_strike"}"#).expect("the option parses");
+    assert_eq!(parsed.bowled_chance_reading, BowledChanceReading::MissedStrike);
+    for (reading, attitude, sides, min) in [
+        (
+            BowledChanceReading::BowledParagraph,
+            Attitude::Defensive,
+            8u8,
+            7u8,
+        ),
+        (BowledChanceReading::BowledParagraph, Attitude::Aggressive, 6, 6),
+        (BowledChanceReading::MissedStrike, Attitude::Aggressive, 8, 7),
+        (BowledChanceReading::MissedStrike, Attitude::Defensive, 6, 6),
+    ] {
+        for (face, bowled) in [(min, true), (min - 1, false)] {
+            let mut state = at_ball(Format::T10, 0);
+            state.bowled_chance_reading = reading;
+            set_field(&mut state, Field::EMPTY);
+            striker(&mut state, 0, Role::AllRounder);
+            let (card, zone) = card_and_zone(&state, 1);
+            // Advantage -1: 2 against 6 + 1 misses by 5; no slips, no Howzat: the bowled chance.
+            let events = deliver(&mut state, card, zone, attitude, &[6, 2, face]);
+            assert!(
+                events.contains(&Event::Roll {
+                    roll_for: RollFor::BowledChance,
+                    face,
+                    sides
+                }),
+                "{reading:?} {attitude:?}: {events:?}"
+            );
+            let wicket = ball_end(&events).wicket;
+            assert_eq!(
+                wicket,
+                bowled.then_some(Dismissal::Bowled),
+                "{reading:?} {attitude:?} {face}"
+            );
+        }
     }
 }
 

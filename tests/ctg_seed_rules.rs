@@ -7,7 +7,7 @@
 use crease::rules::ctg::Ctg;
 use crease::rules::ctg::command::Command;
 use crease::rules::ctg::engine::{self};
-use crease::rules::ctg::event::Event;
+use crease::rules::ctg::event::{Event, RollFor};
 use crease::rules::ctg::field::Field;
 use crease::rules::ctg::resolve::{self, Contact};
 use crease::rules::ctg::state::{Phase, SkillsUsed, State};
@@ -253,10 +253,10 @@ fn seed_001_innings_ends_at_ten_wickets_last_over_or_target_passed() {
 }
 
 /// Seed: 000_c44664d019aef0c0.txt GAME LENGTH: express play on the first two balls of every
-/// over but the first and last, and "If two subsequent Balls are drawn in express play,
-/// Bowler rolls a D6: 5+ Batter out - BOWLED".
+/// over but the first and last ("The first and last Overs are played in full"); express 3 is
+/// "Two runs are scored" and a single express 6 is a dot (the two-sixes rule is tested below).
 #[test]
-fn seed_000_express_play_only_in_its_overs_with_the_two_sixes_bowled_chance() {
+fn seed_000_express_play_only_in_its_overs_on_the_first_two_balls() {
     let over = |format: Format, over: u8| {
         let mut state = at_ball(format, 0);
         state.over = over;
@@ -290,7 +290,10 @@ fn seed_000_express_play_only_in_its_overs_with_the_two_sixes_bowled_chance() {
     let deck = &state.rules.over_decks[deck_type.index()];
     let six = deck.iter().position(|c| c.express == 6).expect("an express 6") as u8;
     let two_runs = deck.iter().position(|c| c.express == 3).expect("an express 3") as u8;
-    state.dealt = Some([two_runs, six, six, six, six, six]);
+    // A deal the shuffle can make: distinct cards, the rest of the over "play on".
+    let mut rest = (0..deck.len() as u8).filter(|&c| c != six && c != two_runs);
+    let mut next = || rest.next().expect("15 cards");
+    state.dealt = Some([two_runs, six, next(), next(), next(), next()]);
     let runs = state.score[state.bat_side()].runs;
     let out = run(&mut state, fielding, Command::ChooseBowler { bowler }, &[]);
     assert_eq!(
@@ -308,20 +311,163 @@ fn seed_000_express_play_only_in_its_overs_with_the_two_sixes_bowled_chance() {
         runs + 2,
         "express 3 is two runs, one six is a dot"
     );
+}
 
-    // Two sixes: build the over directly and resolve the second card.
+/// The express "two sixes" rule, seed 000_c44664d019aef0c0.txt "6 If two subsequent Balls are
+/// drawn in express play, Bowler rolls a D6: 5+ Batter out - BOWLED", on both readings of the
+/// [FIX] option `express_sixes`. Every over deals distinct cards and each shipped over deck
+/// holds one express 6, so `same_over` (the default) can never see two; `across_overs` counts
+/// the last express ball of one over and the first of the next express over as subsequent.
+#[test]
+fn fix_express_two_sixes_same_over_is_inert_across_overs_is_reachable() {
+    use crease::rules::ctg::options::ExpressSixes;
+    let rules = crease::rules::ctg::data::ruleset().expect("ruleset");
+    for deck in &rules.over_decks {
+        assert_eq!(
+            deck.iter().filter(|c| c.express == 6).count(),
+            1,
+            "one express 6 per deck"
+        );
+    }
+    for (rule, bowled) in [(ExpressSixes::SameOver, false), (ExpressSixes::AcrossOvers, true)] {
+        // Over 2 (an express over) of a T20 innings (no Power Play call in between): its
+        // second express card is the deck's six.
+        let mut state = at_ball(Format::T20, 0);
+        state.express_sixes_rule = rule;
+        let mut dice = Dice::new(&Seed::from_u64(11));
+        let before_over =
+            |n: u8| move |s: &State| s.phase == Phase::ChooseBowler && s.over == n && s.innings == 0;
+        play_until(&mut state, &mut dice, before_over(1));
+        let deal_with_six_at = |state: &mut State, slot: usize| -> u8 {
+            let bowler = engine::legal_bowlers(state).trailing_zeros() as u8;
+            let bowl_type = state.cards[state.field_side()][usize::from(bowler)]
+                .bowl_type
+                .expect("a bowler");
+            let deck = &state.rules.over_decks[bowl_type.index()];
+            let six = deck.iter().position(|c| c.express == 6).expect("an express 6") as u8;
+            // A deal a shuffle can make: six distinct cards, the six in `slot`, the other
+            // express card a dot (express 1).
+            let mut cards: Vec<u8> = (0..deck.len() as u8).filter(|&c| c != six).collect();
+            cards.sort_by_key(|&c| deck[usize::from(c)].express != 1);
+            cards.truncate(5);
+            cards.insert(slot, six);
+            let cards: [u8; 6] = cards.try_into().expect("six cards");
+            let mut distinct = cards.to_vec();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(distinct.len(), 6, "a deal the shuffle can make");
+            state.dealt = Some(cards);
+            bowler
+        };
+        let bowler = deal_with_six_at(&mut state, 1);
+        let fielding = state.fielding();
+        let out = run(&mut state, fielding, Command::ChooseBowler { bowler }, &[]);
+        assert!(
+            !out.iter().any(|e| matches!(e, Event::Roll { .. })),
+            "one six is a dot"
+        );
+        assert_eq!(state.express_six_run, 1);
+
+        // The next express over opens with the six of its own deck.
+        play_until(&mut state, &mut dice, before_over(2));
+        let bowler = deal_with_six_at(&mut state, 0);
+        let wickets = state.score[state.bat_side()].wickets;
+        let fielding = state.fielding();
+        let faces: &[u8] = if bowled { &[5] } else { &[] };
+        let out = run(&mut state, fielding, Command::ChooseBowler { bowler }, faces);
+        let chance = out.iter().any(|e| {
+            matches!(
+                e,
+                Event::Roll {
+                    roll_for: RollFor::ExpressSixes,
+                    ..
+                }
+            )
+        });
+        assert_eq!(chance, bowled, "{rule:?}");
+        let after = state.score[state.bat_side()].wickets;
+        assert_eq!(after, wickets + u8::from(bowled), "{rule:?}: D6 5 bowls");
+    }
+}
+
+/// The same two readings over whole random matches, with real shuffles: `same_over` never
+/// rolls the two-sixes chance, `across_overs` does.
+#[test]
+fn fix_express_two_sixes_in_real_matches() {
+    use crease::rules::ctg::options::ExpressSixes;
+    use crease::rules::ctg::{Options, sim};
+    let policies = [crease::rules::BotPolicy::Random; 2];
+    for (rule, reachable) in [(ExpressSixes::SameOver, false), (ExpressSixes::AcrossOvers, true)] {
+        let options = Options {
+            express_sixes: rule,
+            ..Options::t20()
+        };
+        let mut chances = 0;
+        for index in 0..150 {
+            sim::play(&options, &sim::match_seed(5, index), policies, |event| {
+                if matches!(
+                    event,
+                    Event::Roll {
+                        roll_for: RollFor::ExpressSixes,
+                        ..
+                    }
+                ) {
+                    chances += 1;
+                }
+            })
+            .expect("plays");
+        }
+        assert_eq!(
+            chances > 0,
+            reachable,
+            "{rule:?}: {chances} chances in 150 matches"
+        );
+    }
+}
+
+/// A legal field (9 fielders, no outfielder beyond `area`) whose only fielder in `zone` stands
+/// in `area`: the other four zones' infield areas hold the other eight.
+fn field_with_only(zone: u8, area: u8) -> Field {
+    let mut field = Field::EMPTY.with(zone, area);
+    for other in (1..=5u8).filter(|&z| z != zone) {
+        field = field.with(other, 1).with(other, 2);
+    }
+    assert_eq!(field.count(), 9);
+    field
+}
+
+/// Seed: 000_c44664d019aef0c0.txt "FIELDED / RUN-OUT": on a fielded ball "If the Bounce die is
+/// Green, the Batter will take 1 Run, unless they decide to attempt an Extra Run (see below)",
+/// and "EXTRA RUNS ... a result of 5 or 6 being a Run-Out"; a red bounce to a fielder is the
+/// "standard Run-out attempt ... requiring a roll of 6".
+#[test]
+fn seed_000_fielded_green_extra_run_uses_the_extra_runs_roll_red_the_standard_six() {
+    // Green: distance 3 (area 2, fielded), green 0G stays there: 1 safe, 2 tried, out on 5+.
     let mut state = at_ball(Format::T10, 0);
-    play_until(&mut state, &mut dice, |s| {
-        s.phase == Phase::ChooseBowler && s.over == 1 && s.innings == 0
-    });
-    let fielding = state.fielding();
-    let bowler = engine::legal_bowlers(&state).trailing_zeros() as u8;
-    state.dealt = Some([six; 6]);
-    let before = state.score[state.bat_side()].wickets;
-    let out = run(&mut state, fielding, Command::ChooseBowler { bowler }, &[5]);
-    assert!(
-        out.iter()
-            .any(|e| matches!(e, Event::BallEnded { ball } if ball.wicket == Some(Dismissal::Bowled)))
-    );
-    assert_eq!(state.score[state.bat_side()].wickets, before + 1);
+    let (card, zone) = card_and_zone(&state, 0);
+    set_field(&mut state, Field::EMPTY.with(zone, 2));
+    assert!(state.field.has(zone, 2));
+    deliver(&mut state, card, zone, Attitude::Defensive, &[2, 5, 3, 1]);
+    assert_eq!(state.phase, Phase::Run);
+    let choice = engine::run_choice(&state);
+    assert_eq!((choice.safe, choice.attempt, choice.run_out_min), (1, 2, 5));
+    let batting = state.batting;
+    let events = run(&mut state, batting, Command::Run { attempt: true }, &[5]);
+    let ball = ball_end(&events);
+    assert_eq!((ball.runs, ball.wicket), (1, Some(Dismissal::RunOut)));
+
+    // Red: distance 1 (area 1, empty, so no catch), red 2R carries it to the fielder in area 2:
+    // 0 safe, 1 tried, and a 5 does not run the batter out.
+    let mut state = at_ball(Format::T10, 0);
+    let (card, zone) = card_and_zone(&state, 0);
+    set_field(&mut state, field_with_only(zone, 2));
+    assert!(!state.field.has(zone, 1));
+    deliver(&mut state, card, zone, Attitude::Aggressive, &[2, 5, 1, 2]);
+    assert_eq!(state.phase, Phase::Run);
+    let choice = engine::run_choice(&state);
+    assert_eq!((choice.safe, choice.attempt, choice.run_out_min), (0, 1, 6));
+    let batting = state.batting;
+    let events = run(&mut state, batting, Command::Run { attempt: true }, &[5]);
+    let ball = ball_end(&events);
+    assert_eq!((ball.runs, ball.wicket), (1, None));
 }

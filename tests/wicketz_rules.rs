@@ -1236,3 +1236,100 @@ fn passing_the_target_ends_the_match_with_a_wickets_margin() {
     assert_eq!(outcome.placings, vec![2, 1]);
     assert_eq!(outcome.summary, "Seat 1 won by 10 wickets (1 to 0)");
 }
+
+// ---- Two-innings matches: the aggregate chase ----------------------------------------------
+
+/// Folds closed innings with the given runs, in order A, B, A, ... (seat 0 first), then opens
+/// the next innings and starts an over facing `delivery`.
+fn two_innings_after(closed_runs: &[u32], delivery: Delivery, order: Vec<u16>) -> State {
+    let options = Options {
+        innings_per_side: 2,
+        ..Options::default()
+    };
+    let mut state = match_with(options, order);
+    for (i, runs) in closed_runs.iter().enumerate() {
+        state.innings[i].runs = *runs;
+        let number = i as u8 + 1;
+        fold(
+            &mut state,
+            &[
+                Event::InningsClosed {
+                    number,
+                    runs: *runs,
+                    wickets: 10,
+                    legal_balls: 60,
+                    merit: "x".into(),
+                },
+                Event::InningsOpened {
+                    number: number + 1,
+                    batting: if i % 2 == 0 { BOWL } else { BAT },
+                },
+            ],
+        );
+    }
+    facing(state, delivery, Line::Wicket, None)
+}
+
+/// Spec `../shared/rules/wicketz.md` corrections [SEED] (seed 002_5b76236006f2f885.txt "including
+/// a two-innings game"): the side batting last chases the aggregate of both innings,
+/// target = opponent's two innings + 1 - its own first innings.
+#[test]
+fn seed_002_two_innings_last_side_chases_the_aggregate() {
+    let mut order = all_cards();
+    order.swap(0, 56); // Card 1 first; Square Cut is "1 bye" whatever the window
+    // Seat 0: 120 and 80; seat 1 made 150 in its first innings and now needs 120 + 80 + 1 - 150.
+    let mut state = two_innings_after(&[120, 150, 80], Delivery::HalfVolley, order);
+    assert_eq!(state.batting_seat(), Some(BOWL));
+    assert_eq!(state.target(), Some(51));
+    // One short of the target, the bye passes the aggregate and ends the match at once.
+    state.innings[3].runs = 50;
+    let events = Wicketz::decide(
+        &state,
+        BOWL,
+        &Command::Play {
+            stroke: Stroke::SquareCut,
+            wild_card: false,
+        },
+        &mut dice(),
+    )
+    .unwrap();
+    let outcome = events
+        .iter()
+        .find_map(|e| match e {
+            Event::MatchFinished { outcome } => Some(outcome.clone()),
+            _ => None,
+        })
+        .expect("passing the aggregate ends the match");
+    assert_eq!(outcome.placings, vec![2, 1]);
+    assert_eq!(outcome.summary, "Seat 1 won by 10 wickets (201 to 200)");
+}
+
+/// The same rule with the chasing side already ahead after the third innings: there is
+/// nothing left to chase, so the fourth innings is not opened and the leader wins by an innings.
+#[test]
+fn seed_002_a_side_ahead_on_aggregate_wins_by_an_innings() {
+    let mut order = all_cards();
+    order.swap(0, 56); // Card 1 first: Cut is "Bowled if yorker"
+    let mut state = two_innings_after(&[100, 300], Delivery::Yorker, order);
+    assert_eq!(state.batting_seat(), Some(BAT));
+    assert_eq!(state.target(), None, "only the last innings has a target");
+    state.innings[2].runs = 150;
+    state.innings[2].wickets = 9;
+    let events = play(&state, Stroke::Cut).unwrap();
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::InningsOpened { .. })),
+        "{events:?}"
+    );
+    let outcome = events
+        .iter()
+        .find_map(|e| match e {
+            Event::MatchFinished { outcome } => Some(outcome.clone()),
+            _ => None,
+        })
+        .expect("the match ends with the third innings");
+    assert_eq!(outcome.placings, vec![2, 1]);
+    assert_eq!(
+        outcome.summary,
+        "Seat 1 won by an innings and 50 runs (300 to 250)"
+    );
+}

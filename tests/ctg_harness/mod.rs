@@ -7,7 +7,7 @@ use crease::rules::ctg::engine::{self, Roller};
 use crease::rules::ctg::event::{BallEnd, Event};
 use crease::rules::ctg::field::Field;
 use crease::rules::ctg::state::{Phase, SkillsUsed, State};
-use crease::rules::ctg::types::{Attitude, Effect, Format, Role};
+use crease::rules::ctg::types::{Attitude, BowlType, Effect, Format, Role};
 use crease::rules::ctg::{Ctg, Options, bot, view};
 use crease::rules::{Dice, Game, Seat, Seed};
 
@@ -138,4 +138,23 @@ pub fn advantage_of(events: &[Event]) -> i8 {
             _ => None,
         })
         .expect("revealed")
+}
+
+/// Puts a bowler of `bowl_type` on for this ball (the over's cards become that deck's "play
+/// on") and makes the pitch Dead, so no pitch card changes the bowler's die.
+pub fn bowler_of(state: &mut State, bowl_type: BowlType) {
+    let side = state.field_side();
+    let dropped = state.dropped(side);
+    state.bowler = (0..12u8)
+        .find(|&p| p != dropped && state.cards[side][usize::from(p)].bowl_type == Some(bowl_type))
+        .expect("a bowler of that type");
+    let dead = state
+        .rules
+        .pitch_cards
+        .iter()
+        .position(|p| p.d8_first_ball_for.is_none())
+        .expect("a pitch card without effect");
+    state.pitch = Some(dead as u8);
+    let play_on = card_with(state, Effect::PlayOn);
+    state.dealt = Some([play_on; 6]);
 }

@@ -332,12 +332,16 @@ fn heuristic(ask: &Ask, sit: &Situation, rng: &mut Dice) -> Command {
         Ask::Miss {
             options,
             slips,
-            attitude,
+            bowled_sides,
+            bowled_min,
+            ..
         } => {
             let chance = |o: MissOption| -> f32 {
                 match o {
-                    MissOption::Bowled if attitude == Attitude::Aggressive => 2.0 / 8.0,
-                    MissOption::Bowled => 1.0 / 6.0,
+                    MissOption::Bowled => {
+                        f32::from(bowled_sides.saturating_add(1).saturating_sub(bowled_min))
+                            / f32::from(bowled_sides.max(1))
+                    }
                     MissOption::Slips => 1.0 - (5.0f32 / 6.0).powi(i32::from(slips)),
                     MissOption::Howzat => 2.0 / 6.0,
                 }

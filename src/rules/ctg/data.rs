@@ -5,6 +5,7 @@
 //! a `OnceLock`: the value never changes after it is built, so this is not mutable state.
 
 use super::field::Field;
+use super::options::BowledChanceReading;
 use super::types::{Attitude, BowlType, Effect, Role};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -167,18 +168,27 @@ pub struct Ruleset {
     pub red_outlines: Field,
     pub pitch_cards: Vec<PitchCard>,
     pub skills: Skills,
-    /// Indexed by [`Attitude::index`].
-    pub bowled_chance: [Chance; 2],
+    /// Indexed by [`BowledChanceReading::index`], then [`Attitude::index`]; see
+    /// [`Ruleset::bowled_chance`].
+    pub bowled_chance: [[Chance; 2]; 2],
     /// Indexed by [`Attitude::index`].
     pub patience: [i8; 2],
     pub express_run_out_min: u8,
     pub drs_overturn_min: u8,
+    /// D6 target of each slip's catch roll after a miss against Pace. [ASSUMED] 6 (spec
+    /// section 5 and its corrections; the seed prints no value).
+    pub slip_catch_min: u8,
     pub squads: [Squad; 2],
 }
 
 impl Ruleset {
     pub fn bowl_card(&self, bowl_type: BowlType, card: u8) -> Option<&BowlCard> {
         self.bowl_cards[bowl_type.index()].get(usize::from(card))
+    }
+
+    /// The bowler's die after a miss by the bowled-chance margin, on the match's reading.
+    pub fn bowled_chance(&self, reading: BowledChanceReading, attitude: Attitude) -> Chance {
+        self.bowled_chance[reading.index()][attitude.index()]
     }
 
     pub fn bounce_face(&self, attitude: Attitude, face: u8) -> BounceFace {
@@ -233,6 +243,13 @@ struct ByAttitude<T> {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBowledChance {
+    bowled_paragraph: ByAttitude<Chance>,
+    missed_strike: ByAttitude<Chance>,
+}
+
+#[derive(Deserialize)]
 struct RawRuleset {
     bowling_decks: ByType<Vec<RawCard>>,
     express_seven_tables: ByType<Vec<u8>>,
@@ -242,10 +259,11 @@ struct RawRuleset {
     red_outlines: Vec<RawSpot>,
     pitch_cards: Vec<PitchCard>,
     skills: Skills,
-    bowled_chance: ByAttitude<Chance>,
+    bowled_chance: RawBowledChance,
     patience_confidence: ByAttitude<i8>,
     express_run_out_min: u8,
     drs_overturn_min: u8,
+    slip_catch_min: u8,
 }
 
 #[derive(Deserialize)]
@@ -396,6 +414,9 @@ pub fn parse(ruleset_json: &str, squads_json: &str) -> Result<Ruleset, String> {
     if !(1..=6).contains(&raw.express_run_out_min) || !(1..=6).contains(&raw.drs_overturn_min) {
         return Err("express_run_out_min / drs_overturn_min: D6 targets within 1..6".into());
     }
+    if !(1..=6).contains(&raw.slip_catch_min) {
+        return Err("slip_catch_min: a D6 target within 1..6".into());
+    }
     if raw.patience_confidence.aggressive.abs() > 4 || raw.patience_confidence.defensive.abs() > 4 {
         return Err("patience_confidence: changes within -4..4".into());
     }
@@ -424,8 +445,26 @@ pub fn parse(ruleset_json: &str, squads_json: &str) -> Result<Ruleset, String> {
         pitch_cards: raw.pitch_cards,
         skills: raw.skills,
         bowled_chance: [
-            chance("bowled_chance.aggressive", raw.bowled_chance.aggressive)?,
-            chance("bowled_chance.defensive", raw.bowled_chance.defensive)?,
+            [
+                chance(
+                    "bowled_chance.bowled_paragraph.aggressive",
+                    raw.bowled_chance.bowled_paragraph.aggressive,
+                )?,
+                chance(
+                    "bowled_chance.bowled_paragraph.defensive",
+                    raw.bowled_chance.bowled_paragraph.defensive,
+                )?,
+            ],
+            [
+                chance(
+                    "bowled_chance.missed_strike.aggressive",
+                    raw.bowled_chance.missed_strike.aggressive,
+                )?,
+                chance(
+                    "bowled_chance.missed_strike.defensive",
+                    raw.bowled_chance.missed_strike.defensive,
+                )?,
+            ],
         ],
         patience: [
             raw.patience_confidence.aggressive,
@@ -433,6 +472,7 @@ pub fn parse(ruleset_json: &str, squads_json: &str) -> Result<Ruleset, String> {
         ],
         express_run_out_min: raw.express_run_out_min,
         drs_overturn_min: raw.drs_overturn_min,
+        slip_catch_min: raw.slip_catch_min,
         squads,
     })
 }
@@ -459,5 +499,9 @@ mod tests {
         );
         let error = parse(&bad, SQUADS_JSON).unwrap_err();
         assert!(error.contains("bowling_decks.pace.Out Swing"), "{error}");
+        let bad = RULESET_JSON.replace("\"slip_catch_min\": 6", "\"slip_catch_min\": 7");
+        assert_ne!(bad, RULESET_JSON);
+        let error = parse(&bad, SQUADS_JSON).unwrap_err();
+        assert!(error.contains("slip_catch_min"), "{error}");
     }
 }

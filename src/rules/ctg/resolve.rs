@@ -83,10 +83,17 @@ pub fn contact(bowl: u8, bowl_sides: u8, bat: u8, advantage: i8) -> Contact {
     }
 }
 
-/// Pace strikes by 3 or more may add 1 to the distance.
+/// The farthest distance the Pace add-one may reach, in both formats. Seed:
+/// 000_c44664d019aef0c0.txt Pace card "add 1 to the distance roll (maximum total of 6)" and
+/// "This can only adjust the Distance die to a maximum distance of 6"; 001_10260e69616bd853.txt
+/// "(maximum distance of 6)".
+pub const PACE_ADD_ONE_MAX_DISTANCE: u8 = 6;
+
+/// Pace strikes by 3 or more may add 1 to the distance, to at most 6 (T20's D8 included).
 /// Seed: 001_10260e69616bd853.txt "Strike against a Pace Bowler".
 pub fn may_add_one(bowl_type: BowlType, margin: u8, distance: u8, format: Format) -> bool {
-    bowl_type == BowlType::Pace && margin >= 3 && distance < format.distance_sides()
+    let cap = PACE_ADD_ONE_MAX_DISTANCE.min(format.distance_sides());
+    bowl_type == BowlType::Pace && margin >= 3 && distance < cap
 }
 
 /// Spin strikes by less than 3 lose 1 distance, never below 1.
@@ -137,22 +144,26 @@ pub struct RunChoice {
     pub run_out_min: u8,
 }
 
-/// Standard run-out roll on a fielded ball: D6 6. Seed: 000_c44664d019aef0c0.txt.
+/// Standard run-out roll on a fielded ball with a red bounce: D6 6. Seed:
+/// 000_c44664d019aef0c0.txt "A standard Run-out attempt ... requiring a roll of 6 on a D6".
 pub const RUN_OUT_FIELDED_MIN: u8 = 6;
-/// Extra run from an empty area: D6 5-6. Seed: 000_c44664d019aef0c0.txt "EXTRA RUNS".
-pub const RUN_OUT_EMPTY_MIN: u8 = 5;
+/// An extra run, from an empty area or off a fielded green bounce: D6 5-6. Seed:
+/// 000_c44664d019aef0c0.txt "EXTRA RUNS ... a result of 5 or 6 being a Run-Out"; a fielded
+/// green bounce "will take 1 Run [2 in the outfield], unless they decide to attempt an Extra
+/// Run (see below)", so it is the same roll.
+pub const RUN_OUT_EXTRA_RUN_MIN: u8 = 5;
 /// Run Out? over card: 4+. Seed: 000_c44664d019aef0c0.txt "4+ RUN OUT".
 pub const RUN_OUT_CARD_MIN: u8 = 4;
 
 pub fn run_choice(area: u8, fielded: bool, red: bool, run_out_card: bool) -> RunChoice {
     let outfield = area > 2;
     let (safe, min) = match (fielded, outfield, red) {
-        (false, false, _) => (1, RUN_OUT_EMPTY_MIN),
-        (false, true, _) => (2, RUN_OUT_EMPTY_MIN),
+        (false, false, _) => (1, RUN_OUT_EXTRA_RUN_MIN),
+        (false, true, _) => (2, RUN_OUT_EXTRA_RUN_MIN),
         (true, false, true) => (0, RUN_OUT_FIELDED_MIN),
-        (true, false, false) => (1, RUN_OUT_FIELDED_MIN),
+        (true, false, false) => (1, RUN_OUT_EXTRA_RUN_MIN),
         (true, true, true) => (1, RUN_OUT_FIELDED_MIN),
-        (true, true, false) => (2, RUN_OUT_FIELDED_MIN),
+        (true, true, false) => (2, RUN_OUT_EXTRA_RUN_MIN),
     };
     let min = if fielded && run_out_card {
         RUN_OUT_CARD_MIN
@@ -206,8 +217,6 @@ pub fn express_runs(value: u8) -> Option<u8> {
 pub const EXPRESS_SIXES_BOWLED_MIN: u8 = 5;
 /// Howzat!: D6 5+ out LBW. Seed: 000_c44664d019aef0c0.txt "Roll D6 5+ Batter out, LBW".
 pub const HOWZAT_MIN: u8 = 5;
-/// Slip catch per slip: D6 6. Seed: ctg.md section 5.
-pub const SLIP_CATCH_MIN: u8 = 6;
 /// Great Catch: D6 4+. Seed: 000_c44664d019aef0c0.txt "catch batter OUT on a 4+ (D6)".
 pub const GREAT_CATCH_MIN: u8 = 4;
 

@@ -7,7 +7,7 @@
 use super::data::{Ruleset, Squad};
 use super::event::{BallEnd, Event, Shot, SquadChoice};
 use super::field::{Field, FieldRules, OUTFIELD_LIMIT, RESTRICTED_OUTFIELD_LIMIT};
-use super::options::{Options, TieRule};
+use super::options::{BowledChanceReading, ExpressSixes, Options, TieRule};
 use super::types::{Attitude, BowlType, Dismissal, Effect, Format, Role};
 use crate::rules::Seat;
 use serde::{Deserialize, Serialize};
@@ -118,6 +118,8 @@ pub struct State {
     pub format: Format,
     pub tie: TieRule,
     pub bowled_chance_margin: u8,
+    pub bowled_chance_reading: BowledChanceReading,
+    pub express_sixes_rule: ExpressSixes,
     pub squads: Arc<[Squad; 2]>,
     pub cards: [[Card; 12]; 2],
     pub phase: Phase,
@@ -154,7 +156,11 @@ pub struct State {
     pub drs_used: bool,
     /// Express 5: the bowler rolls a D8 on the next non-express ball.
     pub d8_next: bool,
+    /// Express sixes revealed this over.
     pub express_sixes: u8,
+    /// Express sixes in a row in this innings' express play, across overs (a non-six express
+    /// card resets it).
+    pub express_six_run: u8,
     pub free_hit: bool,
     pub delivered_this_over: bool,
     pub ball: Ball,
@@ -183,6 +189,8 @@ impl State {
             format: options.format,
             tie: options.tie,
             bowled_chance_margin: options.bowled_chance_margin,
+            bowled_chance_reading: options.bowled_chance_reading,
+            express_sixes_rule: options.express_sixes,
             cards,
             squads: Arc::new(squads),
             phase: Phase::NotStarted,
@@ -213,6 +221,7 @@ impl State {
             drs_used: false,
             d8_next: false,
             express_sixes: 0,
+            express_six_run: 0,
             free_hit: false,
             delivered_this_over: false,
             ball: Ball::default(),
@@ -347,6 +356,7 @@ pub fn apply(state: &mut State, event: &Event) {
             state.drs_used = false;
             state.d8_next = false;
             state.express_sixes = 0;
+            state.express_six_run = 0;
             state.free_hit = false;
             state.delivered_this_over = false;
             state.ball = Ball::default();
@@ -382,6 +392,11 @@ pub fn apply(state: &mut State, event: &Event) {
                     6 => state.express_sixes += 1,
                     _ => {}
                 }
+                state.express_six_run = if over_card.express == 6 {
+                    state.express_six_run.saturating_add(1)
+                } else {
+                    0
+                };
             } else {
                 state.ball.effect = Some(over_card.effect);
                 state.ball.no_ball = over_card.effect == Effect::NoBall;

@@ -58,6 +58,13 @@ impl Format {
         matches!(self, Format::T20)
     }
 
+    /// Whether the batting side has its once-per-innings DRS review. Seed:
+    /// 000_c44664d019aef0c0.txt rule cards, T10 "EXPRESS PLAY: 2 (OVERS 2-9) DRS: DISABLED",
+    /// T20 "EXPRESS PLAY: 2 (OVERS 2-19) DRS: ENABLED".
+    pub fn has_drs(self) -> bool {
+        matches!(self, Format::T20)
+    }
+
     /// Whether the batting side may call a Power Play over (T10 only, overs 3-10).
     pub fn has_power_play(self) -> bool {
         matches!(self, Format::T10)

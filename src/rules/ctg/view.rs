@@ -96,11 +96,14 @@ pub enum Ask {
     },
     /// `options` is a bitmask of what the bowler may try after this miss: 1 = `bowled`,
     /// 2 = `slips`, 4 = `howzat` (the `miss` command's `option`); `slips` is the slip
-    /// fielders in place.
+    /// fielders in place; `bowled_sides` / `bowled_min` the die of the bowled chance on this
+    /// match's reading (bowled on `bowled_min` or more).
     Miss {
         options: u8,
         slips: u8,
         attitude: Attitude,
+        bowled_sides: u8,
+        bowled_min: u8,
     },
     Distance {
         distance: u8,
@@ -303,11 +306,17 @@ pub fn ask(state: &State, seat: Seat) -> Option<Ask> {
             advantage: state.ball.advantage,
             bowled_chance_margin: state.bowled_chance_margin,
         },
-        Phase::Miss => Ask::Miss {
-            options: engine::miss_options(state),
-            slips: state.field.slips() as u8,
-            attitude: state.ball.shot.map(|s| s.attitude).unwrap_or_default(),
-        },
+        Phase::Miss => {
+            let attitude = state.ball.shot.map(|s| s.attitude).unwrap_or_default();
+            let bowled = state.rules.bowled_chance(state.bowled_chance_reading, attitude);
+            Ask::Miss {
+                options: engine::miss_options(state),
+                slips: state.field.slips() as u8,
+                attitude,
+                bowled_sides: bowled.sides,
+                bowled_min: bowled.min,
+            }
+        }
         Phase::Distance => {
             let (add_one, reroll) = engine::distance_options(state);
             Ask::Distance {

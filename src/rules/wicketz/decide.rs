@@ -355,10 +355,16 @@ fn close_innings(turn: &mut Turn, rules: &Ruleset) {
         legal_balls: innings.legal_balls,
         merit: rules.merit(innings.runs, overs),
     });
-    if turn.state.innings.len() < turn.state.total_innings() {
+    // A side that would bat last while already ahead on aggregate has won by an innings: with
+    // `stop_when_target_passed` its chase would end before the first ball, so it is not opened.
+    let next = other(batting);
+    let won_by_an_innings = turn.state.options.stop_when_target_passed
+        && turn.state.innings.len() + 1 == turn.state.total_innings()
+        && turn.state.aggregate_target(next) == 0;
+    if turn.state.innings.len() < turn.state.total_innings() && !won_by_an_innings {
         turn.emit(Event::InningsOpened {
             number: number + 1,
-            batting: other(batting),
+            batting: next,
         });
     } else {
         let outcome = outcome_of(&turn.state);
@@ -386,7 +392,13 @@ pub fn outcome_of(state: &State) -> Outcome {
         }
         _ => {
             let runs = totals[winner.index()] - totals[loser.index()];
-            format!("{runs} run{}", if runs == 1 { "" } else { "s" })
+            let batted = |seat: Seat| state.innings.iter().filter(|i| i.batting == seat).count();
+            let by_an_innings = if batted(winner) < batted(loser) {
+                "an innings and "
+            } else {
+                ""
+            };
+            format!("{by_an_innings}{runs} run{}", if runs == 1 { "" } else { "s" })
         }
     };
     let mut placings = vec![2, 2];

@@ -178,10 +178,29 @@ impl State {
             .sum()
     }
 
-    /// In the last innings, the runs the batting side needs to win.
+    /// In the last innings, the runs the batting side needs in it to win: the opponent's
+    /// match total plus one, less what this side made in its earlier innings.
+    /// Spec `../shared/rules/wicketz.md` (corrections): in two-innings matches the side batting
+    /// last chases the aggregate, "target = opponent's two innings + 1 - its own first innings".
+    /// 0 when that side already leads.
     pub fn target(&self) -> Option<u32> {
         let innings = self.current()?;
-        (self.innings.len() == self.total_innings()).then(|| self.total_of(other(innings.batting)) + 1)
+        if self.innings.len() != self.total_innings() {
+            return None;
+        }
+        Some(self.aggregate_target(innings.batting))
+    }
+
+    /// The runs `chaser` needs in its last innings to pass the other side's match total,
+    /// given the innings already closed (0 if it leads already).
+    pub fn aggregate_target(&self, chaser: Seat) -> u32 {
+        let earlier: u32 = self
+            .innings
+            .iter()
+            .filter(|i| i.batting == chaser && i.closed)
+            .map(|i| i.runs)
+            .sum();
+        (self.total_of(other(chaser)) + 1).saturating_sub(earlier)
     }
 
     /// Restricted field in over `number` (0-based): the allowed count outside rings 0-1.

@@ -134,14 +134,18 @@ pub(super) fn resolve_miss(em: &mut Emit, option: MissOption) {
     let attitude = attitude_now(em.state);
     let out = match option {
         MissOption::Bowled => {
-            let chance = em.state.rules.bowled_chance[attitude.index()];
+            let chance = em
+                .state
+                .rules
+                .bowled_chance(em.state.bowled_chance_reading, attitude);
             em.chance(RollFor::BowledChance, chance.sides, chance.min)
                 .then_some(Dismissal::Bowled)
         }
         MissOption::Slips => {
             let mut caught = false;
+            let min = em.state.rules.slip_catch_min;
             for _ in 0..em.state.field.slips() {
-                caught |= em.chance(RollFor::SlipCatch, 6, resolve::SLIP_CATCH_MIN);
+                caught |= em.chance(RollFor::SlipCatch, 6, min);
             }
             caught.then_some(Dismissal::CaughtInSlips)
         }
@@ -159,9 +163,9 @@ pub(super) fn resolve_miss(em: &mut Emit, option: MissOption) {
     }
 }
 
-/// A dismissal the batting side may review once per innings.
+/// A dismissal the batting side may review once per innings, in formats with DRS.
 pub(super) fn appeal(em: &mut Emit, dismissal: Dismissal) {
-    if dismissal.reviewable() && !em.state.drs_used {
+    if dismissal.reviewable() && em.state.format.has_drs() && !em.state.drs_used {
         em.emit(Event::Appeal { dismissal });
         em.wait(Phase::Review);
     } else {

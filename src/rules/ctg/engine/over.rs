@@ -2,6 +2,7 @@
 //! call, dealing the over and resolving its express cards.
 
 use super::*;
+use crate::rules::ctg::options::ExpressSixes;
 
 pub(super) fn innings_complete(state: &State) -> bool {
     let score = state.score[state.bat_side()];
@@ -118,7 +119,7 @@ pub(super) fn express(em: &mut Emit) {
                 ..base
             }
         }
-        6 if slot == 1 && em.state.express_sixes >= 2 => {
+        6 if two_express_sixes(em.state, slot) => {
             if em.chance(RollFor::ExpressSixes, 6, resolve::EXPRESS_SIXES_BOWLED_MIN) {
                 BallEnd {
                     wicket: Some(Dismissal::Bowled),
@@ -172,6 +173,14 @@ pub(super) fn express(em: &mut Emit) {
         _ => base,
     };
     end_ball(em, ball);
+}
+
+/// Whether the express six just revealed completes two sixes under the match's option.
+fn two_express_sixes(state: &State, slot: u8) -> bool {
+    match state.express_sixes_rule {
+        ExpressSixes::SameOver => slot == 1 && state.express_sixes >= 2,
+        ExpressSixes::AcrossOvers => state.express_six_run >= 2,
+    }
 }
 
 pub(super) fn change_confidence(em: &mut Emit, delta: i8) {
