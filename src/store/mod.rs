@@ -118,7 +118,7 @@ mod quotas;
 mod tickets;
 
 pub use accounts::{AccountRow, ClaimRefused, LoginRow, SessionRow};
-pub use history::{LeaderboardRow, MatchRatingRow, PlayerMatchRow, PlayerRow};
+pub use history::{CareerRow, LeaderboardRow, MatchRatingRow, PlayerMatchRow, PlayerRow};
 
 mod cluster;
 pub use cluster::{Fence, Lease, NodeRecord, NodeStatus};
