@@ -68,9 +68,9 @@ impl Store {
     /// Deletes the player's sessions that ended before `now`, so the table does not grow
     /// with every login of a long-lived account. Returns how many went.
     pub async fn purge_expired_sessions(&self, player_id: &str, now: DateTime<Utc>) -> StoreResult<u64> {
-        // Compared in SQL here, unlike [`Store::session`]: both backends store the timestamps
-        // so that they order correctly (SQLite as RFC 3339 text in UTC), and a stale row
-        // left behind by a format quirk would only be purged later, never let in.
+        // Compared in SQL: PostgreSQL orders timestamps natively, and SQLite holds sqlx's
+        // RFC 3339 text in UTC, which sorts as time does. Letting a token in never rests on
+        // that: [`Store::session`] leaves the expiry check to the caller's clock.
         const SQL: &str = "DELETE FROM player_session WHERE player_id = $1 AND expires_at < $2";
         Ok(with_pool!(self, pool => sqlx::query(SQL)
             .bind(player_id).bind(now).execute(pool).await.map(|done| done.rows_affected()))?)

@@ -8,6 +8,8 @@ import { h } from './dom.js';
 export function scorecardNode(card, seatName = (seat) => `Seat ${seat}`) {
   if (!card) return h('p', { class: 'muted' }, 'No scorecard for this game.');
   if (card.kind === 'cricket') {
+    // A match can end (a forfeit) before its first innings opens: say so, not a blank.
+    if (card.innings.length === 0) return h('p', { class: 'muted', 'data-testid': 'scorecard' }, 'The match ended before a ball was bowled.');
     return h('div', { class: 'scorecard', 'data-testid': 'scorecard' }, card.innings.map((innings) => inningsNode(innings, seatName)));
   }
   if (card.kind === 'points') return pointsNode(card.table, seatName);
