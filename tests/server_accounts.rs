@@ -365,3 +365,80 @@ async fn login_attempts_are_limited_per_address_and_per_name() {
     assert!(retry_after.is_some(), "a Retry-After header");
     app.stop().await;
 }
+
+/// A database that was migrated before accounts existed: its players' tokens must keep
+/// working after the upgrade, since each becomes that guest's session.
+async fn tokens_issued_before_sessions_survive_the_upgrade(backend: Backend) {
+    let Some(db) = common::TestDb::create(backend).await else {
+        return;
+    };
+    let flavour = match backend {
+        Backend::Sqlite => "sqlite",
+        Backend::Postgres => "postgres",
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("migrations")
+        .join(flavour);
+    let mut before_accounts = sqlx::migrate::Migrator::new(dir).await.expect("the migrations");
+    before_accounts.migrations = before_accounts
+        .migrations
+        .iter()
+        .filter(|migration| migration.version < 7)
+        .cloned()
+        .collect::<Vec<_>>()
+        .into();
+    let token = "an-old-guest-token";
+    let insert = "INSERT INTO player (player_id, name, token_hash, created_at) \
+         VALUES ('0b7c1d0e-4a4f-4d55-9a61-3c1f1b0b9a01', 'old timer', $1, $2)";
+    let hash = crease::fairness::token_hash(token);
+    match backend {
+        Backend::Sqlite => {
+            let options = db
+                .url()
+                .parse::<sqlx::sqlite::SqliteConnectOptions>()
+                .expect("url");
+            let pool = sqlx::SqlitePool::connect_with(options.create_if_missing(true))
+                .await
+                .expect("connect");
+            before_accounts.run(&pool).await.expect("migrate to 0006");
+            sqlx::query(insert)
+                .bind(&hash)
+                .bind(chrono::Utc::now())
+                .execute(&pool)
+                .await
+                .expect("insert");
+            pool.close().await;
+        }
+        Backend::Postgres => {
+            let pool = sqlx::PgPool::connect(db.url()).await.expect("connect");
+            before_accounts.run(&pool).await.expect("migrate to 0006");
+            sqlx::query(insert)
+                .bind(&hash)
+                .bind(chrono::Utc::now())
+                .execute(&pool)
+                .await
+                .expect("insert");
+            pool.close().await;
+        }
+    }
+    let config = ServeConfig::for_database(db.url());
+    let app = TestApp::launch(db, config, toy_games()).await;
+    assert_eq!(
+        account_of(&app, token).await.as_deref(),
+        Some("0b7c1d0e-4a4f-4d55-9a61-3c1f1b0b9a01"),
+        "the old token opens its player after the upgrade"
+    );
+    let (status, body) = claim(&app, token, "old_timer", PASSWORD).await;
+    assert_eq!(status, 200, "and the old guest can claim its account: {body}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn tokens_issued_before_sessions_survive_the_upgrade_sqlite() {
+    tokens_issued_before_sessions_survive_the_upgrade(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn tokens_issued_before_sessions_survive_the_upgrade_postgres() {
+    tokens_issued_before_sessions_survive_the_upgrade(Backend::Postgres).await;
+}
