@@ -51,6 +51,10 @@ impl Application {
         let address = listener.local_addr()?;
         let (shutdown, stopping) = watch::channel(false);
         let state = AppState {
+            accounts: Arc::new(crate::accounts::Accounts::new(
+                lobby.store.clone(),
+                &config.accounts,
+            )),
             lobby: lobby.clone(),
             limits: Arc::new(crate::http::limits::AbuseLimits::new(&config.abuse)),
             shutdown: stopping.clone(),

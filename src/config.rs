@@ -35,6 +35,9 @@ pub struct ServeConfig {
     pub abuse: crate::http::limits::AbuseConfig,
 
     #[command(flatten)]
+    pub accounts: crate::accounts::AccountConfig,
+
+    #[command(flatten)]
     pub connections: crate::listener::ConnectionConfig,
 
     #[command(flatten)]
@@ -58,6 +61,7 @@ impl ServeConfig {
             disconnect_grace_secs: 300,
             matchmaking: crate::matchmaking::MatchmakingConfig::default(),
             abuse: crate::http::limits::AbuseConfig::default(),
+            accounts: crate::accounts::AccountConfig::default(),
             connections: crate::listener::ConnectionConfig::default(),
             limits: crate::input::InputLimits::default(),
             db: crate::store::DbSettings::default(),

@@ -10,6 +10,18 @@ use axum::response::{IntoResponse, Response};
 pub enum ApiError {
     #[error("a valid bearer token is required")]
     Unauthorized,
+    /// One message for an unknown login name and a wrong password, so that a caller cannot
+    /// learn which names exist.
+    #[error("unknown login name or wrong password")]
+    InvalidCredentials,
+    #[error("this account is claimed already")]
+    AlreadyClaimed,
+    #[error("the login name {0:?} is taken")]
+    UsernameTaken(String),
+    #[error(
+        "a guest's token is the only key to its account: claim the account with a password before logging out"
+    )]
+    NotClaimed,
     #[error("{0} not found")]
     NotFound(&'static str),
     #[error("unknown game {0:?}")]
@@ -61,7 +73,7 @@ impl From<StoreError> for ApiError {
 impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
-            ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
+            ApiError::Unauthorized | ApiError::InvalidCredentials => StatusCode::UNAUTHORIZED,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::UnknownGame(_) | ApiError::BadOptions(_) | ApiError::BadRequest(_) => {
                 StatusCode::BAD_REQUEST
@@ -69,7 +81,10 @@ impl ApiError {
             ApiError::MatchNotOpen
             | ApiError::MatchNotLive
             | ApiError::AlreadySeated
-            | ApiError::NotSeated => StatusCode::CONFLICT,
+            | ApiError::NotSeated
+            | ApiError::AlreadyClaimed
+            | ApiError::UsernameTaken(_)
+            | ApiError::NotClaimed => StatusCode::CONFLICT,
             ApiError::Forbidden => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
@@ -83,6 +98,10 @@ impl ApiError {
     pub fn code(&self) -> &'static str {
         match self {
             ApiError::Unauthorized => "unauthorized",
+            ApiError::InvalidCredentials => "invalid_credentials",
+            ApiError::AlreadyClaimed => "already_claimed",
+            ApiError::UsernameTaken(_) => "username_taken",
+            ApiError::NotClaimed => "not_claimed",
             ApiError::NotFound(_) => "not_found",
             ApiError::UnknownGame(_) => "unknown_game",
             ApiError::BadOptions(_) => "bad_options",

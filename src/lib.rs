@@ -35,6 +35,7 @@
 //! copy is adopted -> per-viewer broadcast of the frames and the new view -> ack.
 //! A refused command writes nothing and gets a typed error.
 
+pub mod accounts;
 pub mod app;
 pub mod cli;
 pub mod cluster;

@@ -12,11 +12,16 @@
 //! * a cap on the matches a player holds a seat in that are not over yet (plus its waiting
 //!   tickets), so nobody can park thousands of open matches and live actors.
 //!
+//! Logins (`POST /v1/sessions`) have buckets of their own, per address and per login name:
+//! each attempt costs an argon2 hash, and a password guesser is exactly what a tight limit
+//! per name stops, from however many addresses it comes.
+//!
 //! The buckets are `governor`'s GCRA limiters keyed by address and by player id: a refusal
 //! says exactly when the next request will pass, which becomes `Retry-After`.
 
 use super::AppState;
 use crate::error::ApiError;
+use crate::input::Username;
 use crate::matches::Player;
 use crate::store::Store;
 use axum::extract::{ConnectInfo, FromRequestParts};
@@ -55,6 +60,16 @@ pub struct AbuseConfig {
     #[arg(long, env = "CREASE_MAX_OPEN_MATCHES_PER_PLAYER", default_value_t = 10)]
     pub max_open_matches_per_player: u32,
 
+    /// Login attempts (right or wrong) one IP address, and separately one login name, may
+    /// make per minute (sustained).
+    #[arg(long, env = "CREASE_LOGIN_ATTEMPTS_PER_MINUTE", default_value_t = 10)]
+    pub login_attempts_per_minute: u32,
+
+    /// Login attempts one address or login name may make at once before the per-minute
+    /// rate applies.
+    #[arg(long, env = "CREASE_LOGIN_BURST", default_value_t = 5)]
+    pub login_burst: u32,
+
     /// `off` disables every limit above (for load tests from one address).
     #[arg(long, env = "CREASE_RATE_LIMITS", default_value_t = true, action = clap::ArgAction::Set,
           value_parser = clap::builder::BoolishValueParser::new())]
@@ -75,6 +90,8 @@ impl Default for AbuseConfig {
             rate_limit_player_per_minute: 20,
             rate_limit_player_burst: 10,
             max_open_matches_per_player: 10,
+            login_attempts_per_minute: 10,
+            login_burst: 5,
             rate_limits: true,
             trusted_proxies: Vec::new(),
         }
@@ -97,6 +114,8 @@ pub struct AbuseLimits {
     trusted_proxies: Vec<ipnet::IpNet>,
     per_player: Option<Bucket<String>>,
     max_open_matches: Option<u32>,
+    logins_per_ip: Option<Bucket<IpAddr>>,
+    logins_per_username: Option<Bucket<String>>,
 }
 
 impl AbuseLimits {
@@ -117,7 +136,28 @@ impl AbuseLimits {
                 .flatten(),
             max_open_matches: (on && config.max_open_matches_per_player > 0)
                 .then_some(config.max_open_matches_per_player),
+            logins_per_ip: on
+                .then(|| Bucket::new(config.login_attempts_per_minute, config.login_burst))
+                .flatten(),
+            logins_per_username: on
+                .then(|| Bucket::new(config.login_attempts_per_minute, config.login_burst))
+                .flatten(),
         }
+    }
+
+    /// Charges one login attempt to the client's address and to the login name tried,
+    /// before the password is checked. Both are charged even when the first refuses, so a
+    /// guesser spreading over addresses still drains the name's bucket.
+    pub fn admit_login(&self, client: Option<IpAddr>, username: &Username) -> Result<(), ApiError> {
+        let by_address = match (&self.logins_per_ip, client) {
+            (Some(bucket), Some(ip)) => bucket.take(&ip),
+            _ => Ok(()),
+        };
+        let by_name = match &self.logins_per_username {
+            Some(bucket) => bucket.take(&username.as_str().to_string()),
+            None => Ok(()),
+        };
+        by_address.and(by_name)
     }
 
     /// Charges one creation to `player` and checks its unfinished matches against the cap.
@@ -187,14 +227,31 @@ impl FromRequestParts<AppState> for IpAdmitted {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         if let Some(bucket) = &state.limits.per_ip
-            && let Some(ConnectInfo(peer)) = parts.extensions.get::<ConnectInfo<SocketAddr>>()
+            && let Some(ip) = client_address(parts, &state.limits)
         {
-            let forwarded = parts.headers.get_all("x-forwarded-for");
-            let forwarded = forwarded.iter().filter_map(|value| value.to_str().ok());
-            bucket.take(&client_ip(peer.ip(), forwarded, &state.limits.trusted_proxies))?;
+            bucket.take(&ip)?;
         }
         Ok(IpAdmitted)
     }
+}
+
+/// The client's address as the limits see it (see [`client_ip`]); `None` without a known
+/// peer (a router driven in-process).
+pub struct ClientAddress(pub Option<IpAddr>);
+
+impl FromRequestParts<AppState> for ClientAddress {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        Ok(ClientAddress(client_address(parts, &state.limits)))
+    }
+}
+
+fn client_address(parts: &Parts, limits: &AbuseLimits) -> Option<IpAddr> {
+    let ConnectInfo(peer) = parts.extensions.get::<ConnectInfo<SocketAddr>>()?;
+    let forwarded = parts.headers.get_all("x-forwarded-for");
+    let forwarded = forwarded.iter().filter_map(|value| value.to_str().ok());
+    Some(client_ip(peer.ip(), forwarded, &limits.trusted_proxies))
 }
 
 /// The address a request is charged to. A trusted proxy appends the address it received the

@@ -3,6 +3,7 @@
 //! Handlers are thin: they authenticate, call the [`Lobby`] or a match actor, and map
 //! errors through [`ApiError`] into `{"error": {"code", "message"}}`.
 
+pub mod accounts;
 pub mod cluster;
 pub mod extract;
 pub mod health;
@@ -26,6 +27,8 @@ use tokio::sync::watch;
 #[derive(Clone)]
 pub struct AppState {
     pub lobby: Arc<Lobby>,
+    /// Claims, logins and logouts.
+    pub accounts: Arc<crate::accounts::Accounts>,
     /// The abuse limits on creating players, matches and tickets.
     pub limits: Arc<limits::AbuseLimits>,
     /// Flips to true when the server stops; WebSocket sessions close on it.
@@ -42,6 +45,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health::router())
         .merge(cluster::router())
         .merge(players::router())
+        .merge(accounts::router())
         .merge(matches::router())
         .merge(history::router())
         .merge(matchmaking::router())

@@ -31,6 +31,11 @@ pub fn router() -> Router<AppState> {
         operations::metrics,
         operations::openapi_json,
         operations::create_player,
+        operations::show_account,
+        operations::claim_account,
+        operations::log_in,
+        operations::log_out,
+        operations::log_out_everywhere,
         operations::player_profile,
         operations::player_matches,
         operations::leaderboard,
@@ -78,6 +83,11 @@ pub fn document() -> Value {
     add::<ClusterInfo>(&mut generator);
     add::<CreatePlayer>(&mut generator);
     add::<PlayerCreated>(&mut generator);
+    add::<ClaimAccount>(&mut generator);
+    add::<Account>(&mut generator);
+    add::<LogIn>(&mut generator);
+    add::<SessionCreated>(&mut generator);
+    add::<SessionsEnded>(&mut generator);
     add::<CreateMatch>(&mut generator);
     add::<MatchInfo>(&mut generator);
     add::<MatchList>(&mut generator);
@@ -140,6 +150,55 @@ mod operations {
             (status = 429, description = "`rate_limited`: too many creations from this address or player; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
         ))]
     fn create_player() {}
+
+    /// The caller's account: its login name once claimed, and when this token expires.
+    #[utoipa::path(get, path = "/v1/account", tag = "accounts", security(("bearer" = [])),
+        responses(
+            (status = 200, body = ref("#/components/schemas/Account")),
+            (status = 401, body = ref("#/components/schemas/ErrorBody")),
+        ))]
+    fn show_account() {}
+
+    /// Claims the caller's guest player with a login name and a password, so it can log in
+    /// from other devices. The guest token keeps working, and now expires like any session.
+    #[utoipa::path(post, path = "/v1/account/claim", tag = "accounts", security(("bearer" = [])),
+        request_body = ref("#/components/schemas/ClaimAccount"),
+        responses(
+            (status = 200, body = ref("#/components/schemas/Account")),
+            (status = 400, description = "`bad_request`: the login name or the password is not acceptable", body = ref("#/components/schemas/ErrorBody")),
+            (status = 401, body = ref("#/components/schemas/ErrorBody")),
+            (status = 409, description = "`already_claimed` or `username_taken`", body = ref("#/components/schemas/ErrorBody")),
+        ))]
+    fn claim_account() {}
+
+    /// Logs in to a claimed account: a new bearer token, valid until `expires_at`.
+    #[utoipa::path(post, path = "/v1/sessions", tag = "accounts",
+        request_body = ref("#/components/schemas/LogIn"),
+        responses(
+            (status = 201, body = ref("#/components/schemas/SessionCreated")),
+            (status = 400, body = ref("#/components/schemas/ErrorBody")),
+            (status = 401, description = "`invalid_credentials`: unknown login name or wrong password", body = ref("#/components/schemas/ErrorBody")),
+            (status = 429, description = "`rate_limited`: too many login attempts from this address or for this name; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
+        ))]
+    fn log_in() {}
+
+    /// Logs out: the token of this request stops working.
+    #[utoipa::path(delete, path = "/v1/sessions/current", tag = "accounts", security(("bearer" = [])),
+        responses(
+            (status = 200, body = ref("#/components/schemas/SessionsEnded")),
+            (status = 401, body = ref("#/components/schemas/ErrorBody")),
+            (status = 409, description = "`not_claimed`: a guest's token is its account's only key", body = ref("#/components/schemas/ErrorBody")),
+        ))]
+    fn log_out() {}
+
+    /// Logs out everywhere: every token of the caller's account stops working, this one too.
+    #[utoipa::path(delete, path = "/v1/sessions", tag = "accounts", security(("bearer" = [])),
+        responses(
+            (status = 200, body = ref("#/components/schemas/SessionsEnded")),
+            (status = 401, body = ref("#/components/schemas/ErrorBody")),
+            (status = 409, description = "`not_claimed`: a guest's token is its account's only key", body = ref("#/components/schemas/ErrorBody")),
+        ))]
+    fn log_out_everywhere() {}
 
     /// A player's profile: ratings per game and format, and the ten latest matches.
     #[utoipa::path(get, path = "/v1/players/{id}", tag = "players",

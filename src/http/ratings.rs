@@ -7,7 +7,7 @@ use super::{AppState, PathText, QueryParams};
 use crate::error::ApiError;
 use crate::input::PlayerId;
 use crate::protocol::{
-    Leaderboard, LeaderboardEntry, PlayerMatch, PlayerMatches, PlayerProfile, PlayerRating,
+    CareerFigures, Leaderboard, LeaderboardEntry, PlayerMatch, PlayerMatches, PlayerProfile, PlayerRating,
 };
 use crate::ratings::format_of;
 use crate::rules::{Outcome, Seat};
@@ -154,12 +154,35 @@ async fn profile(State(state): State<AppState>, id: PlayerId) -> Result<Json<Pla
         .into_iter()
         .map(player_match)
         .collect();
+    let careers = store
+        .careers_of(&id)
+        .await?
+        .into_iter()
+        .map(|(game, row)| CareerFigures {
+            game: game.to_string(),
+            matches: row.matches,
+            runs: row.runs,
+            wickets: row.wickets,
+            balls_faced: row.balls_faced,
+            fours: row.fours,
+            sixes: row.sixes,
+            dismissals: row.dismissals,
+            runs_conceded: row.runs_conceded,
+            balls_bowled: row.balls_bowled,
+            strike_rate: row.strike_rate,
+            economy: row.economy,
+            wins: row.wins,
+            points: row.points,
+            average_points: row.average_points,
+        })
+        .collect();
     Ok(Json(PlayerProfile {
         player_id: player.player_id,
         name: player.name,
         created_at: player.created_at,
         ratings,
         recent_matches,
+        careers,
     }))
 }
 

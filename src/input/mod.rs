@@ -8,11 +8,13 @@
 //! and no legitimate client needs them. Refusing them at the edge gives the same typed
 //! `bad_request` / `bad_message` on every backend.
 
+mod account;
 mod ids;
 mod limits;
 mod message;
 mod name;
 
+pub use account::{Password, Username};
 pub use ids::{MatchId, PlayerId, TicketId};
 pub use limits::{CLOCK_CEILING_SECS, InputLimits};
 pub use message::client_message;
@@ -30,6 +32,10 @@ pub enum InputError {
     MalformedId { field: &'static str },
     #[error("name {0}")]
     Name(String),
+    #[error("username {0}")]
+    Username(String),
+    #[error("password {0}")]
+    Password(String),
 }
 
 impl From<InputError> for crate::error::ApiError {

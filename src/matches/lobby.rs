@@ -100,12 +100,17 @@ impl Lobby {
         Ok((player, token))
     }
 
+    /// The player a bearer token opens: a session that exists and has not expired (see
+    /// [`crate::accounts`]). Expiry is compared here, on this clock, so both backends agree.
     pub async fn authenticate(&self, token: &str) -> Result<Option<Player>, ApiError> {
-        let found = self
-            .store
-            .player_by_token_hash(&fairness::token_hash(token))
-            .await?;
-        Ok(found.map(|(player_id, name)| Player { player_id, name }))
+        let found = self.store.session(&fairness::token_hash(token)).await?;
+        let now = Utc::now();
+        Ok(found
+            .filter(|session| session.expires_at.is_none_or(|expires_at| expires_at > now))
+            .map(|session| Player {
+                player_id: session.player_id,
+                name: session.name,
+            }))
     }
 
     pub async fn create_match(&self, player: &Player, request: CreateMatch) -> Result<MatchInfo, ApiError> {

@@ -163,3 +163,54 @@ pub struct VerifyBody {
     #[serde(flatten)]
     pub report: VerifyReport,
 }
+
+/// `POST /v1/account/claim`: turns the caller's guest player into an account it can log in
+/// to from anywhere.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimAccount {
+    /// The login name: 3 to 32 ASCII letters, digits, `.`, `_` or `-`, starting with a letter
+    /// or a digit; case-insensitive (stored lowercase) and unique. The display name stays
+    /// as it is.
+    pub username: String,
+    /// 8 to 128 characters, kept exactly as typed; stored only as an argon2id hash.
+    pub password: String,
+}
+
+/// `POST /v1/sessions`: a login.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LogIn {
+    pub username: String,
+    pub password: String,
+}
+
+/// A new session: the token is shown once; send it as `Authorization: Bearer <token>` (or
+/// `?token=` on the WebSocket) until `expires_at`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SessionCreated {
+    pub player_id: String,
+    pub name: String,
+    pub username: String,
+    pub token: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// `GET /v1/account`: the caller's account and session.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Account {
+    pub player_id: String,
+    pub name: String,
+    /// The login name once claimed; absent for a guest.
+    pub username: Option<String>,
+    pub claimed_at: Option<DateTime<Utc>>,
+    /// When the token of this request stops working; absent for a guest's token, which
+    /// lasts until the account is claimed.
+    pub session_expires_at: Option<DateTime<Utc>>,
+}
+
+/// `DELETE /v1/sessions/current` and `DELETE /v1/sessions`: how many sessions ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SessionsEnded {
+    pub ended: u64,
+}

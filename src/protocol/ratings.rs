@@ -68,6 +68,42 @@ pub struct PlayerProfile {
     pub ratings: Vec<PlayerRating>,
     /// The ten most recent matches.
     pub recent_matches: Vec<PlayerMatch>,
+    /// Career figures per game over finished matches (the operators' career views); a game
+    /// the player has not finished a match of is absent.
+    #[serde(default)]
+    pub careers: Vec<CareerFigures>,
+}
+
+/// A player's career in one game. The cricket games (CTG, Wicketz) fill the batting and
+/// bowling figures; Cricket Champions fills wins and points instead.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CareerFigures {
+    pub game: String,
+    /// Finished matches.
+    pub matches: i64,
+    /// Runs scored while batting (Champions: runs in the points table).
+    pub runs: i64,
+    /// Wickets taken while bowling, run outs excluded (Champions: wickets in the points table).
+    pub wickets: i64,
+    /// Legal deliveries faced.
+    pub balls_faced: Option<i64>,
+    pub fours: Option<i64>,
+    pub sixes: Option<i64>,
+    /// Times out while batting.
+    pub dismissals: Option<i64>,
+    /// Runs off the bat and extras conceded while bowling.
+    pub runs_conceded: Option<i64>,
+    /// Legal deliveries bowled.
+    pub balls_bowled: Option<i64>,
+    /// Runs per 100 balls faced; absent before the first ball faced.
+    pub strike_rate: Option<f64>,
+    /// Runs conceded per six-ball over; absent before the first ball bowled.
+    pub economy: Option<f64>,
+    /// Champions: matches finished in first place.
+    pub wins: Option<i64>,
+    /// Champions: championship points over all matches.
+    pub points: Option<i64>,
+    pub average_points: Option<f64>,
 }
 
 /// `GET /v1/players/{id}/matches`.

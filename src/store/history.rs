@@ -90,3 +90,67 @@ impl Store {
             .bind(player_id).bind(limit).bind(offset).fetch_all(pool).await)?)
     }
 }
+
+/// A player's career figures in one game, read from the operator views
+/// (`ctg_player_career`, `wicketz_player_career`, `champions_player_career`), so the profile
+/// and an operator's SQL always agree. Casts pin the column types, which the views leave to
+/// each backend (PostgreSQL's `round` gives `numeric`, SQLite's `sum` may give a float).
+#[derive(Clone, Debug, Default, sqlx::FromRow)]
+pub struct CareerRow {
+    pub matches: i64,
+    pub runs: i64,
+    pub wickets: i64,
+    pub balls_faced: Option<i64>,
+    pub fours: Option<i64>,
+    pub sixes: Option<i64>,
+    pub dismissals: Option<i64>,
+    pub runs_conceded: Option<i64>,
+    pub balls_bowled: Option<i64>,
+    pub strike_rate: Option<f64>,
+    pub economy: Option<f64>,
+    pub wins: Option<i64>,
+    pub points: Option<i64>,
+    pub average_points: Option<f64>,
+}
+
+/// The cricket games' career view columns (CTG and Wicketz have the same ones).
+fn cricket_career_sql(view: &str) -> String {
+    format!(
+        "SELECT CAST(matches AS BIGINT) AS matches, CAST(runs AS BIGINT) AS runs, \
+         CAST(wickets AS BIGINT) AS wickets, CAST(balls_faced AS BIGINT) AS balls_faced, \
+         CAST(fours AS BIGINT) AS fours, CAST(sixes AS BIGINT) AS sixes, \
+         CAST(dismissals AS BIGINT) AS dismissals, CAST(runs_conceded AS BIGINT) AS runs_conceded, \
+         CAST(balls_bowled AS BIGINT) AS balls_bowled, \
+         CAST(strike_rate AS DOUBLE PRECISION) AS strike_rate, CAST(economy AS DOUBLE PRECISION) AS economy, \
+         CAST(NULL AS BIGINT) AS wins, CAST(NULL AS BIGINT) AS points, \
+         CAST(NULL AS DOUBLE PRECISION) AS average_points \
+         FROM {view} WHERE player_id = $1"
+    )
+}
+
+const CHAMPIONS_CAREER_SQL: &str = "SELECT CAST(matches AS BIGINT) AS matches, CAST(runs AS BIGINT) AS runs, \
+     CAST(wickets AS BIGINT) AS wickets, CAST(NULL AS BIGINT) AS balls_faced, CAST(NULL AS BIGINT) AS fours, \
+     CAST(NULL AS BIGINT) AS sixes, CAST(NULL AS BIGINT) AS dismissals, CAST(NULL AS BIGINT) AS runs_conceded, \
+     CAST(NULL AS BIGINT) AS balls_bowled, CAST(NULL AS DOUBLE PRECISION) AS strike_rate, \
+     CAST(NULL AS DOUBLE PRECISION) AS economy, CAST(wins AS BIGINT) AS wins, CAST(points AS BIGINT) AS points, \
+     CAST(average_points AS DOUBLE PRECISION) AS average_points \
+     FROM champions_player_career WHERE player_id = $1";
+
+impl Store {
+    /// A player's career in each game it has finished a match of, as `(game, figures)`.
+    pub async fn careers_of(&self, player_id: &str) -> StoreResult<Vec<(&'static str, CareerRow)>> {
+        let queries = [
+            ("ctg", cricket_career_sql("ctg_player_career")),
+            ("wicketz", cricket_career_sql("wicketz_player_career")),
+            ("champions", CHAMPIONS_CAREER_SQL.to_string()),
+        ];
+        let mut careers = Vec::new();
+        for (game, sql) in queries {
+            let sql = sqlx::AssertSqlSafe(sql);
+            let row = with_pool!(self, pool => sqlx::query_as::<_, CareerRow>(sql)
+                .bind(player_id).fetch_optional(pool).await)?;
+            careers.extend(row.filter(|row| row.matches > 0).map(|row| (game, row)));
+        }
+        Ok(careers)
+    }
+}

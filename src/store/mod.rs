@@ -112,11 +112,13 @@ macro_rules! with_pool {
     };
 }
 
+mod accounts;
 mod history;
 mod quotas;
 mod tickets;
 
-pub use history::{LeaderboardRow, MatchRatingRow, PlayerMatchRow, PlayerRow};
+pub use accounts::{AccountRow, ClaimRefused, LoginRow, SessionRow};
+pub use history::{CareerRow, LeaderboardRow, MatchRatingRow, PlayerMatchRow, PlayerRow};
 
 mod cluster;
 pub use cluster::{Fence, Lease, NodeRecord, NodeStatus};
@@ -212,6 +214,8 @@ impl Store {
         Ok(with_pool!(self, pool => sqlx::raw_sql(sql).execute(pool).await?.rows_affected()))
     }
 
+    /// Creates a guest player and its first session (the token it was given, which never
+    /// expires while the account is unclaimed) in one transaction.
     pub async fn insert_player(
         &self,
         player_id: &str,
@@ -219,21 +223,21 @@ impl Store {
         token_hash: &str,
         now: DateTime<Utc>,
     ) -> StoreResult<()> {
-        const SQL: &str =
+        const PLAYER_SQL: &str =
             "INSERT INTO player (player_id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)";
-        with_pool!(self, pool => sqlx::query(SQL)
-            .bind(player_id).bind(name).bind(token_hash).bind(now)
-            .execute(pool).await.map(|_| ()))?;
+        const SESSION_SQL: &str = "INSERT INTO player_session (token_hash, player_id, created_at, expires_at) \
+             VALUES ($1, $2, $3, NULL)";
+        with_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            sqlx::query(PLAYER_SQL)
+                .bind(player_id).bind(name).bind(token_hash).bind(now)
+                .execute(&mut *tx).await?;
+            sqlx::query(SESSION_SQL)
+                .bind(token_hash).bind(player_id).bind(now)
+                .execute(&mut *tx).await?;
+            tx.commit().await?;
+        });
         Ok(())
-    }
-
-    /// The player whose token hashes to `token_hash`, as `(player_id, name)`.
-    pub async fn player_by_token_hash(&self, token_hash: &str) -> StoreResult<Option<(String, String)>> {
-        const SQL: &str = "SELECT player_id, name FROM player WHERE token_hash = $1";
-        Ok(
-            with_pool!(self, pool => sqlx::query_as::<_, (String, String)>(SQL)
-            .bind(token_hash).fetch_optional(pool).await)?,
-        )
     }
 
     /// Creates a match and its first seats in one transaction.

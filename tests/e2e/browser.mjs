@@ -6,13 +6,16 @@ import { join } from 'node:path';
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
-/** Starts a browser with an empty profile; close() also removes the profile directory. */
-export async function launch() {
+/**
+ * Starts a browser with an empty profile (`viewport` sizes the page, e.g. a phone's);
+ * close() also removes the profile directory.
+ */
+export async function launch({ viewport = { width: 1400, height: 1000 } } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'crease-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    viewport: { width: 1400, height: 1000 },
+    viewport,
     args: [
       '--no-sandbox',
       '--disable-gpu',

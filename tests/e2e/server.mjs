@@ -20,7 +20,8 @@ function freePort() {
   });
 }
 
-function binary() {
+/** The crease binary under test (CREASE_BIN, or the newest build in the target directory). */
+export function binary() {
   if (process.env.CREASE_BIN) return process.env.CREASE_BIN;
   const target = process.env.CARGO_TARGET_DIR || join(REPO, 'target');
   for (const profile of ['release', 'debug']) {

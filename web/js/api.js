@@ -11,7 +11,10 @@ export class ApiError extends Error {
   }
 }
 
-/** The guest account kept in localStorage: {player_id, token, name}. */
+/**
+ * The account kept in localStorage: {player_id, token, name}, plus {username, expires_at}
+ * once it is a claimed account's session (a login, or a guest that claimed itself).
+ */
 export function savedPlayer() {
   try {
     const raw = localStorage.getItem(STORE_KEY);
@@ -54,8 +57,9 @@ async function request(method, path, body) {
       data = { raw: text };
     }
   }
-  if (response.status === 401 && player) {
-    // The server no longer knows this guest (e.g. a fresh database): start over with a name.
+  if (response.status === 401 && player && data && data.error && data.error.code === 'unauthorized') {
+    // The token no longer opens an account (a fresh database, an expired or revoked
+    // session): start over. A wrong password at login is `invalid_credentials` and keeps it.
     forgetPlayer();
     setTimeout(() => window.dispatchEvent(new HashChangeEvent('hashchange')), 0);
   }
@@ -76,6 +80,13 @@ export const api = {
     if (turnClockSecs) body.turn_clock_secs = turnClockSecs;
     return request('POST', '/v1/matches', body);
   },
+  /** The same game, options, clock and number of bot seats as a match just played. */
+  rematch: ({ game, options, bots, turnClockSecs }) => {
+    const body = { game, options };
+    if (bots > 0) body.bots = bots;
+    if (turnClockSecs) body.turn_clock_secs = turnClockSecs;
+    return request('POST', '/v1/matches', body);
+  },
   joinMatch: (id) => request('POST', `/v1/matches/${id}/join`, {}),
   leaveMatch: (id) => request('POST', `/v1/matches/${id}/leave`, {}),
   createTicket: (game, options) => request('POST', '/v1/matchmaking/tickets', { game, options }),
@@ -83,6 +94,19 @@ export const api = {
   cancelTicket: (id) => request('DELETE', `/v1/matchmaking/tickets/${id}`),
   scorecard: (id) => request('GET', `/v1/matches/${id}/scorecard`),
   log: (id) => request('GET', `/v1/matches/${id}/log`),
+  account: () => request('GET', '/v1/account'),
+  claim: (username, password) => request('POST', '/v1/account/claim', { username, password }),
+  logIn: (username, password) => request('POST', '/v1/sessions', { username, password }),
+  logOut: () => request('DELETE', '/v1/sessions/current'),
+  logOutEverywhere: () => request('DELETE', '/v1/sessions'),
+  leaderboard: (game, format, cursor) => {
+    const query = new URLSearchParams();
+    if (format) query.set('format', format);
+    if (cursor) query.set('cursor', cursor);
+    const text = query.toString();
+    return request('GET', `/v1/leaderboards/${encodeURIComponent(game)}${text ? `?${text}` : ''}`);
+  },
+  profile: (id) => request('GET', `/v1/players/${encodeURIComponent(id)}`),
 };
 
 /** A list endpoint may answer with a bare array or {matches: [...]}; accept both. */

@@ -1,39 +1,60 @@
-// Entry point: a hash router over three screens (name entry, lobby, match).
-//   #/                 lobby (or name entry when this browser has no guest account)
-//   #/match/<id>       play a match in your seat
-//   #/watch/<id>       spectate a live match (public view only)
-//   #/mock/<game>      the game screen fed with mock views (design work, no server needed)
+// Entry point: a hash router over the screens.
+//   #/                           lobby (or name entry when this browser has no account)
+//   #/match/<id>                 play a match in your seat
+//   #/watch/<id>                 spectate a live match (public view only)
+//   #/replay/<id>/<ball>         step through a finished match ball by ball
+//   #/leaderboards/<game>/<fmt>  the rating ladder of one game and format
+//   #/players/<id>               a player's ratings, career and recent matches
+//   #/login                      log in to an account claimed on another device
+//   #/account                    claim this guest with a password; log out (everywhere)
+//   #/mock/<game>                the game screen fed with mock views (design work, no server needed)
 
 import { mount, h } from './dom.js';
 import { savedPlayer } from './api.js';
 import { renderWho } from './ui.js';
 import { showNameEntry, showLobby } from './lobby.js';
 import { showMatch } from './game.js';
+import { showLogin, showAccount } from './account.js';
+import { showLeaderboard, showProfile } from './ratings.js';
+import { showReplay } from './replay.js';
 
 const app = () => document.getElementById('app');
 let current = null;
+
+/** Screens anyone may open, with or without an account. */
+const PUBLIC = {
+  mock: (root, id) => showMatch(root, { matchId: `mock-${id || 'ctg'}`, mock: id || 'ctg' }),
+  watch: (root, id) => id && showMatch(root, { matchId: id, spectate: true }),
+  replay: (root, id, ball) => id && showReplay(root, { matchId: id, ball: ball === undefined ? undefined : Number.parseInt(ball, 10) }),
+  leaderboards: (root, game, format) => showLeaderboard(root, { game, format: format ? decodeURIComponent(format) : '' }),
+  players: (root, id) => id && showProfile(root, id),
+  login: (root) => showLogin(root, () => { location.hash = '#/'; }),
+};
 
 function route() {
   if (current && typeof current.dispose === 'function') current.dispose();
   current = null;
   renderWho();
   const hash = location.hash.replace(/^#\/?/, '');
-  const [screen, id] = hash.split('/');
+  const [screen, ...rest] = hash.split('/');
   const root = app();
-  if (screen === 'mock') {
-    current = showMatch(root, { matchId: `mock-${id || 'ctg'}`, mock: id || 'ctg' });
-    return;
-  }
-  if (screen === 'watch' && id) {
-    current = showMatch(root, { matchId: id, spectate: true });
+  document.body.dataset.screen = screen || 'lobby';
+  const open = PUBLIC[screen] && PUBLIC[screen](root, ...rest);
+  if (open) {
+    current = open;
     return;
   }
   if (!savedPlayer()) {
     current = showNameEntry(root, () => route());
     return;
   }
+  const [id] = rest;
   if (screen === 'match' && id) {
     current = showMatch(root, { matchId: id, spectate: false });
+    return;
+  }
+  if (screen === 'account') {
+    current = showAccount(root);
     return;
   }
   current = showLobby(root);

@@ -211,7 +211,7 @@ export class Connection {
     this.open();
   }
 
-  /** Drops the socket as if the network failed (used by the "test reconnect" control). */
+  /** Drops the socket as if the network failed (the e2e test of reconnecting uses it). */
   dropForTest() {
     this.ws?.close(4000, 'dropped by the user');
   }

@@ -8,6 +8,7 @@ import { h, mount, label, pick, summary, jsonTree } from './dom.js';
 import { api, savedPlayer } from './api.js';
 import { Connection } from './conn.js';
 import { toast, panel } from './ui.js';
+import { scorecardNode } from './scorecard.js';
 import { GAMES } from './lobby.js';
 import ctg from './games/ctg.js';
 import wicketz from './games/wicketz.js';
@@ -53,6 +54,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     commentary: h('ol', { class: 'commentary', 'data-testid': 'commentary' }),
     raw: h('details', { class: 'raw' }),
     help: h('details', { class: 'raw help' }),
+    final: h('section', { class: 'panel final', 'data-testid': 'final', hidden: true }),
   };
   mount(
     root,
@@ -60,7 +62,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       els.header,
       els.refusal,
       h('div', { class: 'match-body' },
-        h('div', { class: 'match-main' }, els.board),
+        h('div', { class: 'match-main' }, els.final, els.board),
         h('aside', { class: 'match-side' },
           h('section', { class: 'panel decision-panel', 'data-testid': 'decision-panel' }, els.decisionTitle, els.decision),
           panel('Commentary', els.commentary, { cls: 'commentary-panel' }),
@@ -151,9 +153,6 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       h('div', { class: ['turn', myTurn && 'mine', s.over && 'over'], 'data-testid': 'turn' }, turnText),
       h('div', { class: 'clock', 'data-testid': 'clock' }, clockText()),
       h('div', { class: ['conn', `conn-${s.status}`], 'data-testid': 'connection', title: s.statusDetail.reason || '' }, h('span', { class: 'dot' }), statusText),
-      !s.spectate && s.status === 'open' && !s.over
-        ? h('button', { class: 'link small', title: 'Drop the connection to check that the client resumes', onclick: () => conn && conn.dropForTest() }, 'test reconnect')
-        : null,
       commitment ? h('div', { class: 'fair muted mono', title: `sha256(seed) = ${commitment}` }, `seed sha256 ${String(commitment).slice(0, 12)}…`) : null,
     );
   }
@@ -205,7 +204,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     const m = module();
     els.decisionTitle.textContent = s.over ? 'Result' : s.spectate ? 'Watching' : 'Your move';
     if (s.over) {
-      mount(els.decision, h('p', { 'data-testid': 'result' }, resultText()), h('a', { class: 'button', href: '#/' }, 'Back to the lobby'));
+      mount(els.decision, h('p', { 'data-testid': 'result' }, resultText()), afterMatchLinks());
       return;
     }
     if (s.spectate) {
@@ -257,6 +256,57 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     );
   }
 
+  /** What a player does next: play again, replay the match, or go back to the lobby. */
+  function afterMatchLinks() {
+    const seated = !s.spectate && s.seat !== null && !mock;
+    return h('div', { class: 'buttons wrap' },
+      seated ? h('button', { class: 'primary', 'data-testid': 'rematch', onclick: rematch }, 'Rematch') : null,
+      mock ? null : h('a', { class: 'button', href: `#/replay/${matchId}`, 'data-testid': 'to-replay' }, 'Replay ball by ball'),
+      h('a', { class: 'button', href: '#/' }, 'Back to the lobby'));
+  }
+
+  /**
+   * A new match of the same game with the same options, clock and bot seats; a match
+   * against people opens in the lobby for them to join (the page waits for them).
+   */
+  async function rematch() {
+    try {
+      const info = s.info && s.info.options ? s.info : await api.getMatch(matchId);
+      const bots = asArray(info.seats).filter((seat) => seat && seat.bot).length;
+      const created = await api.rematch({
+        game: info.game,
+        options: info.options,
+        bots,
+        turnClockSecs: Math.round(Number(info.turn_clock_ms) / 1000) || undefined,
+      });
+      location.hash = `#/match/${created.match_id}`;
+    } catch (err) {
+      s.refusal = err;
+      drawRefusal();
+    }
+  }
+
+  /** The end-of-match panel: the result as a headline and the whole scorecard. */
+  async function drawFinal() {
+    if (!s.over || mock || s.finalLoading) return;
+    s.finalLoading = true;
+    els.final.hidden = false;
+    mount(els.final, h('h3', {}, 'Match over'), h('p', { class: 'muted' }, 'Loading the scorecard…'));
+    try {
+      const card = await api.scorecard(matchId);
+      const name = (seat) => seatName(seat);
+      mount(els.final,
+        h('h3', {}, 'Match over'),
+        h('p', { class: 'final-result', 'data-testid': 'final-result' }, resultText()),
+        scorecardNode(card.card, name),
+        afterMatchLinks());
+      els.final.scrollIntoView({ block: 'start' });
+    } catch (err) {
+      mount(els.final, h('h3', {}, 'Match over'), h('p', { class: 'error' }, `Scorecard: ${err.message}`));
+      s.finalLoading = false;
+    }
+  }
+
   function drawHelp() {
     const m = module();
     if (!m || !m.help || els.help.dataset.game === s.game) return;
@@ -269,6 +319,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
   }
 
   function draw() {
+    if (s.over) drawFinal();
     drawHeader();
     // Decision first: it prepares UI state the board uses (e.g. the field being placed).
     drawDecision();
@@ -473,6 +524,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
 
   return {
     state: s,
+    /** The match's socket (the e2e test drops it to check that the client resumes). */
+    get connection() { return conn; },
     dispose() {
       disposed = true;
       clearInterval(clockTimer);

@@ -47,6 +47,7 @@ export function showNameEntry(root, done) {
     input,
     h('button', { type: 'submit', class: 'primary', 'data-testid': 'name-submit' }, 'Enter the pavilion'),
     error,
+    h('p', { class: 'muted' }, 'Claimed your account on another device? ', h('a', { href: '#/login', 'data-testid': 'to-login' }, 'Log in'), '.'),
   );
   mount(root, h('div', { class: 'screen center' }, form));
   input.focus();
@@ -278,6 +279,7 @@ export function showLobby(root) {
       actions.push(h('a', { class: 'button', href: `#/watch/${id}`, 'data-testid': 'spectate' }, 'Spectate'));
     } else {
       actions.push(h('a', { class: 'button', href: `#/watch/${id}`, 'data-testid': 'view-finished' }, 'Scorecard'));
+      actions.push(h('a', { class: 'button', href: `#/replay/${id}`, 'data-testid': 'replay' }, 'Replay'));
     }
     const result = pick(m, 'result', 'summary');
     return h('tr', { 'data-match-id': id },

@@ -1,7 +1,7 @@
 // Shared screen pieces: toasts, the player badge, small widgets used by every game.
 
 import { h, mount, label } from './dom.js';
-import { savedPlayer, forgetPlayer } from './api.js';
+import { api, savedPlayer, forgetPlayer } from './api.js';
 
 /** A short message in the corner; kind = info | error | ok. */
 export function toast(message, kind = 'info', ms = 5000) {
@@ -12,31 +12,44 @@ export function toast(message, kind = 'info', ms = 5000) {
   setTimeout(() => el.remove(), ms);
 }
 
+/**
+ * The header's right side: who is playing (a link to their profile) and their account. A
+ * guest gets no "sign out": its token is the only key to the account, so it is offered the
+ * claim instead; a claimed account logs out through the server, which ends the session.
+ */
 export function renderWho() {
   const who = document.getElementById('who');
   const player = savedPlayer();
   if (!who) return;
   if (!player) {
-    mount(who);
+    mount(who, h('a', { href: '#/login', 'data-testid': 'nav-login' }, 'log in'));
     return;
   }
   mount(
     who,
-    h('span', { class: 'player-name', 'data-testid': 'player-name' }, player.name || 'guest'),
-    h(
-      'button',
-      {
-        class: 'link',
-        title: 'Forget this guest account on this browser',
-        onclick: () => {
-          forgetPlayer();
-          location.hash = '#/';
-          renderWho();
-          window.dispatchEvent(new HashChangeEvent('hashchange'));
-        },
-      },
-      'sign out',
-    ),
+    h('a', { class: 'player-name', href: `#/players/${player.player_id}`, 'data-testid': 'player-name', title: 'Your profile' }, player.name || 'guest'),
+    h('a', { href: '#/account', 'data-testid': 'nav-account' }, player.username ? 'account' : 'claim account'),
+    player.username
+      ? h('button', {
+          class: 'link',
+          'data-testid': 'sign-out',
+          title: 'End this session (your account stays)',
+          onclick: async () => {
+            try {
+              await api.logOut();
+            } catch (err) {
+              if (err.code !== 'unauthorized') {
+                toast(err.message, 'error');
+                return;
+              }
+            }
+            forgetPlayer();
+            location.hash = '#/';
+            renderWho();
+            window.dispatchEvent(new HashChangeEvent('hashchange'));
+          },
+        }, 'sign out')
+      : null,
   );
 }
 

@@ -91,6 +91,17 @@ export function fieldPicture(opts) {
           dataset: { zone: String(zone), area: String(area) },
           'data-testid': `area-${zone}-${area}`,
           onclick: clickable ? () => opts.onToggle(zone, area) : undefined,
+          // Placing fielders works from the keyboard too: each area is a focusable button.
+          tabindex: clickable ? '0' : undefined,
+          role: clickable ? 'button' : undefined,
+          'aria-pressed': clickable ? String(occupied.has(key)) : undefined,
+          onkeydown: clickable
+            ? (event) => {
+                if (event.key !== 'Enter' && event.key !== ' ') return;
+                event.preventDefault();
+                opts.onToggle(zone, area);
+              }
+            : undefined,
         }, h('svg:title', {}, `${ZONE_NAMES[zone]}, area ${area} (${area <= 2 ? 'infield' : 'outfield'}, catch ${catchValue}+)`)),
       );
       const [cx, cy] = point((r1 + r2) / 2, centre);
@@ -113,7 +124,8 @@ export function fieldPicture(opts) {
     const [bx, by] = point(r, ZONE_CENTRE[opts.ball.zone] ?? 0);
     parts.push(h('svg:circle', { cx: bx, cy: by, r: 2.6, class: 'ball' }));
   }
-  return h('svg:svg', { viewBox: '-128 -128 256 256', class: 'field', role: 'img', 'aria-label': 'The field: six zones and their areas' }, parts);
+  const placing = Boolean(opts.onToggle);
+  return h('svg:svg', { viewBox: '-128 -128 256 256', class: 'field', role: placing ? 'group' : 'img', 'aria-label': placing ? 'The field: choose the areas for your fielders' : 'The field: six zones and their areas' }, parts);
 }
 
 /** The engine sends the field as a bitmask: bit zone*4 + area-1 per occupied area. */

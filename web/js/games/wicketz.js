@@ -41,6 +41,18 @@ function fieldPicture(field, { onToggle, highlight } = {}) {
         class: ['pos', onToggle && !fixed && 'clickable'],
         'data-pos': code,
         onclick: onToggle && !fixed ? () => onToggle(code) : undefined,
+        // Keyboard placing: each free position is a focusable button (Enter or Space).
+        tabindex: onToggle && !fixed ? '0' : undefined,
+        role: onToggle && !fixed ? 'button' : undefined,
+        'aria-label': onToggle && !fixed ? `Position ${code}` : undefined,
+        'aria-pressed': onToggle && !fixed ? String(fielders.has(code)) : undefined,
+        onkeydown: onToggle && !fixed
+          ? (event) => {
+              if (event.key !== 'Enter' && event.key !== ' ') return;
+              event.preventDefault();
+              onToggle(code);
+            }
+          : undefined,
       }, h('svg:title', {}, code)));
       if (fielders.has(code)) parts.push(h('svg:circle', { cx: x, cy: y, r: 3.8, class: 'fielder', 'pointer-events': 'none' }));
       if (fixed) parts.push(h('svg:text', { x, y: y + 2, 'pointer-events': 'none' }, code === keeper ? 'WK' : 'B'));
@@ -48,7 +60,7 @@ function fieldPicture(field, { onToggle, highlight } = {}) {
     }
   }
   parts.push(h('svg:rect', { x: -2.5, y: -10, width: 5, height: 20, fill: '#d9c38f' }));
-  return h('svg:svg', { viewBox: '-116 -116 232 232', class: 'wz-field', role: 'img', 'aria-label': 'Wicketz field' }, parts);
+  return h('svg:svg', { viewBox: '-116 -116 232 232', class: 'wz-field', role: onToggle ? 'group' : 'img', 'aria-label': onToggle ? 'Wicketz field: choose your fielders\' positions' : 'Wicketz field' }, parts);
 }
 
 function innings(view) {

@@ -1,0 +1,75 @@
+// The replay viewer: a finished match (played to the end by `crease bot` against the
+// server's bot) is stepped through ball by ball with the keyboard; at the last ball the
+// running score the page folds from the log equals the server's scorecard, and the address
+// of a ball opens the replay at that ball.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { startServer, binary } from './server.mjs';
+import { launch } from './browser.mjs';
+import { shot, serveWebFromDisk, watchErrors } from './helpers.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+  await serveWebFromDisk(browser.context, server.url);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Plays one whole match with the bot CLI; returns its id. */
+async function finishedMatch(game, options) {
+  const { stdout } = await promisify(execFile)(binary(), [
+    'bot', '--server', server.url, '--game', game, '--options', JSON.stringify(options), '--vs-bot',
+  ], { timeout: 5 * 60 * 1000 });
+  const report = JSON.parse(stdout.trim().split('\n').pop());
+  assert.ok(report.match_id, stdout);
+  return report.match_id;
+}
+
+for (const [game, options] of [['wicketz', { overs: 2 }], ['ctg', { format: 't10' }]]) {
+  test(`a finished ${game} match replays to its last ball, where the score is the scorecard's`, { timeout: 6 * 60 * 1000 }, async () => {
+    const matchId = await finishedMatch(game, options);
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/#/replay/${matchId}`);
+    const position = page.getByTestId('replay-position');
+    await position.filter({ hasText: /^Before the first ball/ }).waitFor();
+    const balls = Number((await position.textContent()).match(/\((\d+) in all\)/)[1]);
+    assert.ok(balls > 6, `a whole match has balls: ${balls}`);
+
+    // Step with the keyboard alone.
+    await page.keyboard.press('ArrowRight');
+    await position.filter({ hasText: `Ball 1 of ${balls}` }).waitFor();
+    assert.ok((await page.getByTestId('replay-commentary').locator('li').count()) > 0, 'the ball has commentary');
+    await page.keyboard.press('End');
+    await position.filter({ hasText: `Ball ${balls} of ${balls}` }).waitFor();
+    await shot(page, `replay-${game}-last-ball`);
+
+    const cards = page.locator('[data-testid^=innings-total-]');
+    const innings = await cards.count();
+    assert.ok(innings >= 2, 'both sides batted');
+    for (let number = 1; number <= innings; number += 1) {
+      const replayed = await page.getByTestId(`replay-total-${number}`).textContent();
+      const scorecard = await page.getByTestId(`innings-total-${number}`).textContent();
+      assert.equal(replayed, scorecard, `innings ${number}: the replay's score is the scorecard's`);
+    }
+
+    // The address names the ball on screen: opened elsewhere, it shows the same ball.
+    await page.keyboard.press('ArrowLeft');
+    await position.filter({ hasText: `Ball ${balls - 1} of ${balls}` }).waitFor();
+    assert.ok(page.url().endsWith(`#/replay/${matchId}/${balls - 1}`), page.url());
+    const shared = await browser.context.newPage();
+    await shared.goto(page.url());
+    await shared.getByTestId('replay-position').filter({ hasText: `Ball ${balls - 1} of ${balls}` }).waitFor();
+    await shared.close();
+    assert.deepEqual(errors, [], 'no client errors');
+  });
+}

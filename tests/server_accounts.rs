@@ -1,0 +1,444 @@
+//! Accounts over real HTTP, on SQLite and (with `TEST_DATABASE_URL`) Postgres: a guest
+//! claims its player with a password, logs in from another device, and its sessions expire,
+//! can be ended one at a time or everywhere; login attempts are rate-limited.
+
+mod common;
+
+use common::{Backend, TestApp, spawn_app_with, toy_games};
+use crease::config::ServeConfig;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+const PASSWORD: &str = "correct horse battery";
+
+async fn app_on(backend: Backend, configure: impl FnOnce(&mut ServeConfig)) -> Option<TestApp> {
+    spawn_app_with(backend, toy_games(), configure).await
+}
+
+/// `(status, Retry-After, body)` of a request, with the headers a browser on another
+/// device would send (`X-Forwarded-For` only matters behind a trusted proxy).
+async fn send(
+    app: &TestApp,
+    method: reqwest::Method,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+    forwarded_for: Option<&str>,
+) -> (u16, Option<u64>, Value) {
+    let mut request = app.http.request(method, format!("{}{path}", app.base));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    if let Some(address) = forwarded_for {
+        request = request.header("x-forwarded-for", address);
+    }
+    let response = request.send().await.expect("request");
+    let status = response.status().as_u16();
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse().ok());
+    (status, retry_after, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn claim(app: &TestApp, token: &str, username: &str, password: &str) -> (u16, Value) {
+    let body = json!({ "username": username, "password": password });
+    app.post("/v1/account/claim", Some(token), body).await
+}
+
+async fn log_in(app: &TestApp, username: &str, password: &str) -> (u16, Value) {
+    let body = json!({ "username": username, "password": password });
+    app.post("/v1/sessions", None, body).await
+}
+
+fn token_of(session: &Value) -> String {
+    session["token"].as_str().expect("a token").to_string()
+}
+
+/// Whether `token` still opens an account, and whose.
+async fn account_of(app: &TestApp, token: &str) -> Option<String> {
+    let (status, body) = app.get("/v1/account", Some(token)).await;
+    match status {
+        200 => Some(body["player_id"].as_str().expect("player id").to_string()),
+        401 => {
+            assert_eq!(body["error"]["code"], "unauthorized", "{body}");
+            None
+        }
+        other => panic!("GET /v1/account answered {other}: {body}"),
+    }
+}
+
+fn assert_error(status: u16, body: &Value, expected_status: u16, code: &str) {
+    assert_eq!(status, expected_status, "{body}");
+    assert_eq!(body["error"]["code"], code, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|message| !message.is_empty()),
+        "{body}"
+    );
+}
+
+async fn claim_then_log_in_on_another_device(backend: Backend) {
+    let Some(app) = app_on(backend, |_| {}).await else {
+        return;
+    };
+    let guest = app.player("Ann Lee").await;
+    let (status, before) = app.get("/v1/account", Some(&guest.token)).await;
+    assert_eq!(status, 200, "{before}");
+    assert_eq!(before["username"], Value::Null, "a guest has no login name");
+    assert_eq!(
+        before["session_expires_at"],
+        Value::Null,
+        "a guest's token does not expire"
+    );
+
+    let (status, claimed) = claim(&app, &guest.token, "Ann_Lee", PASSWORD).await;
+    assert_eq!(status, 200, "{claimed}");
+    assert_eq!(claimed["player_id"], guest.player_id.as_str());
+    assert_eq!(claimed["name"], "Ann Lee", "the display name is kept");
+    assert_eq!(claimed["username"], "ann_lee", "login names are stored lowercase");
+    assert!(claimed["claimed_at"].is_string(), "{claimed}");
+    assert!(
+        claimed["session_expires_at"].is_string(),
+        "once claimed, the guest token expires like any session: {claimed}"
+    );
+
+    // Another device knows only the name (in any case) and the password.
+    let (status, session) = log_in(&app, "ANN_LEE", PASSWORD).await;
+    assert_eq!(status, 201, "{session}");
+    assert_eq!(session["player_id"], guest.player_id.as_str());
+    assert_eq!(session["username"], "ann_lee");
+    let elsewhere = token_of(&session);
+    assert_ne!(elsewhere, guest.token, "each device gets its own token");
+    assert_eq!(
+        account_of(&app, &elsewhere).await.as_deref(),
+        Some(guest.player_id.as_str())
+    );
+    assert_eq!(
+        account_of(&app, &guest.token).await.as_deref(),
+        Some(guest.player_id.as_str())
+    );
+    // The new token plays like the guest's: it can open a match as that player.
+    let (status, created) = app
+        .post("/v1/matches", Some(&elsewhere), json!({ "game": "toy" }))
+        .await;
+    assert_eq!(status, 201, "{created}");
+    assert_eq!(created["seats"][0]["player_id"], guest.player_id.as_str());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn claim_then_log_in_on_another_device_sqlite() {
+    claim_then_log_in_on_another_device(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn claim_then_log_in_on_another_device_postgres() {
+    claim_then_log_in_on_another_device(Backend::Postgres).await;
+}
+
+async fn wrong_passwords_and_unknown_names_are_refused_alike(backend: Backend) {
+    let Some(app) = app_on(backend, |_| {}).await else {
+        return;
+    };
+    let guest = app.player("bob").await;
+    let (status, body) = claim(&app, &guest.token, "bob", PASSWORD).await;
+    assert_eq!(status, 200, "{body}");
+
+    let (status, wrong) = log_in(&app, "bob", "correct horse battery!").await;
+    assert_error(status, &wrong, 401, "invalid_credentials");
+    let (status, unknown) = log_in(&app, "nobody", PASSWORD).await;
+    assert_error(status, &unknown, 401, "invalid_credentials");
+    assert_eq!(wrong, unknown, "the answer must not tell which names exist");
+    let (status, too_short) = log_in(&app, "bob", "short").await;
+    assert_error(status, &too_short, 401, "invalid_credentials");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn wrong_passwords_and_unknown_names_are_refused_alike_sqlite() {
+    wrong_passwords_and_unknown_names_are_refused_alike(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn wrong_passwords_and_unknown_names_are_refused_alike_postgres() {
+    wrong_passwords_and_unknown_names_are_refused_alike(Backend::Postgres).await;
+}
+
+#[tokio::test]
+async fn bad_claims_get_clear_errors() {
+    let app = app_on(Backend::Sqlite, |_| {}).await.expect("sqlite");
+    let (first, second) = (app.player("first").await, app.player("second").await);
+
+    let (status, body) = claim(&app, &first.token, "ab", PASSWORD).await;
+    assert_error(status, &body, 400, "bad_request");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("username must be 3 to 32")),
+        "{body}"
+    );
+    let (status, body) = claim(&app, &first.token, "first", "short").await;
+    assert_error(status, &body, 400, "bad_request");
+    let message = body["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("password must be at least 8") && !message.contains("short"),
+        "never echoed: {body}"
+    );
+    let (status, body) = app
+        .post(
+            "/v1/account/claim",
+            Some(&first.token),
+            json!({ "username": "first" }),
+        )
+        .await;
+    assert_error(status, &body, 400, "bad_request");
+    let (status, body) = claim(&app, "not-a-token", "first", PASSWORD).await;
+    assert_error(status, &body, 401, "unauthorized");
+
+    let (status, body) = claim(&app, &first.token, "first", PASSWORD).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = claim(&app, &first.token, "first-again", PASSWORD).await;
+    assert_error(status, &body, 409, "already_claimed");
+    let (status, body) = claim(&app, &second.token, "FIRST", PASSWORD).await;
+    assert_error(status, &body, 409, "username_taken");
+    // The refused claim left the second player a guest, free to pick another name.
+    let (status, body) = claim(&app, &second.token, "second", PASSWORD).await;
+    assert_eq!(status, 200, "{body}");
+    app.stop().await;
+}
+
+async fn sessions_of_claimed_accounts_expire(backend: Backend) {
+    let Some(app) = app_on(backend, |config| {
+        config.accounts.session_ttl = Duration::from_secs(1);
+    })
+    .await
+    else {
+        return;
+    };
+    let (claimed, guest) = (app.player("claimed").await, app.player("guest").await);
+    let (status, body) = claim(&app, &claimed.token, "claimed", PASSWORD).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, session) = log_in(&app, "claimed", PASSWORD).await;
+    assert_eq!(status, 201, "{session}");
+    let login = token_of(&session);
+    assert!(account_of(&app, &login).await.is_some(), "fresh");
+
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    assert_eq!(account_of(&app, &login).await, None, "the login session expired");
+    assert_eq!(
+        account_of(&app, &claimed.token).await,
+        None,
+        "so did the claimed guest token"
+    );
+    assert_eq!(
+        account_of(&app, &guest.token).await.as_deref(),
+        Some(guest.player_id.as_str()),
+        "an unclaimed guest's token is its only key and does not expire"
+    );
+    // The password still works: a new session, valid again.
+    let (status, again) = log_in(&app, "claimed", PASSWORD).await;
+    assert_eq!(status, 201, "{again}");
+    assert!(account_of(&app, &token_of(&again)).await.is_some());
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn sessions_of_claimed_accounts_expire_sqlite() {
+    sessions_of_claimed_accounts_expire(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn sessions_of_claimed_accounts_expire_postgres() {
+    sessions_of_claimed_accounts_expire(Backend::Postgres).await;
+}
+
+async fn log_out_here_and_everywhere(backend: Backend) {
+    let Some(app) = app_on(backend, |_| {}).await else {
+        return;
+    };
+    let player = app.player("carol").await;
+    let (status, body) = claim(&app, &player.token, "carol", PASSWORD).await;
+    assert_eq!(status, 200, "{body}");
+    let (_, phone) = log_in(&app, "carol", PASSWORD).await;
+    let (_, laptop) = log_in(&app, "carol", PASSWORD).await;
+    let (phone, laptop) = (token_of(&phone), token_of(&laptop));
+
+    // Logging out ends this session only.
+    let (status, ended) = app.delete("/v1/sessions/current", Some(&phone)).await;
+    assert_eq!(status, 200, "{ended}");
+    assert_eq!(ended["ended"], 1);
+    assert_eq!(account_of(&app, &phone).await, None, "revoked");
+    assert!(
+        account_of(&app, &laptop).await.is_some(),
+        "the other device stays in"
+    );
+    let (status, body) = app.delete("/v1/sessions/current", Some(&phone)).await;
+    assert_error(status, &body, 401, "unauthorized");
+
+    // Everywhere: the laptop and the first device's guest token, this request's included.
+    let (status, ended) = app.delete("/v1/sessions", Some(&laptop)).await;
+    assert_eq!(status, 200, "{ended}");
+    assert_eq!(ended["ended"], 2);
+    assert_eq!(account_of(&app, &laptop).await, None);
+    assert_eq!(account_of(&app, &player.token).await, None);
+    let (status, back) = log_in(&app, "carol", PASSWORD).await;
+    assert_eq!(status, 201, "the password still lets the owner back in: {back}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn log_out_here_and_everywhere_sqlite() {
+    log_out_here_and_everywhere(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn log_out_here_and_everywhere_postgres() {
+    log_out_here_and_everywhere(Backend::Postgres).await;
+}
+
+#[tokio::test]
+async fn a_guest_cannot_log_out_of_its_only_key() {
+    let app = app_on(Backend::Sqlite, |_| {}).await.expect("sqlite");
+    let guest = app.player("dave").await;
+    for path in ["/v1/sessions/current", "/v1/sessions"] {
+        let (status, body) = app.delete(path, Some(&guest.token)).await;
+        assert_error(status, &body, 409, "not_claimed");
+    }
+    assert!(
+        account_of(&app, &guest.token).await.is_some(),
+        "the token still works"
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn login_attempts_are_limited_per_address_and_per_name() {
+    // Requests come from 127.0.0.1, made a trusted proxy so that `X-Forwarded-For` can play
+    // clients on other addresses. A burst of 3 attempts, then one a minute.
+    let app = app_on(Backend::Sqlite, |config| {
+        config.abuse.login_burst = 3;
+        config.abuse.login_attempts_per_minute = 1;
+        config.abuse.trusted_proxies = vec!["127.0.0.0/8".parse().expect("net")];
+    })
+    .await
+    .expect("sqlite");
+    let player = app.player("erin").await;
+    let (status, body) = claim(&app, &player.token, "erin", PASSWORD).await;
+    assert_eq!(status, 200, "{body}");
+    let attempt = |password: &'static str, address: &'static str, username: &'static str| {
+        let body = json!({ "username": username, "password": password });
+        send(
+            &app,
+            reqwest::Method::POST,
+            "/v1/sessions",
+            None,
+            Some(body),
+            Some(address),
+        )
+    };
+
+    // One name, tried from a new address each time: the name's bucket runs dry.
+    for address in ["203.0.113.1", "203.0.113.2", "203.0.113.3"] {
+        let (status, _, body) = attempt("wrong password", address, "erin").await;
+        assert_error(status, &body, 401, "invalid_credentials");
+    }
+    let (status, retry_after, body) = attempt(PASSWORD, "203.0.113.4", "erin").await;
+    assert_error(status, &body, 429, "rate_limited");
+    assert!(
+        retry_after.is_some_and(|secs| (1..=60).contains(&secs)),
+        "even the right password waits: Retry-After {retry_after:?}"
+    );
+
+    // One address, trying a new name each time: the address's bucket runs dry.
+    for username in ["frank", "grace", "heidi"] {
+        let (status, _, body) = attempt(PASSWORD, "198.51.100.7", username).await;
+        assert_error(status, &body, 401, "invalid_credentials");
+    }
+    let (status, retry_after, body) = attempt(PASSWORD, "198.51.100.7", "ivan").await;
+    assert_error(status, &body, 429, "rate_limited");
+    assert!(retry_after.is_some(), "a Retry-After header");
+    app.stop().await;
+}
+
+/// A database that was migrated before accounts existed: its players' tokens must keep
+/// working after the upgrade, since each becomes that guest's session.
+async fn tokens_issued_before_sessions_survive_the_upgrade(backend: Backend) {
+    let Some(db) = common::TestDb::create(backend).await else {
+        return;
+    };
+    let flavour = match backend {
+        Backend::Sqlite => "sqlite",
+        Backend::Postgres => "postgres",
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("migrations")
+        .join(flavour);
+    let mut before_accounts = sqlx::migrate::Migrator::new(dir).await.expect("the migrations");
+    before_accounts.migrations = before_accounts
+        .migrations
+        .iter()
+        .filter(|migration| migration.version < 7)
+        .cloned()
+        .collect::<Vec<_>>()
+        .into();
+    let token = "an-old-guest-token";
+    let insert = "INSERT INTO player (player_id, name, token_hash, created_at) \
+         VALUES ('0b7c1d0e-4a4f-4d55-9a61-3c1f1b0b9a01', 'old timer', $1, $2)";
+    let hash = crease::fairness::token_hash(token);
+    match backend {
+        Backend::Sqlite => {
+            let options = db
+                .url()
+                .parse::<sqlx::sqlite::SqliteConnectOptions>()
+                .expect("url");
+            let pool = sqlx::SqlitePool::connect_with(options.create_if_missing(true))
+                .await
+                .expect("connect");
+            before_accounts.run(&pool).await.expect("migrate to 0006");
+            sqlx::query(insert)
+                .bind(&hash)
+                .bind(chrono::Utc::now())
+                .execute(&pool)
+                .await
+                .expect("insert");
+            pool.close().await;
+        }
+        Backend::Postgres => {
+            let pool = sqlx::PgPool::connect(db.url()).await.expect("connect");
+            before_accounts.run(&pool).await.expect("migrate to 0006");
+            sqlx::query(insert)
+                .bind(&hash)
+                .bind(chrono::Utc::now())
+                .execute(&pool)
+                .await
+                .expect("insert");
+            pool.close().await;
+        }
+    }
+    let config = ServeConfig::for_database(db.url());
+    let app = TestApp::launch(db, config, toy_games()).await;
+    assert_eq!(
+        account_of(&app, token).await.as_deref(),
+        Some("0b7c1d0e-4a4f-4d55-9a61-3c1f1b0b9a01"),
+        "the old token opens its player after the upgrade"
+    );
+    let (status, body) = claim(&app, token, "old_timer", PASSWORD).await;
+    assert_eq!(status, 200, "and the old guest can claim its account: {body}");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn tokens_issued_before_sessions_survive_the_upgrade_sqlite() {
+    tokens_issued_before_sessions_survive_the_upgrade(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn tokens_issued_before_sessions_survive_the_upgrade_postgres() {
+    tokens_issued_before_sessions_survive_the_upgrade(Backend::Postgres).await;
+}

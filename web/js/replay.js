@@ -1,0 +1,279 @@
+// The replay viewer (#/replay/<match id>/<ball>): steps through a finished match ball by
+// ball from its log (GET /v1/matches/{id}/log), with the running score, that ball's
+// commentary, and the match's scorecard alongside. The address always names the ball on
+// screen, so a copied link opens the replay at the same moment.
+//
+// The running score is folded here from the log's events, independently of the server's
+// scorecard fold, so the two can be compared (the e2e test checks the last ball against it).
+
+import { h, mount, pick } from './dom.js';
+import { api } from './api.js';
+import { GAMES } from './lobby.js';
+import { scorecardNode, inningsTotal } from './scorecard.js';
+import ctg from './games/ctg.js';
+import wicketz from './games/wicketz.js';
+import champions from './games/champions.js';
+
+const MODULES = { ctg, wicketz, champions };
+const AUTOPLAY_MS = 900;
+
+/**
+ * Per game: which event ends a step ("a ball"; an over in Champions, which has no balls),
+ * and how an event moves the score. The score is {innings: [{number, batting, total,
+ * wickets, legal}]} for the cricket games and {seats: {seat: {runs, wickets}}} for Champions.
+ */
+const FOLDS = {
+  ctg: {
+    step: 'ball_ended',
+    apply(score, event) {
+      if (event.type === 'innings_started') openInnings(score, event.batting);
+      if (event.type === 'ball_ended') bowl(score, event.ball.runs + event.ball.extras, event.ball.legal, Boolean(event.ball.wicket));
+    },
+  },
+  wicketz: {
+    step: 'ball_completed',
+    apply(score, event) {
+      if (event.type === 'innings_opened') openInnings(score, event.batting);
+      if (event.type === 'ball_completed') {
+        const ball = event.ball;
+        bowl(score, ball.bat_runs + ball.byes + ball.extras, ball.legal, Boolean(ball.dismissal));
+      }
+    },
+  },
+  champions: {
+    step: 'over_resolved',
+    apply(score, event) {
+      if (event.type !== 'over_resolved') return;
+      score.seats ||= {};
+      const line = (score.seats[event.batsman] ||= { runs: 0, wickets: 0 });
+      line.runs += event.result.runs;
+      if (event.bowler !== null && event.bowler !== undefined) {
+        const bowler = (score.seats[event.bowler] ||= { runs: 0, wickets: 0 });
+        bowler.wickets += event.result.wickets;
+      }
+    },
+  },
+};
+
+function openInnings(score, batting) {
+  score.innings ||= [];
+  score.innings.push({ number: score.innings.length + 1, batting_seat: batting, total: 0, wickets: 0, legal: 0 });
+}
+
+function bowl(score, runs, legal, wicket) {
+  const innings = score.innings && score.innings[score.innings.length - 1];
+  if (!innings) return;
+  innings.total += runs;
+  innings.legal += legal ? 1 : 0;
+  innings.wickets += wicket ? 1 : 0;
+}
+
+export function overs(legal) {
+  return `${Math.floor(legal / 6)}.${legal % 6}`;
+}
+
+/**
+ * The steps of a replay: step 0 is everything before the first ball, step k ends with the
+ * k-th ball (the last step also carries what follows it: the innings close, the result).
+ * Each step has its events' commentary and the score after it.
+ */
+export function buildSteps(game, events, describe) {
+  const fold = FOLDS[game];
+  const score = {};
+  const steps = [{ lines: [], score: structuredClone(score) }];
+  for (const event of events) {
+    if (fold) fold.apply(score, event);
+    const text = describe(event);
+    const step = steps[steps.length - 1];
+    if (text) step.lines.push(text);
+    if (fold && event.type === fold.step) {
+      step.score = structuredClone(score);
+      step.ball = true;
+      steps.push({ lines: [], score: structuredClone(score) });
+    }
+  }
+  // What follows the last ball belongs to it; an empty tail step is dropped.
+  const tail = steps[steps.length - 1];
+  if (steps.length > 1) {
+    steps.pop();
+    const last = steps[steps.length - 1];
+    last.lines.push(...tail.lines);
+    last.score = tail.score;
+  }
+  return steps;
+}
+
+export function showReplay(root, { matchId, ball }) {
+  let disposed = false;
+  let timer = null;
+  let steps = [];
+  let at = 0;
+  let info = null;
+  const els = {
+    title: h('h2', {}, 'Replay'),
+    position: h('div', { class: 'replay-position', 'data-testid': 'replay-position', 'aria-live': 'polite' }),
+    score: h('div', { class: 'replay-score', 'data-testid': 'replay-score' }),
+    lines: h('ol', { class: 'commentary', 'data-testid': 'replay-commentary' }),
+    slider: h('input', { type: 'range', min: 0, max: 0, value: 0, 'aria-label': 'Ball', 'data-testid': 'replay-slider' }),
+    play: h('button', { 'data-testid': 'replay-play', 'aria-label': 'Play' }, 'Play'),
+    card: h('div', { class: 'replay-card' }, h('p', { class: 'muted' }, 'Loading the scorecard…')),
+    share: h('a', { class: 'mono small', 'data-testid': 'replay-link' }),
+  };
+  const button = (text, labelText, testid, onclick) =>
+    h('button', { 'aria-label': labelText, title: labelText, 'data-testid': testid, onclick }, text);
+
+  mount(root, h('div', { class: 'screen replay', 'data-testid': 'replay' },
+    h('section', { class: 'card replay-main' },
+      h('div', { class: 'title' }, h('a', { href: '#/', class: 'back', title: 'Lobby' }, '←'), els.title),
+      els.position,
+      els.score,
+      h('div', { class: 'replay-controls', role: 'group', 'aria-label': 'Replay controls' },
+        button('« First', 'First', 'replay-first', () => go(0)),
+        button('‹ Prev', 'Previous ball', 'replay-prev', () => go(at - 1)),
+        els.play,
+        button('Next ›', 'Next ball', 'replay-next', () => go(at + 1)),
+        button('Last »', 'Last ball', 'replay-last', () => go(steps.length - 1)),
+      ),
+      els.slider,
+      h('p', { class: 'muted small' }, 'Keys: ← → step, Home / End, Space plays. Link to this ball: ', els.share),
+      h('h3', {}, 'This ball'),
+      els.lines,
+    ),
+    h('section', { class: 'card replay-side' }, h('h3', {}, 'Scorecard'), els.card),
+  ));
+
+  els.slider.addEventListener('input', () => go(Number(els.slider.value)));
+  els.play.addEventListener('click', () => (timer ? stop() : play()));
+
+  function onKey(event) {
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLTextAreaElement) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const keys = { ArrowLeft: () => go(at - 1), ArrowRight: () => go(at + 1), Home: () => go(0), End: () => go(steps.length - 1), ' ': () => (timer ? stop() : play()) };
+    const action = keys[event.key];
+    if (!action) return;
+    // Space on a focused button would also click it: one action per key press.
+    if (event.key === ' ' && event.target instanceof HTMLButtonElement) return;
+    event.preventDefault();
+    action();
+  }
+  document.addEventListener('keydown', onKey);
+
+  function play() {
+    if (at >= steps.length - 1) go(0);
+    els.play.textContent = 'Pause';
+    els.play.setAttribute('aria-label', 'Pause');
+    timer = setInterval(() => {
+      if (at >= steps.length - 1) stop();
+      else go(at + 1);
+    }, AUTOPLAY_MS);
+  }
+
+  function stop() {
+    clearInterval(timer);
+    timer = null;
+    els.play.textContent = 'Play';
+    els.play.setAttribute('aria-label', 'Play');
+  }
+
+  const seatName = (seat) => {
+    const entry = info && asArray(info.seats)[seat];
+    if (entry && entry.bot) return 'the bot';
+    return (entry && entry.name) || `Seat ${seat}`;
+  };
+
+  function go(index) {
+    if (steps.length === 0) return;
+    at = Math.max(0, Math.min(steps.length - 1, index));
+    const step = steps[at];
+    const balls = steps.length - 1;
+    els.slider.value = String(at);
+    els.position.textContent = at === 0 ? `Before the first ball (${balls} in all)` : `Ball ${at} of ${balls}`;
+    drawScore(step.score);
+    mount(els.lines, step.lines.map((text) => h('li', { class: 'line' }, text)));
+    const address = `#/replay/${matchId}/${at}`;
+    if (location.hash !== address) history.replaceState(null, '', address);
+    els.share.href = address;
+    els.share.textContent = location.href;
+  }
+
+  function drawScore(score) {
+    if (score.innings) {
+      mount(els.score, score.innings.length === 0
+        ? h('p', { class: 'muted' }, 'No innings yet.')
+        : score.innings.map((innings, index) => h('div', {
+            class: ['score-line', index === score.innings.length - 1 && 'current'],
+            'data-testid': `replay-innings-${innings.number}`,
+          },
+          h('span', {}, `Innings ${innings.number}: ${seatName(innings.batting_seat)}`),
+          h('strong', { 'data-testid': `replay-total-${innings.number}` },
+            inningsTotal({ total: innings.total, wickets: innings.wickets, overs: overs(innings.legal) })))));
+      return;
+    }
+    const seats = Object.entries(score.seats || {});
+    mount(els.score, seats.length === 0
+      ? h('p', { class: 'muted' }, 'No over resolved yet.')
+      : seats.map(([seat, line]) => h('div', { class: 'score-line' },
+          h('span', {}, seatName(Number(seat))), h('strong', {}, `${line.runs} runs, ${line.wickets} wickets`))));
+  }
+
+  async function load() {
+    try {
+      const [match, log, card] = await Promise.all([api.getMatch(matchId), api.log(matchId), api.scorecard(matchId)]);
+      if (disposed) return;
+      info = match;
+      const game = pick(match, 'game');
+      els.title.textContent = `Replay: ${(GAMES[game] && GAMES[game].name) || game}`;
+      if (match.status !== 'finished') {
+        mount(els.position, h('p', { class: 'error', role: 'alert' }, 'Only a finished match can be replayed. ', h('a', { href: `#/watch/${matchId}` }, 'Watch it live instead.')));
+        mount(els.card);
+        return;
+      }
+      const module = MODULES[game];
+      const ctx = { seat: null, spectate: true, ui: {}, view: card.view, info: match, seatName: (seat) => seatName(seat), send: () => false, redraw() {} };
+      const describe = (event) => {
+        if (!module) return null;
+        try {
+          return module.describe(event, ctx);
+        } catch {
+          return null;
+        }
+      };
+      const events = asArray(log.entries).filter((entry) => entry.kind === 'event').map((entry) => entry.payload);
+      steps = buildSteps(game, events, describe);
+      els.slider.max = String(steps.length - 1);
+      mount(els.card,
+        card.result ? h('p', { class: 'final-result', 'data-testid': 'replay-result' }, namedSeats(card.result.summary, seatName)) : null,
+        scorecardNode(card.card, seatName));
+      const requested = Number.isInteger(ball) ? ball : 0;
+      go(requested);
+    } catch (err) {
+      mount(els.position, h('p', { class: 'error', role: 'alert' }, err.message));
+    }
+  }
+
+  load();
+  return {
+    get steps() { return steps; },
+    get at() { return at; },
+    dispose() {
+      disposed = true;
+      stop();
+      document.removeEventListener('keydown', onKey);
+    },
+  };
+}
+
+/** Engines say "Seat 1 won"; a reader wants the name. */
+function namedSeats(text, seatName) {
+  const named = String(text || '').replace(/\b[Ss]eat (\d+)/g, (whole, n) => {
+    const name = seatName(Number(n));
+    return name === `Seat ${n}` ? whole : name;
+  });
+  return named.charAt(0).toUpperCase() + named.slice(1);
+}
+
+function asArray(x) {
+  if (Array.isArray(x)) return x;
+  if (x && typeof x === 'object') return Object.values(x);
+  return [];
+}
