@@ -30,6 +30,10 @@ pub const MAILBOX_DEPTH: &str = "crease_actor_mailbox_depth";
 /// Gauge: appends waiting for the journal writer.
 pub const JOURNAL_QUEUE: &str = "crease_journal_queue_depth";
 
+/// Counter with labels `game` and `source` (`recent` or `log`): histories a resume or a live
+/// `/log` read, from the actor's bounded recent past or by replaying the durable log.
+pub const HISTORY_READS: &str = "crease_history_reads_total";
+
 /// Counter: journal writes refused because another node had taken the match over (cluster).
 pub const FENCED_WRITES: &str = "crease_cluster_fenced_writes_total";
 /// Counter: matches this node claimed (failover, drain hand-off) or was placed (cluster).
@@ -105,6 +109,10 @@ fn describe() {
         "Journal writes refused: another node had taken the match over"
     );
     metrics::describe_counter!(CLAIMS, "Matches this node took over or was given");
+    metrics::describe_counter!(
+        HISTORY_READS,
+        "Histories read for resumes and live logs, by source: recent (in memory) or log (replayed)"
+    );
     metrics::describe_histogram!(
         ROUTED_SECONDS,
         metrics::Unit::Seconds,
@@ -135,6 +143,10 @@ pub(crate) fn record_db_write(elapsed: Duration, appends: usize, _rows: usize) {
 pub(crate) fn record_command(game: &'static str, kind: String, result: &'static str, elapsed: Duration) {
     metrics::counter!(COMMANDS, "game" => game, "type" => kind, "result" => result).increment(1);
     metrics::histogram!(COMMAND_SECONDS).record(elapsed.as_secs_f64());
+}
+
+pub(crate) fn record_history_read(game: &'static str, source: &'static str) {
+    metrics::counter!(HISTORY_READS, "game" => game, "source" => source).increment(1);
 }
 
 pub(crate) fn record_fenced_write() {

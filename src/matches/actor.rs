@@ -21,11 +21,14 @@
 //! (turn clocks, bots, forfeits) that fail on storage are retried with a bounded backoff,
 //! never taken for "no legal move", so an outage forfeits nobody.
 //!
-//! The actor keeps no history in memory: a match's events would be most of its memory, and
-//! only a resuming socket (or the log endpoint) needs them. Those rare callers get the events
-//! re-derived from the durable log, which holds everything the actor has acked.
+//! The actor keeps only a bounded recent past in memory ([`Recent`]: the last few hundred
+//! events and the state before them): a whole match's events would be most of its memory,
+//! and only a resuming socket (or the log endpoint) needs them. A resume that reaches back
+//! further gets the events re-derived from the durable log, which holds everything the actor
+//! has acked.
 
 use super::handle::{ActorMessage, CommandError, MAILBOX, Subscription, ViewerBatch};
+use super::recent::Recent;
 use super::{ActorContext, MatchHandle};
 use crate::fairness::{self, CommandRecord, CommandSource, ForfeitRecord, Mismatch};
 use crate::protocol::delta::{self, HeldView};
@@ -130,6 +133,8 @@ struct MatchActor<G: Game> {
     moved_flag: Arc<std::sync::atomic::AtomicBool>,
     /// For a match rebuilt from its log: when its last entry was written.
     resumed_since: Option<chrono::DateTime<chrono::Utc>>,
+    /// The last events, which resumes read instead of the log.
+    recent: Recent<G>,
 }
 
 /// Rebuilds a match from its log (an empty log means it has not started yet) and runs it.
@@ -156,6 +161,7 @@ pub(crate) fn spawn<G: Game>(
     };
     let now = Instant::now();
     let seat_total = context.seats.len();
+    let recent = Recent::new(core.state.clone(), next_seq - 1);
     let mut actor = MatchActor::<G> {
         needs_start: log.is_empty(),
         core,
@@ -175,6 +181,7 @@ pub(crate) fn spawn<G: Game>(
         moved: false,
         moved_flag: Default::default(),
         resumed_since: log.last().map(|entry| entry.at),
+        recent,
     };
     let (sender, receiver) = mpsc::channel(MAILBOX);
     let handle = MatchHandle::new(sender, G::ID, G::MAX_COMMAND_BYTES);
@@ -503,9 +510,15 @@ impl<G: Game> MatchActor<G> {
         (snapshot, backlog)
     }
 
-    /// The viewer's view as of seq `from` and the events after it that it may see,
-    /// re-derived from the durable log; `None` if the log cannot be read or replayed.
+    /// The viewer's view as of seq `from` and the events after it that it may see: from the
+    /// recent past when it reaches back to `from`, else re-derived from the durable log;
+    /// `None` if the log cannot be read or replayed.
     async fn history(&self, viewer: Viewer, from: i64) -> Option<(Value, Vec<(i64, G::Event)>)> {
+        if let Some(recent) = self.recent.since(viewer, from) {
+            crate::telemetry::record_history_read(G::ID, "recent");
+            return Some((recent.view, recent.events));
+        }
+        crate::telemetry::record_history_read(G::ID, "log");
         let log = match self.context.store.log(&self.context.match_id).await {
             Ok(log) => log,
             Err(error) => {
@@ -756,6 +769,7 @@ impl<G: Game> MatchActor<G> {
             }
             redactor.redacted
         });
+        self.recent.push(change.first_event_seq, &change.events);
         self.next_seq = change.last_seq + 1;
         // Every write comes after the start's, so the match has started now.
         self.needs_start = false;
@@ -854,6 +868,7 @@ impl<G: Game> MatchActor<G> {
         };
         self.core = replayed.core;
         self.next_seq = replayed.last_seq + 1;
+        self.recent = Recent::new(self.core.state.clone(), replayed.last_seq);
         self.needs_start = log.is_empty();
         self.refresh_clocks();
         self.broadcast(&[]);

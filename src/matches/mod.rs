@@ -9,12 +9,14 @@
 //!   `Game` type is all a new game needs.
 //! * [`live`]: the table of running actors, filled at start (recovery) and when a lobby
 //!   match fills.
+//! * [`recent`]: an actor's bounded recent past, which resumes read instead of the log.
 
 pub mod actor;
 pub mod games;
 pub mod handle;
 pub mod live;
 pub mod lobby;
+pub mod recent;
 
 pub use games::{GameKind, GameRegistry, GameSchemas};
 pub use handle::{CommandError, MatchHandle, Subscription, ViewerBatch};

@@ -1,0 +1,160 @@
+//! A match's recent past, kept by its actor so that resumes (and the `/log` of a young
+//! match) are answered from memory instead of by replaying the whole durable log.
+//!
+//! Memory stays bounded: one extra state and at most [`RECENT_EVENTS`] events. Older events
+//! are folded into the base state as new ones arrive, so a client that was away for longer
+//! than that is served from the log, as before; that is rare, and always correct.
+
+use crate::rules::{Game, Viewer};
+use serde_json::Value;
+use std::collections::VecDeque;
+
+/// Events kept per live match: a few overs of CTG (about eleven events a ball), enough for
+/// a dropped connection or a phone that slept a minute.
+pub const RECENT_EVENTS: usize = 256;
+
+/// A viewer's view after some entry, and the events after it that the viewer may see.
+#[derive(Debug, PartialEq)]
+pub struct History<E> {
+    pub view: Value,
+    pub events: Vec<(i64, E)>,
+}
+
+/// The state after log entry `base_seq`, and the events logged after it, in seq order.
+pub struct Recent<G: Game> {
+    base: G::State,
+    base_seq: i64,
+    events: VecDeque<(i64, G::Event)>,
+    capacity: usize,
+}
+
+impl<G: Game> Recent<G> {
+    /// The recent past of a match whose state after entry `last_seq` is `state`.
+    pub fn new(state: G::State, last_seq: i64) -> Self {
+        Recent::with_capacity(state, last_seq, RECENT_EVENTS)
+    }
+
+    pub fn with_capacity(state: G::State, last_seq: i64, capacity: usize) -> Self {
+        Recent {
+            base: state,
+            base_seq: last_seq,
+            events: VecDeque::new(),
+            capacity,
+        }
+    }
+
+    /// Records events just made durable, numbered from `first_seq`; folds the oldest into the
+    /// base past the capacity.
+    pub fn push(&mut self, first_seq: i64, events: &[G::Event]) {
+        for (offset, event) in events.iter().enumerate() {
+            self.events.push_back((first_seq + offset as i64, event.clone()));
+        }
+        while self.events.len() > self.capacity {
+            if let Some((seq, event)) = self.events.pop_front() {
+                G::apply(&mut self.base, &event);
+                self.base_seq = seq;
+            }
+        }
+    }
+
+    /// The viewer's view after entry `from` and the events after it that it may see, as the
+    /// log's replay would give them; `None` when `from` is older than what is kept.
+    pub fn since(&self, viewer: Viewer, from: i64) -> Option<History<G::Event>> {
+        if from < self.base_seq {
+            return None;
+        }
+        let mut state = self.base.clone();
+        let mut view = None;
+        let mut visible = Vec::new();
+        for (seq, event) in &self.events {
+            if *seq > from && view.is_none() {
+                view = Some(serde_json::to_value(G::view(&state, viewer)).ok()?);
+            }
+            G::apply(&mut state, event);
+            if *seq > from
+                && let Some(event) = G::redact(&state, event, viewer)
+            {
+                visible.push((*seq, event));
+            }
+        }
+        let view = match view {
+            Some(view) => view,
+            None => serde_json::to_value(G::view(&state, viewer)).ok()?,
+        };
+        Some(History {
+            view,
+            events: visible,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::ctg::{Ctg, Options, bot, engine, view};
+    use crate::rules::{BotPolicy, Dice, Seat, Seed};
+
+    /// What the log's replay gives: fold every event from the start.
+    fn from_the_start(
+        initial: &<Ctg as Game>::State,
+        log: &[(i64, <Ctg as Game>::Event)],
+        viewer: Viewer,
+        from: i64,
+    ) -> (Value, Vec<(i64, <Ctg as Game>::Event)>) {
+        let mut state = initial.clone();
+        for (_, event) in log.iter().filter(|(seq, _)| *seq <= from) {
+            Ctg::apply(&mut state, event);
+        }
+        let view = serde_json::to_value(Ctg::view(&state, viewer)).expect("a view");
+        let mut visible = Vec::new();
+        for (seq, event) in log.iter().filter(|(seq, _)| *seq > from) {
+            Ctg::apply(&mut state, event);
+            visible.extend(Ctg::redact(&state, event, viewer).map(|event| (*seq, event)));
+        }
+        (view, visible)
+    }
+
+    /// Over the first 400 events of a CTG match (each command's entry taking a seq too, as in
+    /// the log), with a window of 60: every `from` the window reaches is answered exactly as a
+    /// fold from the start answers it, for every viewer, and an older one is not answered.
+    #[test]
+    fn the_recent_past_answers_as_the_whole_log_does() {
+        let initial = Ctg::initial_state(&Options::default()).expect("options");
+        let mut state = initial.clone();
+        let mut recent = Recent::<Ctg>::with_capacity(initial.clone(), 0, 60);
+        let (mut dice, mut bots) = (Dice::new(&Seed::from_u64(3)), Dice::new(&Seed::from_u64(4)));
+        let mut log = Vec::new();
+        let mut events = Vec::new();
+        engine::start(&mut state, &mut events);
+        let mut next_seq = 1;
+        loop {
+            recent.push(next_seq, &events);
+            log.extend(
+                events
+                    .drain(..)
+                    .enumerate()
+                    .map(|(at, event)| (next_seq + at as i64, event)),
+            );
+            next_seq = log.last().map_or(1, |(seq, _)| seq + 1) + 1;
+            if log.len() >= 400 || Ctg::outcome(&state).is_some() {
+                break;
+            }
+            let seat = Seat(state.pending_mask().trailing_zeros() as u8);
+            let ask = view::ask(&state, seat).expect("asked");
+            let command = bot::choose(&ask, &view::situation(&state, seat), BotPolicy::Random, &mut bots);
+            engine::execute(&mut state, seat, &command, &mut dice, &mut events).expect("legal");
+        }
+        let last = log.last().expect("events").0;
+        assert!(recent.base_seq > 0, "the window moved: {}", recent.base_seq);
+        assert_eq!(recent.events.len(), 60);
+        for viewer in [Viewer::Seat(Seat(0)), Viewer::Seat(Seat(1)), Viewer::Spectator] {
+            for from in recent.base_seq..=last {
+                let kept = recent.since(viewer, from).expect("inside the window");
+                let (view, visible) = from_the_start(&initial, &log, viewer, from);
+                assert_eq!(kept.view, view, "the view after {from}");
+                assert_eq!(kept.events, visible, "the events after {from}");
+            }
+            assert!(recent.since(viewer, recent.base_seq - 1).is_none());
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Resumes are answered from the actor's bounded recent past, not by replaying the log: a
+//! socket resuming a few rounds back costs no log read, and one resuming from further back
+//! than the actor keeps is still answered exactly, from the log. (One test in its own binary:
+//! the metrics it reads are process-wide.)
+
+mod common;
+
+use common::{metric, spawn_app, toy_games};
+use crease::matches::recent::RECENT_EVENTS;
+use crease::protocol::ServerMessage;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+const READS: &str = "crease_history_reads_total";
+
+/// The snapshot and the events a resume from `from` sends, and the closing update's view.
+async fn resume(
+    app: &common::TestApp,
+    id: &str,
+    token: &str,
+    from: i64,
+) -> (Value, Vec<(i64, Value)>, Value) {
+    let mut client = app.connect(id, Some(token), Some(from)).await;
+    let ServerMessage::Snapshot(snapshot) = client.recv().await else {
+        panic!("snapshot first");
+    };
+    assert_eq!(snapshot.last_seq, from);
+    let update = loop {
+        if let ServerMessage::Update(update) = client.recv().await {
+            break update;
+        }
+    };
+    (snapshot.view, client.events(), update.view)
+}
+
+/// Reads the witness's updates into `views` until the one that opens `round`; its seq.
+async fn seen(witness: &mut common::Client, views: &mut BTreeMap<i64, Value>, round: u64) -> i64 {
+    loop {
+        if let ServerMessage::Update(update) = witness.recv().await {
+            views.insert(update.last_seq, update.view.clone());
+            if update.view["round"] == round {
+                return update.last_seq;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_recent_resume_reads_no_log_and_an_old_one_reads_it_exactly() {
+    let app = spawn_app(toy_games()).await;
+    let http = reqwest::Client::new();
+    let reads =
+        async |source: &str| metric(&http, &app.base, READS, &[&format!("source=\"{source}\"")]).await;
+    let (info, home, away) = app.live_match("toy", json!({ "rounds": 200 })).await;
+    let id = info.match_id.clone();
+    let mut witness = app.connect(&id, Some(&home.token), None).await;
+    let mut home_client = app.connect(&id, Some(&home.token), None).await;
+    let mut away_client = app.connect(&id, Some(&away.token), None).await;
+    for client in [&mut witness, &mut home_client, &mut away_client] {
+        client.recv().await;
+    }
+    // Each round is two picks and a reveal: three events.
+    let mut play = async |rounds: usize| {
+        for _ in 0..rounds {
+            for client in [&mut home_client, &mut away_client] {
+                let cid = client.command(json!({ "type": "pick", "value": 1 })).await;
+                assert!(matches!(client.answer(&cid).await, ServerMessage::Ack { .. }));
+            }
+        }
+    };
+    play(3).await;
+    // The witness's view after each update, by seq.
+    let mut views = BTreeMap::new();
+    let early = seen(&mut witness, &mut views, 3).await;
+    let early_view = views[&early].clone();
+    seen(&mut witness, &mut views, 4).await;
+    let after = |witness: &common::Client, from: i64| -> Vec<(i64, Value)> {
+        witness
+            .events()
+            .into_iter()
+            .filter(|(seq, _)| *seq > from)
+            .collect()
+    };
+
+    let (recent, log) = (reads("recent").await, reads("log").await);
+    let (snapshot, events, _) = resume(&app, &id, &home.token, early).await;
+    assert_eq!(snapshot, early_view, "the view as of the seq resumed from");
+    assert_eq!(events, after(&witness, early), "round 3's events, once each");
+    assert_eq!(events.len(), 3);
+    assert_eq!(
+        (reads("recent").await, reads("log").await),
+        (recent + 1.0, log),
+        "no log read"
+    );
+
+    // Far more events than the actor keeps: the early seq is out of its recent past.
+    let rounds = RECENT_EVENTS / 3 + 10;
+    play(rounds).await;
+    let now = seen(&mut witness, &mut views, 4 + rounds as u64).await;
+    let (recent, log) = (reads("recent").await, reads("log").await);
+    let (snapshot, events, current) = resume(&app, &id, &home.token, early).await;
+    assert_eq!(
+        snapshot, early_view,
+        "still exactly the view as of the seq resumed from"
+    );
+    assert_eq!(events, after(&witness, early), "every event after it, once each");
+    assert!(events.len() > RECENT_EVENTS);
+    assert_eq!(current, views[&now]);
+    assert_eq!(
+        (reads("recent").await, reads("log").await),
+        (recent, log + 1.0),
+        "read from the log"
+    );
+
+    // A resume a few rounds back is again served from memory, and says the same as the log.
+    let back = *views.keys().rev().nth(4).expect("updates");
+    let (snapshot, events, _) = resume(&app, &id, &home.token, back).await;
+    assert_eq!(snapshot, views[&back]);
+    assert_eq!(events, after(&witness, back));
+    assert_eq!(reads("recent").await, recent + 1.0);
+    app.stop().await;
+}
