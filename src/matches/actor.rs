@@ -21,7 +21,7 @@
 //! (turn clocks, bots, forfeits) that fail on storage are retried with a bounded backoff,
 //! never taken for "no legal move", so an outage forfeits nobody.
 //!
-//! The actor keeps only a bounded recent past in memory ([`Recent`]: the last few hundred
+//! The actor keeps only a bounded recent past in memory ([`Recent`]: the last hundred-odd
 //! events and the state before them): a whole match's events would be most of its memory,
 //! and only a resuming socket (or the log endpoint) needs them. A resume that reaches back
 //! further gets the events re-derived from the durable log, which holds everything the actor

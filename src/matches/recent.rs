@@ -9,9 +9,11 @@ use crate::rules::{Game, Viewer};
 use serde_json::Value;
 use std::collections::VecDeque;
 
-/// Events kept per live match: a few overs of CTG (about eleven events a ball), enough for
-/// a dropped connection or a phone that slept a minute.
-pub const RECENT_EVENTS: usize = 256;
+/// Events kept per live match: about two overs of CTG (eleven events a ball), some three
+/// minutes of human play, enough for a dropped connection or a phone that slept. A CTG event
+/// is 28 bytes (40 with its seq), so this is about 5 KiB per playing match, beside the 75 KiB
+/// a playing match with its two sockets takes (docs/performance.md).
+pub const RECENT_EVENTS: usize = 128;
 
 /// A viewer's view after some entry, and the events after it that the viewer may see.
 #[derive(Debug, PartialEq)]
