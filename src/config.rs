@@ -29,7 +29,7 @@ pub struct ServeConfig {
     pub disconnect_grace_secs: u64,
 
     #[command(flatten)]
-    pub matchmaking: crate::matchmaking::MatchmakingConfig,
+    pub matchmaking: MatchmakingConfig,
 
     #[command(flatten)]
     pub abuse: crate::http::limits::AbuseConfig,
@@ -59,7 +59,7 @@ impl ServeConfig {
             log_json: false,
             turn_clock_secs: 60,
             disconnect_grace_secs: 300,
-            matchmaking: crate::matchmaking::MatchmakingConfig::default(),
+            matchmaking: MatchmakingConfig::default(),
             abuse: crate::http::limits::AbuseConfig::default(),
             accounts: crate::accounts::AccountConfig::default(),
             connections: crate::listener::ConnectionConfig::default(),
@@ -124,5 +124,66 @@ mod tests {
         config.disconnect_grace_secs = config.limits.max_disconnect_grace_secs + 1;
         let error = config.validate().expect_err("a grace past its maximum");
         assert!(error.starts_with("--disconnect-grace-secs"), "{error}");
+    }
+}
+
+// Matchmaking's settings live here, not in `matchmaking`, so configuration depends on no
+// server module (the matchmaker reads them; they do not read the matchmaker).
+/// How far apart in rating a pairing may be, and how long a ticket waits before a bot.
+#[derive(Debug, Clone, Copy, PartialEq, clap::Args)]
+pub struct MatchmakingConfig {
+    /// Rating difference a fresh ticket accepts.
+    #[arg(
+        long = "matchmaking-window",
+        env = "CREASE_MATCHMAKING_WINDOW",
+        default_value_t = 100.0
+    )]
+    pub base_window: f64,
+    /// How much the acceptable difference grows per second of waiting.
+    #[arg(
+        long = "matchmaking-widen-per-sec",
+        env = "CREASE_MATCHMAKING_WIDEN_PER_SEC",
+        default_value_t = 10.0
+    )]
+    pub widen_per_sec: f64,
+    /// The widest the window gets.
+    #[arg(
+        long = "matchmaking-max-window",
+        env = "CREASE_MATCHMAKING_MAX_WINDOW",
+        default_value_t = 800.0
+    )]
+    pub max_window: f64,
+    /// Seconds a ticket that opted into `bot_fallback` waits before it gets a bot opponent.
+    #[arg(
+        long = "matchmaking-bot-after-secs",
+        env = "CREASE_MATCHMAKING_BOT_AFTER_SECS",
+        default_value_t = 60
+    )]
+    pub bot_after_secs: u64,
+    /// Milliseconds between timed passes.
+    #[arg(
+        long = "matchmaking-tick-ms",
+        env = "CREASE_MATCHMAKING_TICK_MS",
+        default_value_t = 1000
+    )]
+    pub tick_ms: u64,
+}
+
+impl Default for MatchmakingConfig {
+    fn default() -> Self {
+        MatchmakingConfig {
+            base_window: 100.0,
+            widen_per_sec: 10.0,
+            max_window: 800.0,
+            bot_after_secs: 60,
+            tick_ms: 1000,
+        }
+    }
+}
+
+impl MatchmakingConfig {
+    /// The rating difference a ticket accepts after waiting `waited`.
+    pub fn window(&self, waited: Duration) -> f64 {
+        (self.base_window + self.widen_per_sec * waited.as_secs_f64()).min(self.max_window)
     }
 }

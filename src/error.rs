@@ -58,6 +58,17 @@ pub enum ApiError {
     Internal(String),
 }
 
+/// A client's bad options are its own (400); a stored match the game cannot rebuild is ours.
+impl From<crate::matches::GameError> for ApiError {
+    fn from(error: crate::matches::GameError) -> Self {
+        match error {
+            crate::matches::GameError::Options(message) => ApiError::BadOptions(message),
+            crate::matches::GameError::Unknown(game) => ApiError::UnknownGame(game),
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
 /// An outage is the client's business (503, try again); any other store failure is ours (500).
 impl From<StoreError> for ApiError {
     fn from(error: StoreError) -> Self {

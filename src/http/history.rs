@@ -93,10 +93,7 @@ async fn scorecard(State(state): State<AppState>, id: MatchId) -> Result<Json<Sc
                 .get(&row.game)
                 .ok_or_else(|| ApiError::UnknownGame(row.game.clone()))?;
             let log = state.lobby.store.log(&id).await?;
-            Some(
-                game.replayed_view(&row, &log, Viewer::Spectator)
-                    .map_err(ApiError::Internal)?,
-            )
+            Some(game.replayed_view(&row, &log, Viewer::Spectator)?)
         }
         _ => None,
     };

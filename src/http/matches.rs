@@ -154,9 +154,7 @@ async fn websocket(
         (MatchStatus::Live, ..) if state.lobby.cluster.is_some() => return Err(ApiError::Unavailable),
         // A seated player may connect before the last seat is taken: it waits for the start.
         (MatchStatus::Open, Some(player), Some(seat)) => {
-            let view = game
-                .replayed_view(&row, &[], viewer)
-                .map_err(ApiError::Internal)?;
+            let view = game.replayed_view(&row, &[], viewer)?;
             let snapshot = Snapshot {
                 protocol: protocol.number(),
                 match_id: row.match_id.clone(),
@@ -191,9 +189,7 @@ async fn websocket(
         _ => return Err(ApiError::MatchNotLive),
     }
     let log = state.lobby.store.log(&id).await?;
-    let view = game
-        .replayed_view(&row, &log, viewer)
-        .map_err(ApiError::Internal)?;
+    let view = game.replayed_view(&row, &log, viewer)?;
     let result = row
         .result
         .as_ref()

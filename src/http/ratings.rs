@@ -78,7 +78,7 @@ async fn leaderboard(
     let format = match &query.format {
         Some(format) => format.clone(),
         None => {
-            let (options, _) = kind.check_options(None).map_err(ApiError::Internal)?;
+            let (options, _) = kind.check_options(None)?;
             format_of(&game, &options)
         }
     };

@@ -3,13 +3,42 @@
 //! the server is one `GameRegistry::register::<NewGame>()` line.
 
 use super::{ActorContext, MatchHandle, actor};
-use crate::fairness::{self, VerifyReport};
-use crate::rules::{BotPolicy, Dice, Game, MatchCore, Seed, Viewer};
+use crate::fairness::{self, Mismatch, VerifyReport};
+use crate::rules::{BotPolicy, Dice, Game, MatchCore, Seed, SetupError, Viewer};
 use crate::store::{LogEntry, MatchRow};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
 use std::sync::Arc;
+
+/// Why the registry could not do what was asked of a game.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// No registered game has this id (a stored row of a game this server does not run).
+    #[error("unknown game {0:?}")]
+    Unknown(String),
+    /// A client's options: the message names the field (`overs: invalid value: integer
+    /// 65536, expected u16`) or the rule they break.
+    #[error("{0}")]
+    Options(String),
+    /// A stored match's options no longer read (the row was written by an incompatible
+    /// version, or edited by hand).
+    #[error("the stored options do not read: {0}")]
+    StoredOptions(serde_json::Error),
+    #[error("the stored seed is not 32 hex bytes")]
+    StoredSeed,
+    #[error("the game refuses the stored options: {0}")]
+    Setup(SetupError),
+    #[error("the log does not replay: {0}")]
+    Replay(#[from] Mismatch),
+    #[error(transparent)]
+    Spawn(#[from] actor::SpawnError),
+    /// A view given to a bot is not this game's view.
+    #[error("not a view of this game: {0}")]
+    View(serde_json::Error),
+    #[error("a value could not be serialised: {0}")]
+    Serialise(serde_json::Error),
+}
 
 /// JSON Schemas of one game's payloads, for `proto/<game>/`.
 pub struct GameSchemas {
@@ -28,7 +57,7 @@ pub trait GameKind: Send + Sync + 'static {
     fn max_command_bytes(&self) -> usize;
 
     /// Reads options (absent = the game's defaults); returns them normalised and the seat count.
-    fn check_options(&self, options: Option<Value>) -> Result<(Value, u8), String>;
+    fn check_options(&self, options: Option<Value>) -> Result<(Value, u8), GameError>;
 
     /// Rebuilds the match from its log (verifying it on the way) and starts its actor.
     fn spawn(
@@ -36,18 +65,19 @@ pub trait GameKind: Send + Sync + 'static {
         context: ActorContext,
         options: &Value,
         log: Vec<LogEntry>,
-    ) -> Result<(MatchHandle, tokio::task::JoinHandle<()>), String>;
+    ) -> Result<(MatchHandle, tokio::task::JoinHandle<()>), GameError>;
 
     /// Checks a finished match's log against its revealed seed.
     fn verify(&self, row: &MatchRow, log: &[LogEntry]) -> VerifyReport;
 
     /// The view of a match rebuilt from its log (finished matches have no actor); with an
     /// empty log, the view before the start (a match still open).
-    fn replayed_view(&self, row: &MatchRow, log: &[LogEntry], viewer: Viewer) -> Result<Value, String>;
+    fn replayed_view(&self, row: &MatchRow, log: &[LogEntry], viewer: Viewer) -> Result<Value, GameError>;
 
     /// A bot's move from a view as received over the wire (its JSON text); drives
     /// `crease bot` and `crease load`.
-    fn bot_command(&self, view: &str, policy: BotPolicy, dice: &mut Dice) -> Result<Option<Value>, String>;
+    fn bot_command(&self, view: &str, policy: BotPolicy, dice: &mut Dice)
+    -> Result<Option<Value>, GameError>;
 
     fn schemas(&self) -> GameSchemas;
 }
@@ -64,15 +94,17 @@ impl<G: Game> GameKind for Registered<G> {
         G::MAX_COMMAND_BYTES
     }
 
-    fn check_options(&self, options: Option<Value>) -> Result<(Value, u8), String> {
+    fn check_options(&self, options: Option<Value>) -> Result<(Value, u8), GameError> {
         let options: G::Options = match options {
             None | Some(Value::Null) => G::Options::default(),
             // The error names the field (`overs: invalid value: integer 65536, expected u16`).
-            Some(value) => serde_path_to_error::deserialize(value).map_err(|error| error.to_string())?,
+            Some(value) => serde_path_to_error::deserialize(value)
+                .map_err(|error| GameError::Options(error.to_string()))?,
         };
-        let seats = G::seat_count(&options).map_err(|error| error.to_string())?;
-        G::initial_state(&options).map_err(|error| error.to_string())?;
-        let normalised = serde_json::to_value(&options).map_err(|error| error.to_string())?;
+        let refused = |error: SetupError| GameError::Options(error.to_string());
+        let seats = G::seat_count(&options).map_err(refused)?;
+        G::initial_state(&options).map_err(refused)?;
+        let normalised = serde_json::to_value(&options).map_err(GameError::Serialise)?;
         Ok((normalised, seats))
     }
 
@@ -81,10 +113,10 @@ impl<G: Game> GameKind for Registered<G> {
         context: ActorContext,
         options: &Value,
         log: Vec<LogEntry>,
-    ) -> Result<(MatchHandle, tokio::task::JoinHandle<()>), String> {
+    ) -> Result<(MatchHandle, tokio::task::JoinHandle<()>), GameError> {
         let options: G::Options =
-            serde_json::from_value(options.clone()).map_err(|error| error.to_string())?;
-        actor::spawn::<G>(context, options, log).map_err(|error| error.to_string())
+            serde_json::from_value(options.clone()).map_err(GameError::StoredOptions)?;
+        Ok(actor::spawn::<G>(context, options, log)?)
     }
 
     fn verify(&self, row: &MatchRow, log: &[LogEntry]) -> VerifyReport {
@@ -97,26 +129,30 @@ impl<G: Game> GameKind for Registered<G> {
         }
     }
 
-    fn replayed_view(&self, row: &MatchRow, log: &[LogEntry], viewer: Viewer) -> Result<Value, String> {
-        let options: G::Options = serde_json::from_value(row.options.0.clone()).map_err(|e| e.to_string())?;
-        let seed = Seed::from_hex(&row.seed).ok_or("the stored seed is not 32 hex bytes")?;
+    fn replayed_view(&self, row: &MatchRow, log: &[LogEntry], viewer: Viewer) -> Result<Value, GameError> {
+        let options: G::Options =
+            serde_json::from_value(row.options.0.clone()).map_err(GameError::StoredOptions)?;
+        let seed = Seed::from_hex(&row.seed).ok_or(GameError::StoredSeed)?;
         // An empty log is a match that has not started (a replay would miss its start's events).
         let core = if log.is_empty() {
-            MatchCore::<G>::new(&options, &seed).map_err(|e| e.to_string())?
+            MatchCore::<G>::new(&options, &seed).map_err(GameError::Setup)?
         } else {
-            fairness::replay::<G>(&options, &seed, log, |_, _, _| {})
-                .map_err(|e| e.to_string())?
-                .core
+            fairness::replay::<G>(&options, &seed, log, |_, _, _| {})?.core
         };
-        serde_json::to_value(G::view(&core.state, viewer)).map_err(|e| e.to_string())
+        serde_json::to_value(G::view(&core.state, viewer)).map_err(GameError::Serialise)
     }
 
-    fn bot_command(&self, view: &str, policy: BotPolicy, dice: &mut Dice) -> Result<Option<Value>, String> {
-        let view: G::View = serde_json::from_str(view).map_err(|error| error.to_string())?;
+    fn bot_command(
+        &self,
+        view: &str,
+        policy: BotPolicy,
+        dice: &mut Dice,
+    ) -> Result<Option<Value>, GameError> {
+        let view: G::View = serde_json::from_str(view).map_err(GameError::View)?;
         match G::bot_command(&view, policy, dice) {
             Some(command) => serde_json::to_value(command)
                 .map(Some)
-                .map_err(|error| error.to_string()),
+                .map_err(GameError::Serialise),
             None => Ok(None),
         }
     }
@@ -161,5 +197,71 @@ impl GameRegistry {
 
     pub fn ids(&self) -> Vec<&'static str> {
         self.games.keys().copied().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ApiError;
+    use serde_json::json;
+
+    fn ctg() -> Arc<dyn GameKind> {
+        GameRegistry::standard()
+            .get("ctg")
+            .expect("ctg is registered")
+            .clone()
+    }
+
+    fn row(options: Value, seed: &str) -> MatchRow {
+        MatchRow {
+            match_id: "m".into(),
+            game: "ctg".into(),
+            options: sqlx::types::Json(options),
+            status: "open".into(),
+            seat_count: 2,
+            turn_clock_ms: 1,
+            disconnect_grace_ms: 1,
+            seed_commitment: String::new(),
+            seed: seed.into(),
+            created_at: chrono::Utc::now(),
+            started_at: None,
+            finished_at: None,
+            result: None,
+        }
+    }
+
+    /// A client's bad options are a 400 naming the field; a stored match that cannot be
+    /// rebuilt is a 500 saying why: the error's kind, not its text, decides.
+    #[test]
+    fn each_failure_is_typed_and_maps_to_its_http_answer() {
+        let error = ctg().check_options(Some(json!({ "format": "t50" }))).unwrap_err();
+        assert!(
+            matches!(&error, GameError::Options(message) if message.contains("format")),
+            "{error}"
+        );
+        assert!(matches!(ApiError::from(error), ApiError::BadOptions(_)));
+
+        let seed = "00".repeat(32);
+        let (options, _) = ctg().check_options(None).expect("the defaults");
+        assert!(
+            ctg()
+                .replayed_view(&row(options.clone(), &seed), &[], Viewer::Spectator)
+                .is_ok()
+        );
+        let error = ctg()
+            .replayed_view(&row(options, "not hex"), &[], Viewer::Spectator)
+            .unwrap_err();
+        assert!(matches!(error, GameError::StoredSeed), "{error}");
+        let error = ctg()
+            .replayed_view(&row(json!({ "format": 7 }), &seed), &[], Viewer::Spectator)
+            .unwrap_err();
+        assert!(matches!(error, GameError::StoredOptions(_)), "{error}");
+        assert!(matches!(ApiError::from(error), ApiError::Internal(_)));
+
+        let error = ctg()
+            .bot_command("{}", BotPolicy::Heuristic, &mut Dice::new(&Seed::from_u64(1)))
+            .unwrap_err();
+        assert!(matches!(error, GameError::View(_)), "{error}");
     }
 }

@@ -5,7 +5,7 @@
 //! start a match twice; play itself never takes this lock (actors are independent).
 //! Matchmaking tickets live in the database ([`crate::matchmaking`]).
 
-use super::{ActorContext, GameRegistry, LiveMatches, MatchHandle};
+use super::{ActorContext, GameError, GameRegistry, LiveMatches, MatchHandle};
 use crate::cluster::Cluster;
 use crate::config::Clocks;
 use crate::error::ApiError;
@@ -118,9 +118,7 @@ impl Lobby {
             .games
             .get(&request.game)
             .ok_or_else(|| ApiError::UnknownGame(request.game.clone()))?;
-        let (options, seat_count) = game
-            .check_options(options_object(request.options)?)
-            .map_err(ApiError::BadOptions)?;
+        let (options, seat_count) = game.check_options(options_object(request.options)?)?;
         let clocks = Clocks {
             turn: match request.turn_clock_secs {
                 None => self.clocks.turn,
@@ -236,10 +234,7 @@ impl Lobby {
             return self.place(cluster, match_id).await;
         }
         let row = self.match_row(match_id).await?;
-        let handle = self
-            .spawn_actor(&row, Vec::new(), None)
-            .await
-            .map_err(ApiError::Internal)?;
+        let handle = self.spawn_actor(&row, Vec::new(), None).await?;
         // The actor logs the start before it reads its mailbox, so this answer means the
         // match is durably started when the caller hears it is live.
         handle.log(crate::rules::Viewer::Spectator).await;
@@ -283,10 +278,7 @@ impl Lobby {
         let row = self.match_row(&lease.match_id).await?;
         let log = self.store.log(&lease.match_id).await?;
         let fresh = log.is_empty();
-        let handle = self
-            .spawn_actor(&row, log, Some(Fence(lease.epoch)))
-            .await
-            .map_err(ApiError::Internal)?;
+        let handle = self.spawn_actor(&row, log, Some(Fence(lease.epoch))).await?;
         if wait_for_start && fresh {
             handle.log(crate::rules::Viewer::Spectator).await;
         }
@@ -312,12 +304,12 @@ impl Lobby {
         row: &MatchRow,
         log: Vec<crate::store::LogEntry>,
         fence: Option<Fence>,
-    ) -> Result<MatchHandle, String> {
+    ) -> Result<MatchHandle, ApiError> {
         let game = self
             .games
             .get(&row.game)
-            .ok_or_else(|| format!("unknown game {}", row.game))?;
-        let seats = self.store.seats(&row.match_id).await.map_err(|e| e.to_string())?;
+            .ok_or_else(|| GameError::Unknown(row.game.clone()))?;
+        let seats = self.store.seats(&row.match_id).await?;
         let context = ActorContext {
             store: self.store.clone(),
             journal: self.journal.clone(),
