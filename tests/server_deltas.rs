@@ -7,7 +7,7 @@
 mod common;
 
 use common::toy::Toy;
-use common::{Backend, Received, spawn_app, spawn_app_on, toy_games};
+use common::{Backend, Client, Received, spawn_app, spawn_app_on, toy_games};
 use crease::matches::GameRegistry;
 use crease::protocol::delta::without_nulls;
 use crease::protocol::{ServerMessage, Step, Update};
@@ -142,7 +142,7 @@ async fn an_unknown_protocol_is_refused_before_the_upgrade() {
 }
 
 /// Reads until the next `step`.
-async fn next_step(client: &mut common::Client) -> Step {
+async fn next_step(client: &mut Client) -> Step {
     loop {
         if let ServerMessage::Step(step) = client.recv().await {
             return step;
@@ -151,7 +151,7 @@ async fn next_step(client: &mut common::Client) -> Step {
 }
 
 /// Reads a protocol 1 client until its next `update`.
-async fn next_update(client: &mut common::Client) -> Update {
+async fn next_update(client: &mut Client) -> Update {
     loop {
         if let ServerMessage::Update(update) = client.recv().await {
             return update;
@@ -173,20 +173,14 @@ async fn a_protocol_2_resume_is_its_snapshot_then_one_step_to_now() {
     for client in [&mut witness, &mut home_client, &mut away_client] {
         client.recv().await;
     }
-    let mut round = async |value: u8| {
-        for client in [&mut home_client, &mut away_client] {
-            let cid = client.command(json!({ "type": "pick", "value": value })).await;
-            assert!(matches!(client.answer(&cid).await, ServerMessage::Ack { .. }));
-        }
-    };
-    round(1).await;
+    Client::play_toy_rounds(&mut home_client, &mut away_client, 1, 1).await;
     let at_n = loop {
         let update = next_update(&mut witness).await;
         if update.view["round"] == 2 {
             break update;
         }
     };
-    round(2).await;
+    Client::play_toy_rounds(&mut home_client, &mut away_client, 1, 2).await;
     let now = loop {
         let update = next_update(&mut witness).await;
         if update.view["round"] == 3 {
@@ -303,16 +297,7 @@ async fn in_protocol_2_the_ack_of_a_match_ending_command_comes_between_its_step_
 #[tokio::test]
 async fn a_protocol_2_seat_connected_before_the_start_gets_the_start_as_one_step() {
     let app = spawn_app(toy_games()).await;
-    let (home, away) = (app.player("home").await, app.player("away").await);
-    let (status, created) = app
-        .post(
-            "/v1/matches",
-            Some(&home.token),
-            json!({ "game": "toy", "options": { "rounds": 2 } }),
-        )
-        .await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["match_id"].as_str().expect("match id").to_string();
+    let (id, home, away) = app.open_match("toy", json!({ "rounds": 2 })).await;
     let mut early = app.connect_with(&id, Some(&home.token), None, Some(2)).await;
     let ServerMessage::Snapshot(snapshot) = early.recv().await else {
         panic!("snapshot first");

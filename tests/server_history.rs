@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{metric, spawn_app, toy_games};
+use common::{Client, metric, spawn_app, toy_games};
 use crease::matches::recent::RECENT_EVENTS;
 use crease::protocol::ServerMessage;
 use serde_json::{Value, json};
@@ -34,7 +34,7 @@ async fn resume(
 }
 
 /// Reads the witness's updates into `views` until the one that opens `round`; its seq.
-async fn seen(witness: &mut common::Client, views: &mut BTreeMap<i64, Value>, round: u64) -> i64 {
+async fn seen(witness: &mut Client, views: &mut BTreeMap<i64, Value>, round: u64) -> i64 {
     loop {
         if let ServerMessage::Update(update) = witness.recv().await {
             views.insert(update.last_seq, update.view.clone());
@@ -60,21 +60,13 @@ async fn a_recent_resume_reads_no_log_and_an_old_one_reads_it_exactly() {
         client.recv().await;
     }
     // Each round is two picks and a reveal: three events.
-    let mut play = async |rounds: usize| {
-        for _ in 0..rounds {
-            for client in [&mut home_client, &mut away_client] {
-                let cid = client.command(json!({ "type": "pick", "value": 1 })).await;
-                assert!(matches!(client.answer(&cid).await, ServerMessage::Ack { .. }));
-            }
-        }
-    };
-    play(3).await;
+    Client::play_toy_rounds(&mut home_client, &mut away_client, 3, 1).await;
     // The witness's view after each update, by seq.
     let mut views = BTreeMap::new();
     let early = seen(&mut witness, &mut views, 3).await;
     let early_view = views[&early].clone();
     seen(&mut witness, &mut views, 4).await;
-    let after = |witness: &common::Client, from: i64| -> Vec<(i64, Value)> {
+    let after = |witness: &Client, from: i64| -> Vec<(i64, Value)> {
         witness
             .events()
             .into_iter()
@@ -95,7 +87,7 @@ async fn a_recent_resume_reads_no_log_and_an_old_one_reads_it_exactly() {
 
     // Far more events than the actor keeps: the early seq is out of its recent past.
     let rounds = RECENT_EVENTS / 3 + 10;
-    play(rounds).await;
+    Client::play_toy_rounds(&mut home_client, &mut away_client, rounds, 1).await;
     let now = seen(&mut witness, &mut views, 4 + rounds as u64).await;
     let (recent, log) = (reads("recent").await, reads("log").await);
     let (snapshot, events, current) = resume(&app, &id, &home.token, early).await;

@@ -174,16 +174,7 @@ async fn errors_for_malformed_envelopes_echo_the_frames_id() {
 #[tokio::test]
 async fn a_seat_may_connect_before_the_start_and_gets_the_start_events() {
     let app = spawn_app(toy_games()).await;
-    let (home, away) = (app.player("home").await, app.player("away").await);
-    let (status, created) = app
-        .post(
-            "/v1/matches",
-            Some(&home.token),
-            json!({ "game": "toy", "options": { "rounds": 2 } }),
-        )
-        .await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["match_id"].as_str().expect("match id").to_string();
+    let (id, home, away) = app.open_match("toy", json!({ "rounds": 2 })).await;
     // Only a seat waits for the start: a spectator's upgrade is still refused.
     let url = format!("{}/v1/matches/{id}/ws", app.base.replacen("http", "ws", 1));
     match tokio_tungstenite::connect_async(url.as_str()).await {

@@ -242,12 +242,18 @@ impl TestApp {
     }
 
     /// Two players in one live match of `game`: `(match, seat-0 player, seat-1 player)`.
-    pub async fn live_match(&self, game: &str, options: Value) -> (MatchInfo, PlayerCreated, PlayerCreated) {
+    /// Two new players and a match of `game` that home created and away has not joined yet.
+    pub async fn open_match(&self, game: &str, options: Value) -> (String, PlayerCreated, PlayerCreated) {
         let (home, away) = (self.player("home").await, self.player("away").await);
         let body = json!({ "game": game, "options": options });
         let (status, created) = self.post("/v1/matches", Some(&home.token), body).await;
         assert_eq!(status, 201, "{created}");
         let match_id = created["match_id"].as_str().expect("match id").to_string();
+        (match_id, home, away)
+    }
+
+    pub async fn live_match(&self, game: &str, options: Value) -> (MatchInfo, PlayerCreated, PlayerCreated) {
+        let (match_id, home, away) = self.open_match(game, options).await;
         let (status, joined) = self
             .post(
                 &format!("/v1/matches/{match_id}/join"),
@@ -381,6 +387,16 @@ impl Client {
                     return ServerMessage::Error(error);
                 }
                 _ => continue,
+            }
+        }
+    }
+
+    /// Both seats of a toy match pick `value` for `rounds` rounds, each pick acked.
+    pub async fn play_toy_rounds(home: &mut Client, away: &mut Client, rounds: usize, value: u8) {
+        for _ in 0..rounds {
+            for client in [&mut *home, &mut *away] {
+                let id = client.command(json!({ "type": "pick", "value": value })).await;
+                assert!(matches!(client.answer(&id).await, ServerMessage::Ack { .. }));
             }
         }
     }
