@@ -19,6 +19,7 @@ mod drills;
 
 use common::{Backend, TestDb, metric};
 use crease::matches::GameRegistry;
+use crease::protocol::delta::without_nulls;
 use crease::store::{EntryKind, Fence, NewEntry, NodeRecord, Store, StoreError};
 use drills::{Drill, RemoteSeat, SeatRecord, ServerProcess, get, post, register};
 use serde_json::{Value, json};
@@ -297,7 +298,8 @@ async fn any_node_serves_any_match_over_routed_sockets() {
 }
 
 /// A seat's sockets opened while its match is open, one on each node: whichever node then
-/// runs the match, both get the start's events (from seq 1) and the first update.
+/// runs the match, both get the start's events (from seq 1) and the first update, in
+/// protocol 1 and, on its own feed, in protocol 2 as one step to the same view.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sockets_opened_before_the_start_get_it_on_either_node() {
     use futures_util::StreamExt;
@@ -318,16 +320,19 @@ async fn sockets_opened_before_the_start_get_it_on_either_node() {
     .await;
     assert_eq!(status, 201, "{info}");
     let match_id = info["match_id"].as_str().expect("match_id").to_string();
+    // On each node, a protocol 1 and a protocol 2 socket of the home seat.
     let mut sockets = Vec::new();
     for node in &nodes {
-        let url = format!(
-            "{}/v1/matches/{match_id}/ws?token={home}",
-            node.base.replacen("http", "ws", 1)
-        );
-        let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
-            .await
-            .expect("a seat may connect before the start");
-        sockets.push(socket);
+        for protocol in [1, 2] {
+            let url = format!(
+                "{}/v1/matches/{match_id}/ws?token={home}&protocol={protocol}",
+                node.base.replacen("http", "ws", 1)
+            );
+            let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+                .await
+                .expect("a seat may connect before the start");
+            sockets.push(socket);
+        }
     }
     async fn next_json<S>(socket: &mut tokio_tungstenite::WebSocketStream<S>) -> Value
     where
@@ -344,34 +349,56 @@ async fn sockets_opened_before_the_start_get_it_on_either_node() {
             }
         }
     }
+    let mut snapshots = Vec::new();
     for socket in &mut sockets {
         let snapshot = next_json(socket).await;
         assert_eq!(
             (snapshot["type"].as_str(), snapshot["status"].as_str()),
             (Some("snapshot"), Some("open"))
         );
+        snapshots.push(snapshot);
     }
     let url = format!("{}/v1/matches/{match_id}/join", nodes[1].base);
     let (status, joined) = post(&cluster.http, &url, &away, json!({})).await;
     assert_eq!(status, 200, "{joined}");
     let owner = lease(&cluster.store().await, &match_id).await.0;
-    for (node, socket) in nodes.iter().zip(&mut sockets) {
-        let first = next_json(socket).await;
+    let mut sockets = sockets.into_iter();
+    let mut snapshots = snapshots.into_iter();
+    for node in &nodes {
+        let (mut full, mut steps) = (sockets.next().expect("v1"), sockets.next().expect("v2"));
+        let first = next_json(&mut full).await;
         assert_eq!(
             (first["type"].as_str(), first["seq"].as_i64()),
             (Some("event"), Some(1)),
             "{first}"
         );
         let update = loop {
-            let frame = next_json(socket).await;
+            let frame = next_json(&mut full).await;
             if frame["type"] == "update" {
                 break frame;
             }
             assert_eq!(frame["type"], "event", "{frame}");
         };
         assert_eq!(update["pending"], json!([0, 1]), "both seats choose their squads");
+        // Protocol 2 crosses the cluster on its own feed: one step, the same start.
+        let _ = snapshots.next();
+        let mut view = snapshots.next().expect("v2 snapshot")["view"].clone();
+        let step = next_json(&mut steps).await;
+        assert_eq!(step["type"], "step", "{step}");
+        assert_eq!(step["events"][0][0], 1, "{step}");
+        assert_eq!(
+            (&step["last_seq"], &step["pending"]),
+            (&update["last_seq"], &update["pending"])
+        );
+        json_patch::merge(&mut view, &step["view"]);
+        assert_eq!(
+            view,
+            without_nulls(update["view"].clone()),
+            "protocol 2's view on node {:?}",
+            node.node
+        );
         eprintln!(
-            "socket on node {:?} (owner {owner}): start events up to {}",
+            "sockets on node {:?} (owner {owner}): start events up to {}",
             node.node, update["last_seq"]
         );
     }
