@@ -2,12 +2,13 @@
 //! both backends: every variant round-trips through the database, is stored as the same
 //! text as its JSON spelling (so existing databases and clients see no change), and a stored
 //! value that no variant spells is a `Malformed` error naming the value, not a panic and not
-//! some other status.
+//! some other status; through the HTTP API, a 500 for that match while the server goes on
+//! serving the others.
 
 mod common;
 
 use chrono::Utc;
-use common::{Backend, TestDb};
+use common::{Backend, TestDb, spawn_app, toy_games};
 use crease::store::{EntryKind, MatchRow, MatchStatus, NewEntry, Store, StoreError};
 use serde_json::json;
 use sqlx::types::Json;
@@ -219,4 +220,49 @@ async fn an_unknown_stored_status_or_kind_is_a_malformed_error_on_sqlite() {
 #[tokio::test]
 async fn an_unknown_stored_status_or_kind_is_a_malformed_error_on_postgres() {
     unknown_words_are_malformed(Backend::Postgres).await;
+}
+
+#[tokio::test]
+async fn a_match_with_an_unknown_stored_status_is_a_500_and_the_server_keeps_serving() {
+    let app = spawn_app(toy_games()).await;
+    let player = app.player("home").await;
+    let create = serde_json::json!({ "game": "toy", "options": { "rounds": 2 } });
+    let (bad, good) = (
+        app.post("/v1/matches", Some(&player.token), create.clone()).await,
+        app.post("/v1/matches", Some(&player.token), create).await,
+    );
+    assert_eq!((bad.0, good.0), (201, 201), "{} {}", bad.1, good.1);
+    let (bad, good) = (
+        bad.1["match_id"].as_str().unwrap_or_default().to_string(),
+        good.1["match_id"].as_str().unwrap_or_default().to_string(),
+    );
+    app.app()
+        .store()
+        .execute_unchecked(&format!(
+            "PRAGMA ignore_check_constraints = ON; \
+             UPDATE \"match\" SET status = 'paused' WHERE match_id = '{bad}'; \
+             PRAGMA ignore_check_constraints = OFF;"
+        ))
+        .await
+        .expect("tamper");
+
+    let (status, body) = app.get(&format!("/v1/matches/{bad}"), None).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (500, Some("internal")),
+        "{body}"
+    );
+    let (status, body) = app.get(&format!("/v1/matches/{good}"), None).await;
+    assert_eq!((status, body["status"].as_str()), (200, Some("open")), "{body}");
+    let (status, body) = app.get("/v1/matches?status=open", None).await;
+    assert_eq!(status, 200, "{body}");
+    let listed: Vec<&str> = body["matches"]
+        .as_array()
+        .map(|list| list.iter().filter_map(|m| m["match_id"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        listed,
+        [good.as_str()],
+        "the tampered match is listed under no status"
+    );
 }
