@@ -80,10 +80,13 @@ async fn lobby_routes_create_join_list_and_refuse_with_typed_errors() {
             .as_array()
             .is_some_and(|list| list.iter().any(|m| m["match_id"] == id.as_str()))
     );
-    assert_error(
-        &app.get("/v1/matches?status=later", None).await,
-        400,
-        "bad_request",
+    let unknown_status = app.get("/v1/matches?status=later", None).await;
+    assert_error(&unknown_status, 400, "bad_request");
+    // The message comes from the status enum itself: it names the word and the statuses.
+    let message = unknown_status.1["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("later") && message.contains("live") && message.contains("finished"),
+        "{message}"
     );
     assert_error(
         &app.get("/v1/matches/67e55044-10b1-426f-9247-bb680e5fe0c8", None)

@@ -251,8 +251,11 @@ mod operations {
 
     /// Lists matches, optionally by status.
     #[utoipa::path(get, path = "/v1/matches", tag = "matches",
-        params(("status" = Option<String>, Query, description = "open, live or finished")),
-        responses((status = 200, body = ref("#/components/schemas/MatchList"))))]
+        params(("status" = Option<String>, Query, description = "`open`, `live`, `finished` or `cancelled` (a match status); without it, open, live and finished matches; at most 100 of each, oldest first")),
+        responses(
+            (status = 200, body = ref("#/components/schemas/MatchList")),
+            (status = 400, description = "`bad_request`: `status` is not a match status", body = ref("#/components/schemas/ErrorBody")),
+        ))]
     fn list_matches() {}
 
     /// One match; the seed is revealed once it is finished.

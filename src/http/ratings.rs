@@ -119,7 +119,7 @@ fn player_match(row: PlayerMatchRow) -> PlayerMatch {
         placing: result
             .as_ref()
             .and_then(|outcome| outcome.placings.get(seat.index()).copied()),
-        status: row.status.parse().unwrap_or(crate::store::MatchStatus::Cancelled),
+        status: row.status,
         match_id: row.match_id,
         game: row.game,
         seat: seat.0,

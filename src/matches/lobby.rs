@@ -502,7 +502,7 @@ pub(crate) fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: 
         match_id: uuid::Uuid::new_v4().to_string(),
         game: game.to_string(),
         options: Json(options),
-        status: MatchStatus::Open.as_str().to_string(),
+        status: MatchStatus::Open,
         seat_count: i32::from(seat_count),
         // Saturating: requests and `crease serve`'s defaults are range-checked before this,
         // but a lobby built in code may be handed any clock, and none may wrap negative.

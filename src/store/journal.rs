@@ -24,7 +24,7 @@
 //! five arrays per group: one statement to parse however many rows the group has.
 
 use super::cluster::{Fence, check_fences};
-use super::{DbSettings, NewEntry, Store, StoreError, StoreResult, within};
+use super::{DbSettings, EntryKind, NewEntry, Store, StoreError, StoreResult, within};
 use crate::ratings::store::RecordRatings;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -373,7 +373,7 @@ impl InsertRows for sqlx::Transaction<'_, sqlx::Postgres> {
         let match_ids: Vec<&str> = rows.iter().map(|(match_id, _, _)| *match_id).collect();
         let seqs: Vec<i64> = rows.iter().map(|(_, entry, _)| entry.seq).collect();
         let ats: Vec<DateTime<Utc>> = rows.iter().map(|(_, _, at)| *at).collect();
-        let kinds: Vec<&str> = rows.iter().map(|(_, entry, _)| entry.kind.as_str()).collect();
+        let kinds: Vec<EntryKind> = rows.iter().map(|(_, entry, _)| entry.kind).collect();
         let payloads: Vec<&str> = rows.iter().map(|(_, entry, _)| entry.payload.get()).collect();
         sqlx::query(SQL)
             .bind(match_ids)
@@ -397,7 +397,7 @@ impl InsertRows for sqlx::Transaction<'_, sqlx::Sqlite> {
                     .bind(*match_id)
                     .bind(entry.seq)
                     .bind(*at)
-                    .bind(entry.kind.as_str())
+                    .bind(entry.kind)
                     .bind(entry.payload.get());
             }
             query.execute(&mut **self).await?;
@@ -429,7 +429,6 @@ fn insert_sql(rows: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::EntryKind;
 
     #[test]
     fn insert_sql_numbers_every_placeholder_once() {

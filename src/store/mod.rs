@@ -57,11 +57,15 @@ impl StoreError {
 }
 
 /// Sorts sqlx's errors at the boundary: a pool that timed out or closed, a broken connection
-/// and a server shutting down or busy are outages (`Unavailable`), the rest are bugs or data.
+/// and a server shutting down or busy are outages (`Unavailable`); a stored value that does
+/// not decode (say a status no [`MatchStatus`] variant spells) is `Malformed`, with sqlx's
+/// message naming the column and the value; the rest are bugs or data.
 impl From<sqlx::Error> for StoreError {
     fn from(error: sqlx::Error) -> Self {
         if is_outage(&error) {
             StoreError::Unavailable(error.to_string())
+        } else if matches!(error, sqlx::Error::ColumnDecode { .. }) {
+            StoreError::Malformed(error.to_string())
         } else {
             StoreError::Database(error)
         }
@@ -248,7 +252,7 @@ impl Store {
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             sqlx::query(MATCH_SQL)
-                .bind(&row.match_id).bind(&row.game).bind(&row.options).bind(&row.status)
+                .bind(&row.match_id).bind(&row.game).bind(&row.options).bind(row.status)
                 .bind(row.seat_count).bind(row.turn_clock_ms).bind(row.disconnect_grace_ms)
                 .bind(&row.seed_commitment).bind(&row.seed).bind(row.created_at)
                 .bind(row.started_at).bind(row.finished_at).bind(&row.result)
@@ -286,7 +290,7 @@ impl Store {
         const LIVE: &str = "UPDATE \"match\" SET status = $2, started_at = $3 WHERE match_id = $1";
         const OTHER: &str = "UPDATE \"match\" SET status = $2, finished_at = $3 WHERE match_id = $1";
         let sql = if status == MatchStatus::Live { LIVE } else { OTHER };
-        with_pool!(self, pool => sqlx::query(sql).bind(match_id).bind(status.as_str()).bind(now)
+        with_pool!(self, pool => sqlx::query(sql).bind(match_id).bind(status).bind(now)
             .execute(pool).await.map(|_| ()))?;
         Ok(())
     }
@@ -307,7 +311,7 @@ impl Store {
             "SELECT {MATCH_COLUMNS} FROM \"match\" WHERE status = $1 ORDER BY created_at, match_id LIMIT $2"
         ));
         Ok(
-            with_pool!(self, pool => sqlx::query_as::<_, MatchRow>(sql).bind(status.as_str()).bind(limit)
+            with_pool!(self, pool => sqlx::query_as::<_, MatchRow>(sql).bind(status).bind(limit)
             .fetch_all(pool).await)?,
         )
     }
@@ -356,7 +360,7 @@ impl Store {
             tx.check_fences(&fences).await?;
             for entry in entries {
                 sqlx::query(EVENT_SQL)
-                    .bind(match_id).bind(entry.seq).bind(now).bind(entry.kind.as_str())
+                    .bind(match_id).bind(entry.seq).bind(now).bind(entry.kind)
                     .bind(Json(&entry.payload))
                     .execute(&mut *tx).await?;
             }
@@ -374,9 +378,9 @@ impl Store {
     /// The whole log of a match in seq order.
     pub async fn log(&self, match_id: &str) -> StoreResult<Vec<LogEntry>> {
         const SQL: &str = "SELECT seq, at, kind, payload FROM match_event WHERE match_id = $1 ORDER BY seq";
-        let rows = with_pool!(self, pool => sqlx::query_as::<_, (i64, DateTime<Utc>, String, Json<Value>)>(SQL)
+        let rows = with_pool!(self, pool => sqlx::query_as::<_, (i64, DateTime<Utc>, EntryKind, Json<Value>)>(SQL)
             .bind(match_id).fetch_all(pool).await)?;
-        rows.into_iter().map(log_entry).collect()
+        Ok(rows.into_iter().map(log_entry).collect())
     }
 
     /// The entries of a match's log after seq `after`: how an actor whose write failed
@@ -384,22 +388,19 @@ impl Store {
     pub async fn log_after(&self, match_id: &str, after: i64) -> StoreResult<Vec<LogEntry>> {
         const SQL: &str =
             "SELECT seq, at, kind, payload FROM match_event WHERE match_id = $1 AND seq > $2 ORDER BY seq";
-        let rows = with_pool!(self, pool => sqlx::query_as::<_, (i64, DateTime<Utc>, String, Json<Value>)>(SQL)
+        let rows = with_pool!(self, pool => sqlx::query_as::<_, (i64, DateTime<Utc>, EntryKind, Json<Value>)>(SQL)
             .bind(match_id).bind(after).fetch_all(pool).await)?;
-        rows.into_iter().map(log_entry).collect()
+        Ok(rows.into_iter().map(log_entry).collect())
     }
 }
 
-fn log_entry(
-    (seq, at, kind, Json(payload)): (i64, DateTime<Utc>, String, Json<Value>),
-) -> StoreResult<LogEntry> {
-    let kind = kind.parse().map_err(StoreError::Malformed)?;
-    Ok(LogEntry {
+fn log_entry((seq, at, kind, Json(payload)): (i64, DateTime<Utc>, EntryKind, Json<Value>)) -> LogEntry {
+    LogEntry {
         seq,
         at,
         kind,
         payload,
-    })
+    }
 }
 
 const SEAT_SQL: &str = "INSERT INTO match_seat (match_id, seat, player_id, bot) VALUES ($1, $2, $3, $4)";

@@ -4,10 +4,19 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::types::Json;
 
+// One spelling for the wire and the database: serde and sqlx both use the snake_case variant
+// name, stored in the `TEXT` column `match.status` (whose `CHECK` lists the same four). A
+// stored value outside them fails to decode (`StoreError::Malformed`, naming the value) rather
+// than being read as some other status. The doc comment below is the JSON schema's text.
 /// Where a match is in its life. `open`: in the lobby; `live`: an actor runs it;
 /// `finished`: has a result and a revealed seed; `cancelled`: everyone left before it began.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema, sqlx::Type,
+)]
 #[serde(rename_all = "snake_case")]
+// `type_name = "text"`: on PostgreSQL the value is bound and checked as the built-in `text`
+// (the column's type), not as a custom enum type the migrations never create.
+#[sqlx(type_name = "text", rename_all = "snake_case")]
 pub enum MatchStatus {
     Open,
     Live,
@@ -15,36 +24,12 @@ pub enum MatchStatus {
     Cancelled,
 }
 
-impl MatchStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchStatus::Open => "open",
-            MatchStatus::Live => "live",
-            MatchStatus::Finished => "finished",
-            MatchStatus::Cancelled => "cancelled",
-        }
-    }
-}
-
-impl std::str::FromStr for MatchStatus {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Self, String> {
-        Ok(match text {
-            "open" => MatchStatus::Open,
-            "live" => MatchStatus::Live,
-            "finished" => MatchStatus::Finished,
-            "cancelled" => MatchStatus::Cancelled,
-            other => return Err(format!("unknown match status {other:?}")),
-        })
-    }
-}
-
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct MatchRow {
     pub match_id: String,
     pub game: String,
     pub options: Json<Value>,
-    pub status: String,
+    pub status: MatchStatus,
     pub seat_count: i32,
     pub turn_clock_ms: i64,
     pub disconnect_grace_ms: i64,
@@ -58,8 +43,10 @@ pub struct MatchRow {
 }
 
 impl MatchRow {
+    /// The same as the `status` field; kept so that callers outside the store (the lobby, the
+    /// CLI) read it unchanged.
     pub fn status(&self) -> MatchStatus {
-        self.status.parse().unwrap_or(MatchStatus::Cancelled)
+        self.status
     }
 }
 
@@ -71,9 +58,14 @@ pub struct SeatRow {
     pub bot: bool,
 }
 
+// Stored in `match_event.kind` (`TEXT`) as on the wire, the snake_case variant name, like
+// `MatchStatus`.
 /// What a log row records.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema, sqlx::Type,
+)]
 #[serde(rename_all = "snake_case")]
+#[sqlx(type_name = "text", rename_all = "snake_case")]
 pub enum EntryKind {
     /// `{seat, source, command}`: what a seat (or its clock, or a bot) asked.
     Command,
@@ -81,28 +73,6 @@ pub enum EntryKind {
     Event,
     /// `{seat, reason}`: a seat lost without the engine deciding it.
     Forfeit,
-}
-
-impl EntryKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EntryKind::Command => "command",
-            EntryKind::Event => "event",
-            EntryKind::Forfeit => "forfeit",
-        }
-    }
-}
-
-impl std::str::FromStr for EntryKind {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Self, String> {
-        Ok(match text {
-            "command" => EntryKind::Command,
-            "event" => EntryKind::Event,
-            "forfeit" => EntryKind::Forfeit,
-            other => return Err(format!("unknown log entry kind {other:?}")),
-        })
-    }
 }
 
 #[derive(Clone, Debug)]

@@ -127,7 +127,7 @@ impl Store {
                     })
                     .collect();
                 sqlx::query(MATCH_SQL)
-                    .bind(&row.match_id).bind(&row.game).bind(&row.options).bind(&row.status)
+                    .bind(&row.match_id).bind(&row.game).bind(&row.options).bind(row.status)
                     .bind(row.seat_count).bind(row.turn_clock_ms).bind(row.disconnect_grace_ms)
                     .bind(&row.seed_commitment).bind(&row.seed).bind(row.created_at)
                     .bind(row.started_at).bind(row.finished_at).bind(&row.result)

@@ -1,9 +1,10 @@
 // The client's pure logic, run in Node without a browser: the field bitmask shared with the
-// engine, the placement checks, and the wire normalisation.
+// engine, the placement checks, the wire normalisation, and the live list's labels.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { maskFromSpots, spotsFromMask, fieldProblems, zoneOfShot } from '../../web/js/games/field.js';
 import { wire } from '../../web/js/conn.js';
+import { formatOf, playersOf, runningFor } from '../../web/js/live.js';
 
 const spots = (...pairs) => pairs.map(([zone, area]) => ({ zone, area }));
 const infield9 = spots([1, 1], [1, 2], [2, 1], [2, 2], [3, 1], [3, 2], [4, 1], [4, 2], [5, 1]);
@@ -68,4 +69,20 @@ test("the Champions over preview reproduces the seed's worked example (champions
     bowling: { faces: ['wicket', 'wide', 'xp', 'save', 'wicket', 'dot'] },
   };
   assert.deepEqual(overScore(runSets, over), { runs: 3, defence: 1, wickets: 1, bowled: true, batted: true });
+});
+
+test('the live list names the players, the format and how long a match has run', () => {
+  const match = { seats: [{ seat: 0, player_id: 'p1', name: 'Ellyse', bot: false }, { seat: 1, player_id: null, name: null, bot: true }] };
+  assert.equal(playersOf(match), 'Ellyse v bot');
+  assert.equal(playersOf({ seats: [{ seat: 0, player_id: 'p1', name: null, bot: false }, { seat: 1, player_id: null, bot: false }] }), 'player v open seat');
+  assert.equal(formatOf('ctg', { format: 't20' }), 'T20');
+  assert.equal(formatOf('ctg', {}), 'T10', 'the engine default when options omit the format');
+  assert.equal(formatOf('wicketz', { overs: 1, innings_per_side: 2 }), '1 over a side, two innings each');
+  assert.equal(formatOf('champions', { players: 4 }), '4 players');
+  assert.equal(formatOf('unknown-game', { anything: 1 }), '');
+  const start = Date.parse('2026-01-01T10:00:00Z');
+  assert.equal(runningFor('2026-01-01T10:00:00Z', start + 30 * 1000), 'just started');
+  assert.equal(runningFor('2026-01-01T10:00:00Z', start + 4 * 60 * 1000), '4 min');
+  assert.equal(runningFor('2026-01-01T10:00:00Z', start + 72 * 60 * 1000), '1 h 12 min');
+  assert.equal(runningFor(null, start), '', 'a match without a start time says nothing rather than NaN');
 });

@@ -145,7 +145,10 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     mount(
       els.header,
       h('div', { class: 'title' },
-        h('a', { href: '#/', class: 'back', title: 'Lobby' }, '←'),
+        // A spectator most likely came from the live list, and goes back to pick another.
+        s.spectate
+          ? h('a', { href: '#/live', class: 'back', title: 'Live matches', 'data-testid': 'back-to-live' }, '←')
+          : h('a', { href: '#/', class: 'back', title: 'Lobby' }, '←'),
         h('h2', {}, g ? g.name : 'Match'),
         h('span', { class: 'muted mono', title: s.matchId }, String(s.matchId).slice(0, 8)),
         h('span', { class: 'role' }, s.spectate ? 'Spectating' : s.seat !== null ? `Seat ${s.seat}` : ''),

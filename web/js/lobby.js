@@ -309,7 +309,8 @@ export function showLobby(root) {
         ticketBox,
         status,
       ),
-      h('section', { class: 'card' }, h('h2', {}, 'Matches'), tabs, list),
+      h('section', { class: 'card' }, h('h2', {}, 'Matches'), tabs, list,
+        h('p', { class: 'muted small' }, h('a', { href: '#/live', 'data-testid': 'to-live' }, 'Watch live matches, by game'))),
     ),
   );
   refresh();
