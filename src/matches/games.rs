@@ -218,7 +218,7 @@ mod tests {
             match_id: "m".into(),
             game: "ctg".into(),
             options: sqlx::types::Json(options),
-            status: "open".into(),
+            status: crate::store::MatchStatus::Open,
             seat_count: 2,
             turn_clock_ms: 1,
             disconnect_grace_ms: 1,
