@@ -1,4 +1,4 @@
-//! The store's enums (`MatchStatus`, `EntryKind`) are read and written by sqlx's derive on
+//! The store's enums (`MatchStatus`, `EntryKind`, `TicketStatus`) are read and written by sqlx's derive on
 //! both backends: every variant round-trips through the database, is stored as the same
 //! text as its JSON spelling (so existing databases and clients see no change), and a stored
 //! value that no variant spells is a `Malformed` error naming the value, not a panic and not
@@ -265,4 +265,57 @@ async fn a_match_with_an_unknown_stored_status_is_a_500_and_the_server_keeps_ser
         [good.as_str()],
         "the tampered match is listed under no status"
     );
+}
+
+/// A ticket's status is the same kind of typed column: every status reads back through the
+/// API as written, and a stored word no status spells is a 500 for that ticket, where it was
+/// once read as `waiting` without a word.
+#[tokio::test]
+async fn a_ticket_with_an_unknown_stored_status_is_a_500_not_a_waiting_ticket() {
+    let app = spawn_app(toy_games()).await;
+    let player = app.player("home").await;
+    let (status, ticket) = app
+        .post(
+            "/v1/matchmaking/tickets",
+            Some(&player.token),
+            json!({ "game": "toy" }),
+        )
+        .await;
+    assert_eq!(status, 201, "{ticket}");
+    let id = ticket["ticket_id"].as_str().unwrap_or_default().to_string();
+    let url = format!("/v1/matchmaking/tickets/{id}");
+    let (status, body) = app.get(&url, Some(&player.token)).await;
+    assert_eq!(
+        (status, body["status"].as_str()),
+        (200, Some("waiting")),
+        "{body}"
+    );
+    let tamper = |word: &str| {
+        format!(
+            "PRAGMA ignore_check_constraints = ON; \
+             UPDATE matchmaking_ticket SET status = '{word}' WHERE ticket_id = '{id}'; \
+             PRAGMA ignore_check_constraints = OFF;"
+        )
+    };
+    for word in ["matched", "cancelled"] {
+        app.app()
+            .store()
+            .execute_unchecked(&tamper(word))
+            .await
+            .expect("set");
+        let (status, body) = app.get(&url, Some(&player.token)).await;
+        assert_eq!((status, body["status"].as_str()), (200, Some(word)), "{body}");
+    }
+    app.app()
+        .store()
+        .execute_unchecked(&tamper("paused"))
+        .await
+        .expect("tamper");
+    let (status, body) = app.get(&url, Some(&player.token)).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (500, Some("internal")),
+        "{body}"
+    );
+    app.stop().await;
 }

@@ -138,21 +138,16 @@ pub struct TicketRow {
     pub ticket_id: String,
     pub player_id: String,
     pub game: String,
-    pub status: String,
+    pub status: TicketStatus,
     pub match_id: Option<String>,
 }
 
 impl TicketRow {
     fn into_ticket(self) -> Ticket {
-        let status = match self.status.as_str() {
-            "matched" => TicketStatus::Matched,
-            "cancelled" => TicketStatus::Cancelled,
-            _ => TicketStatus::Waiting,
-        };
         Ticket {
             ticket_id: self.ticket_id,
             game: self.game,
-            status,
+            status: self.status,
             match_id: self.match_id,
         }
     }

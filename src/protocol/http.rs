@@ -111,8 +111,11 @@ pub struct CreateTicket {
     pub bot_fallback: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+// Stored as the same snake_case text in `matchmaking_ticket.status` (its CHECK lists the
+// three): an unknown stored value fails to decode instead of reading as `waiting`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, sqlx::Type)]
 #[serde(rename_all = "snake_case")]
+#[sqlx(type_name = "text", rename_all = "snake_case")]
 pub enum TicketStatus {
     Waiting,
     Matched,
