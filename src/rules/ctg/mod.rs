@@ -14,6 +14,7 @@ pub mod command;
 pub mod data;
 pub mod engine;
 pub mod event;
+pub mod exploits;
 pub mod field;
 pub mod options;
 pub mod reject;

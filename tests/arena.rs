@@ -1,0 +1,173 @@
+//! `crease arena`: the interval it prints, its policy names, and that every shipped exploit
+//! only ever plays legal commands over whole matches (the arena refuses to hide a refusal).
+
+use crease::cli::arena::{self, ArenaError, Common, Report, Result3, Z95, champions, ctg, wicketz};
+use crease::rules::ctg::{Options as CtgOptions, types::Format};
+use crease::rules::wicketz::Options as WicketzOptions;
+use crease::rules::{BotPolicy, Seat};
+
+fn close(actual: (f64, f64), expected: (f64, f64)) {
+    assert!(
+        (actual.0 - expected.0).abs() < 5e-4 && (actual.1 - expected.1).abs() < 5e-4,
+        "{actual:?} is not {expected:?}"
+    );
+}
+
+#[test]
+fn wilson_interval_matches_known_counts() {
+    // Reference values of the Wilson score interval at z = 1.96.
+    close(arena::wilson(50.0, 100.0, Z95), (0.4038, 0.5962));
+    close(arena::wilson(0.0, 10.0, Z95), (0.0, 0.2775));
+    close(arena::wilson(10.0, 10.0, Z95), (0.7225, 1.0));
+    close(arena::wilson(1100.0, 2000.0, Z95), (0.5281, 0.5717));
+    close(arena::wilson(0.0, 0.0, Z95), (0.0, 1.0));
+}
+
+#[test]
+fn a_report_counts_ties_as_half_a_win() {
+    let mut report = Report::default();
+    for _ in 0..6 {
+        report.add(Result3::Win, Seat(0));
+    }
+    for _ in 0..2 {
+        report.add(Result3::Tie, Seat(1));
+    }
+    for _ in 0..2 {
+        report.add(Result3::Loss, Seat(1));
+    }
+    report.finish();
+    assert_eq!((report.a_wins, report.ties, report.b_wins), (6, 2, 2));
+    assert_eq!(report.a_wins_by_seat, [6, 0]);
+    assert!((report.a_score - 0.7).abs() < 1e-12);
+    close(
+        (report.wilson_low, report.wilson_high),
+        arena::wilson(7.0, 10.0, Z95),
+    );
+}
+
+#[test]
+fn unknown_policy_names_are_refused_with_the_known_ones() {
+    let error = ctg::CtgPolicy::parse("ctg", "same-stroke").unwrap_err();
+    let ArenaError::UnknownPolicy { ref known, .. } = error else {
+        panic!("{error}");
+    };
+    assert!(
+        known.contains("same-card") && known.contains("heuristic"),
+        "{known}"
+    );
+    assert!(error.to_string().contains("`same-stroke`"), "{error}");
+    assert!(wicketz::WicketzPolicy::parse("wicketz", "same-stroke").is_ok());
+    assert!(champions::ChampionsPolicy::parse("champions", "").is_err());
+}
+
+/// Plays `pairs` deals of each exploit against the heuristic, both seat orders.
+fn every_exploit_plays_legally<P: Copy>(
+    names: Vec<&'static str>,
+    parse: impl Fn(&str) -> Result<P, ArenaError>,
+    heuristic: P,
+    pairs: u64,
+    play: impl Fn(&crease::rules::Seed, Seat, [P; 2]) -> Result<Result3, ArenaError>,
+) {
+    let exploits: Vec<&str> = names
+        .into_iter()
+        .filter(|n| !["random", "heuristic"].contains(n))
+        .collect();
+    assert!(!exploits.is_empty());
+    for name in exploits {
+        let exploit = parse(name).unwrap();
+        for index in 0..pairs * 2 {
+            let deal = arena::deal_seed(11, index);
+            let seat = arena::a_seat(index);
+            if let Err(error) = play(&deal, seat, [exploit, heuristic]) {
+                panic!("{name}, match {index}: {error}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_ctg_exploit_plays_only_legal_commands_in_both_formats() {
+    for format in [Format::T10, Format::T20] {
+        let options = CtgOptions {
+            format,
+            ..CtgOptions::default()
+        };
+        every_exploit_plays_legally(
+            ctg::CtgPolicy::names(),
+            |n| ctg::CtgPolicy::parse("ctg", n),
+            ctg::CtgPolicy::Bot(BotPolicy::Heuristic),
+            10,
+            |deal, seat, policies| ctg::play(&options, deal, seat, policies),
+        );
+    }
+}
+
+#[test]
+fn every_wicketz_exploit_plays_only_legal_commands_with_every_option() {
+    let plain = WicketzOptions {
+        overs: 10,
+        ..WicketzOptions::default()
+    };
+    let advanced = WicketzOptions {
+        overs: 5,
+        innings_per_side: 2,
+        bowling_variations: true,
+        wild_card: true,
+        ..WicketzOptions::default()
+    };
+    for options in [plain, advanced] {
+        every_exploit_plays_legally(
+            wicketz::WicketzPolicy::names(),
+            |n| wicketz::WicketzPolicy::parse("wicketz", n),
+            wicketz::WicketzPolicy::Bot(BotPolicy::Heuristic),
+            5,
+            |deal, seat, policies| wicketz::play(&options, deal, seat, policies),
+        );
+    }
+}
+
+#[test]
+fn every_champions_exploit_plays_only_legal_commands() {
+    every_exploit_plays_legally(
+        champions::ChampionsPolicy::names(),
+        |n| champions::ChampionsPolicy::parse("champions", n),
+        champions::ChampionsPolicy::Bot(BotPolicy::Heuristic),
+        10,
+        champions::play,
+    );
+}
+
+#[test]
+fn an_arena_repeats_from_its_seed_and_swaps_seats() {
+    let common = Common {
+        a: "card-per-type".into(),
+        b: "heuristic".into(),
+        matches: 40,
+        seed: 3,
+        json: true,
+        list: false,
+    };
+    let options = CtgOptions::default();
+    let policies = [
+        ctg::CtgPolicy::parse("ctg", &common.a).unwrap(),
+        ctg::CtgPolicy::parse("ctg", &common.b).unwrap(),
+    ];
+    let run = || {
+        let mut seats = Vec::new();
+        let report = arena::run_matches(&common, "ctg", "a", "b", |deal, seat| {
+            seats.push(seat);
+            ctg::play(&options, deal, seat, policies)
+        })
+        .unwrap();
+        (report, seats)
+    };
+    let (first, seats) = run();
+    let (second, _) = run();
+    assert_eq!(first.matches, 40);
+    assert_eq!(first.a_wins + first.ties + first.b_wins, 40);
+    assert_eq!(seats.iter().filter(|s| **s == Seat(0)).count(), 20);
+    assert_eq!(
+        (first.a_wins, first.ties, first.b_wins, first.a_wins_by_seat),
+        (second.a_wins, second.ties, second.b_wins, second.a_wins_by_seat)
+    );
+}
