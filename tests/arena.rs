@@ -171,3 +171,35 @@ fn an_arena_repeats_from_its_seed_and_swaps_seats() {
         (second.a_wins, second.ties, second.b_wins, second.a_wins_by_seat)
     );
 }
+
+#[test]
+fn ctg_hard_plays_only_legal_commands_in_both_formats_and_both_seats() {
+    for format in [Format::T10, Format::T20] {
+        let options = CtgOptions {
+            format,
+            ..CtgOptions::default()
+        };
+        let hard = ctg::CtgPolicy::parse("ctg", "hard").unwrap();
+        for opponent in ["hard", "heuristic", "random", "card-per-type"] {
+            let opponent = ctg::CtgPolicy::parse("ctg", opponent).unwrap();
+            for index in 0..12 {
+                let played = ctg::play(
+                    &options,
+                    &arena::deal_seed(5, index),
+                    arena::a_seat(index),
+                    [hard, opponent],
+                );
+                if let Err(error) = played {
+                    panic!("{format:?} vs {}, match {index}: {error}", opponent.name());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn hard_is_offered_only_where_a_game_has_one() {
+    assert!(ctg::CtgPolicy::names().contains(&"hard"));
+    assert!(wicketz::WicketzPolicy::parse("wicketz", "hard").is_err());
+    assert!(champions::ChampionsPolicy::parse("champions", "hard").is_err());
+}

@@ -6,6 +6,7 @@ use crate::rules::champions::{Champions, Options};
 use crate::rules::{Game, Seat, Seed};
 
 impl ExploitSet for Exploit {
+    const HAS_HARD: bool = false;
     fn all() -> &'static [Self] {
         &Exploit::ALL
     }
@@ -33,6 +34,8 @@ pub fn play(deal: &Seed, a_seat: Seat, policies: [ChampionsPolicy; 2]) -> Result
         match policies[index] {
             Policy::Bot(policy) => Champions::bot_command(view, policy, rng),
             Policy::Exploit(exploit) => exploit.command(view, rng),
+            // Refused by `parse`: this game has no hard bot yet.
+            Policy::Hard => None,
         }
     })
 }

@@ -3,10 +3,11 @@
 use super::{ArenaError, Common, ExploitSet, Policy, Result3};
 use crate::rules::ctg::exploits::Exploit;
 use crate::rules::ctg::sim::{self, StrictError};
-use crate::rules::ctg::{Options, bot, types::Format};
+use crate::rules::ctg::{Options, bot, hard, types::Format};
 use crate::rules::{Seat, Seed};
 
 impl ExploitSet for Exploit {
+    const HAS_HARD: bool = true;
     fn all() -> &'static [Self] {
         &Exploit::ALL
     }
@@ -39,6 +40,7 @@ pub fn play(
     let played = sim::play_strict(options, deal, |seat, ask, situation, rng| {
         match policies[usize::from(seat != a_seat)] {
             Policy::Bot(policy) => bot::choose(ask, situation, policy, rng),
+            Policy::Hard => hard::choose(ask, situation, rng),
             Policy::Exploit(exploit) => exploit.choose(ask, situation, rng),
         }
     })

@@ -77,6 +77,8 @@ pub enum ArenaError {
 
 /// A set of fixed exploit strategies of one game, selectable by name.
 pub trait ExploitSet: Copy + 'static {
+    /// Whether the game has a `hard` bot yet.
+    const HAS_HARD: bool;
     fn all() -> &'static [Self];
     fn name(self) -> &'static str;
     fn about(self) -> &'static str;
@@ -86,8 +88,16 @@ pub trait ExploitSet: Copy + 'static {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy<E> {
     Bot(BotPolicy),
+    /// The game's `hard` bot (mixed sealed choices), where it has one.
+    Hard,
     Exploit(E),
 }
+
+/// The name and description of the `hard` policy.
+const HARD: (&str, &str) = (
+    "hard",
+    "mixed strategies for sealed choices, solved from the ruleset",
+);
 
 /// The bot policies every game has, by their arena names.
 const BOT_POLICIES: [(&str, BotPolicy, &str); 2] = [
@@ -104,6 +114,9 @@ impl<E: ExploitSet> Policy<E> {
         if let Some((_, policy, _)) = BOT_POLICIES.iter().find(|(known, _, _)| *known == name) {
             return Ok(Policy::Bot(*policy));
         }
+        if E::HAS_HARD && name == HARD.0 {
+            return Ok(Policy::Hard);
+        }
         E::all()
             .iter()
             .find(|exploit| exploit.name() == name)
@@ -119,6 +132,7 @@ impl<E: ExploitSet> Policy<E> {
         BOT_POLICIES
             .iter()
             .map(|(name, _, _)| *name)
+            .chain(E::HAS_HARD.then_some(HARD.0))
             .chain(E::all().iter().map(|e| e.name()))
             .collect()
     }
@@ -129,6 +143,7 @@ impl<E: ExploitSet> Policy<E> {
                 .iter()
                 .find(|(_, known, _)| *known == policy)
                 .map_or("?", |(name, _, _)| *name),
+            Policy::Hard => HARD.0,
             Policy::Exploit(exploit) => exploit.name(),
         }
     }
@@ -138,6 +153,7 @@ impl<E: ExploitSet> Policy<E> {
         BOT_POLICIES
             .iter()
             .map(|(name, _, about)| (*name, *about))
+            .chain(E::HAS_HARD.then_some(HARD))
             .chain(E::all().iter().map(|e| (e.name(), e.about())))
             .map(|(name, about)| format!("  {name:<22} {about}\n"))
             .collect()

@@ -6,6 +6,7 @@ use crate::rules::wicketz::{Options, Wicketz};
 use crate::rules::{Game, Seat, Seed};
 
 impl ExploitSet for Exploit {
+    const HAS_HARD: bool = false;
     fn all() -> &'static [Self] {
         &Exploit::ALL
     }
@@ -49,6 +50,8 @@ pub fn play(
         match policies[index] {
             Policy::Bot(policy) => Wicketz::bot_command(view, policy, rng),
             Policy::Exploit(exploit) => exploit.command(view, rng),
+            // Refused by `parse`: this game has no hard bot yet.
+            Policy::Hard => None,
         }
     })
 }

@@ -16,6 +16,7 @@ pub mod engine;
 pub mod event;
 pub mod exploits;
 pub mod field;
+pub mod hard;
 pub mod options;
 pub mod reject;
 pub mod resolve;
