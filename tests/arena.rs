@@ -203,3 +203,36 @@ fn hard_is_offered_only_where_a_game_has_one() {
     assert!(wicketz::WicketzPolicy::parse("wicketz", "hard").is_err());
     assert!(champions::ChampionsPolicy::parse("champions", "hard").is_err());
 }
+
+#[test]
+fn bot_levels_parse_and_bad_ones_are_refused_clearly() {
+    use crease::rules::{BotLevel, BotLevelError};
+    assert_eq!("easy".parse(), Ok(BotLevel::Easy));
+    assert_eq!("normal".parse(), Ok(BotLevel::Normal));
+    assert_eq!("hard".parse(), Ok(BotLevel::Hard));
+    assert_eq!(BotLevel::default(), BotLevel::Normal);
+    for bad in ["", "Hard", "expert", "normal "] {
+        let error: BotLevelError = bad.parse::<BotLevel>().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("unknown bot level `{bad}`: expected easy, normal or hard")
+        );
+    }
+    // Serialized as the same names, and unknown names refused.
+    assert_eq!(serde_json::to_string(&BotLevel::Hard).unwrap(), "\"hard\"");
+    assert!(serde_json::from_str::<BotLevel>("\"expert\"").is_err());
+    // The arena takes levels as policy names, and says when a game has no hard bot.
+    assert_eq!(
+        ctg::CtgPolicy::parse("ctg", "easy").unwrap(),
+        ctg::CtgPolicy::Bot(BotPolicy::Random)
+    );
+    assert_eq!(
+        ctg::CtgPolicy::parse("ctg", "hard").unwrap(),
+        ctg::CtgPolicy::Hard
+    );
+    let error = wicketz::WicketzPolicy::parse("wicketz", "hard").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "wicketz has no hard bot yet; its levels are easy and normal"
+    );
+}

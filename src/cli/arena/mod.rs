@@ -6,7 +6,7 @@
 //! 95 % Wilson score interval, the interval that stays honest near 0 % and 100 % where the
 //! normal approximation does not.
 
-use crate::rules::{BotPolicy, Dice, Game, MatchCore, Outcome, Seat, Seed};
+use crate::rules::{BotLevel, BotPolicy, Dice, Game, MatchCore, Outcome, Seat, Seed};
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -65,6 +65,8 @@ pub enum ArenaError {
         name: String,
         known: String,
     },
+    #[error("{game} has no hard bot yet; its levels are easy and normal")]
+    NoHardBot { game: &'static str },
     #[error("the match options are invalid: {0}")]
     Setup(String),
     #[error("policy `{policy}` was refused a command: {detail}")]
@@ -114,8 +116,13 @@ impl<E: ExploitSet> Policy<E> {
         if let Some((_, policy, _)) = BOT_POLICIES.iter().find(|(known, _, _)| *known == name) {
             return Ok(Policy::Bot(*policy));
         }
-        if E::HAS_HARD && name == HARD.0 {
-            return Ok(Policy::Hard);
+        // The levels a player picks (`easy`, `normal`, `hard`) name bots too.
+        if let Ok(level) = name.parse::<BotLevel>() {
+            return match level.policy() {
+                Some(policy) => Ok(Policy::Bot(policy)),
+                None if E::HAS_HARD => Ok(Policy::Hard),
+                None => Err(ArenaError::NoHardBot { game }),
+            };
         }
         E::all()
             .iter()
