@@ -236,3 +236,45 @@ fn bot_levels_parse_and_bad_ones_are_refused_clearly() {
         "wicketz has no hard bot yet; its levels are easy and normal"
     );
 }
+
+#[test]
+fn ctg_habit_counts_are_the_revealed_balls_and_every_seat_sees_the_same() {
+    use crease::rules::ctg::{Ctg, Event, sim};
+    use crease::rules::{Game, Seed, Viewer};
+    let options = CtgOptions::default();
+    let mut revealed = [0u64; 2];
+    let mut batting = Seat(0);
+    let played = sim::play(
+        &options,
+        &Seed::from_u64(21),
+        [BotPolicy::Heuristic; 2],
+        |event| match event {
+            Event::InningsStarted { batting: side, .. } => batting = *side,
+            Event::Revealed { .. } => revealed[usize::from(1 - batting.0)] += 1,
+            _ => {}
+        },
+    )
+    .unwrap();
+    let state = &played.state;
+    for (side, revealed) in revealed.into_iter().enumerate() {
+        let bowled: u64 = state.cards_bowled[side]
+            .iter()
+            .flatten()
+            .map(|c| u64::from(*c))
+            .sum();
+        let played: u64 = state.zones_played[1 - side]
+            .iter()
+            .flatten()
+            .map(|c| u64::from(*c))
+            .sum();
+        assert_eq!(bowled, revealed, "side {side} bowled");
+        assert_eq!(played, revealed, "side {} batted", 1 - side);
+        assert!(bowled > 0);
+    }
+    let views = [Viewer::Seat(Seat(0)), Viewer::Seat(Seat(1)), Viewer::Spectator]
+        .map(|viewer| Ctg::view(state, viewer).situation);
+    for situation in &views[..2] {
+        assert_eq!(situation.card_counts, views[2].card_counts);
+        assert_eq!(situation.zone_counts, views[2].zone_counts);
+    }
+}
