@@ -5,7 +5,7 @@
 //! * [`rules`]: the games themselves, pure and deterministic. [`rules::Game`] is the one
 //!   trait every game implements; [`rules::Dice`] is the seeded stream every roll comes from;
 //!   [`rules::MatchCore`] runs a game without any I/O.
-//! * [`cli`]: the `crease` binary's subcommands (`serve`, `simulate`, `bot`, `verify`), one
+//! * [`cli`]: the `crease` binary's subcommands (`serve`, `simulate`, `arena`, `bot`, `verify`), one
 //!   file each; [`config`] holds the server's flags and environment variables.
 //! * [`app`]: the assembled server ([`app::Application`]), which tests spawn on port 0.
 //! * [`protocol`]: every JSON message on the wire (HTTP bodies and WebSocket frames),

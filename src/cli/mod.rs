@@ -5,6 +5,7 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod arena;
 pub mod bot;
 pub mod load;
 pub mod serve;
@@ -33,6 +34,8 @@ pub enum Command {
     Serve(Box<crate::config::ServeConfig>),
     /// Play bot-vs-bot matches in memory and print the game's statistics.
     Simulate(simulate::Args),
+    /// Pit two policies (bots or fixed exploits) against each other over many matches.
+    Arena(arena::Args),
     /// Play matches against a running server as a WebSocket client.
     Bot(bot::Args),
     /// Load-test a running server with many concurrent two-player matches.
@@ -45,6 +48,7 @@ pub enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Simulate(args)) => simulate::run(args),
+        Some(Command::Arena(args)) => arena::run(args),
         Some(Command::Serve(config)) => serve::run(*config),
         Some(Command::Bot(args)) => bot::run(args),
         Some(Command::Load(args)) => load::run(args),

@@ -107,6 +107,56 @@ pub enum BotPolicy {
     Heuristic,
 }
 
+/// How strongly a bot plays, as a player picks it: `easy` is the random policy, `normal`
+/// the heuristic (the server's default bot), `hard` the game's mixed-strategy bot, which
+/// only some games have so far (CTG: `ctg::hard`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BotLevel {
+    Easy,
+    #[default]
+    Normal,
+    Hard,
+}
+
+/// A bot level that is not one of `easy`, `normal`, `hard`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown bot level `{0}`: expected easy, normal or hard")]
+pub struct BotLevelError(pub String);
+
+impl BotLevel {
+    pub const ALL: [BotLevel; 3] = [BotLevel::Easy, BotLevel::Normal, BotLevel::Hard];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BotLevel::Easy => "easy",
+            BotLevel::Normal => "normal",
+            BotLevel::Hard => "hard",
+        }
+    }
+
+    /// The [`BotPolicy`] of this level, or `None` for `hard`, which is not a `BotPolicy`:
+    /// each game that has one provides it itself.
+    pub fn policy(self) -> Option<BotPolicy> {
+        match self {
+            BotLevel::Easy => Some(BotPolicy::Random),
+            BotLevel::Normal => Some(BotPolicy::Heuristic),
+            BotLevel::Hard => None,
+        }
+    }
+}
+
+impl std::str::FromStr for BotLevel {
+    type Err = BotLevelError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        BotLevel::ALL
+            .into_iter()
+            .find(|level| level.name() == text)
+            .ok_or_else(|| BotLevelError(text.chars().take(32).collect()))
+    }
+}
+
 /// One game's rules. Implementations live in `rules/<game>/` and are pure.
 pub trait Game: Sized + Send + Sync + 'static {
     /// Stable id used in URLs, the database and the wire: `ctg`, `wicketz`, `champions`.

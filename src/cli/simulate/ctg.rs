@@ -2,7 +2,7 @@
 
 use crate::rules::BotPolicy;
 use crate::rules::ctg::sim::{self, Tally};
-use crate::rules::ctg::{Options, types::Format};
+use crate::rules::ctg::{Options, hard, types::Format};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -36,6 +36,8 @@ pub enum FormatArg {
 pub enum PolicyArg {
     Random,
     Heuristic,
+    /// Mixed sealed choices solved from the ruleset (`crate::rules::ctg::hard`).
+    Hard,
 }
 
 /// The statistics the issue asks for, derived from a tally.
@@ -81,6 +83,7 @@ pub fn report(args: &Args, tally: &Tally, seconds: f64, cpu_seconds: Option<f64>
         policy: match args.policy {
             PolicyArg::Random => "random",
             PolicyArg::Heuristic => "heuristic",
+            PolicyArg::Hard => "hard",
         },
         matches: tally.matches,
         seed: args.seed,
@@ -114,8 +117,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ..Options::default()
     };
     let policy = match args.policy {
-        PolicyArg::Random => BotPolicy::Random,
-        PolicyArg::Heuristic => BotPolicy::Heuristic,
+        PolicyArg::Random => Some(BotPolicy::Random),
+        PolicyArg::Heuristic => Some(BotPolicy::Heuristic),
+        PolicyArg::Hard => None,
     };
     let bar = if args.json || !std::io::stderr().is_terminal() {
         ProgressBar::hidden()
@@ -132,7 +136,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let cpu_started = thread_cpu_seconds();
     let step = (args.matches / 200).max(1);
     for index in 0..args.matches {
-        let played = sim::play(&options, &sim::match_seed(args.seed, index), [policy; 2], |_| {})?;
+        let seed = sim::match_seed(args.seed, index);
+        let played = match policy {
+            Some(policy) => sim::play(&options, &seed, [policy; 2], |_| {})?,
+            // `hard` is not a `BotPolicy` (the server does not seat it yet); it plays on the
+            // strict path, where a refused command is an error.
+            None => sim::play_strict(&options, &seed, |_, ask, situation, rng| {
+                hard::choose(ask, situation, rng)
+            })?,
+        };
         tally.add(&played.tally);
         if index % step == 0 {
             bar.set_position(index);

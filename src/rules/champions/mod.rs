@@ -10,6 +10,7 @@ pub mod commands;
 pub mod data;
 pub mod errors;
 pub mod events;
+pub mod exploits;
 pub mod faces;
 pub mod flow;
 pub mod fold;

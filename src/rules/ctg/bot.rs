@@ -61,7 +61,7 @@ fn batting_order(roles: &[Role; 12], confidence: &[i8; 12], drop: u8) -> [u8; 11
 
 /// The attitude a sensible batter takes: aggressive with confidence or when the chase
 /// demands it.
-fn heuristic_attitude(sit: &Situation, confidence: i8) -> Attitude {
+pub(super) fn heuristic_attitude(sit: &Situation, confidence: i8) -> Attitude {
     let needed_rate = sit
         .target
         .map(|t| f32::from(t.saturating_sub(sit.runs)) * 6.0 / f32::from(sit.balls_left.max(1)))

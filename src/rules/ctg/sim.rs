@@ -3,9 +3,13 @@
 //! This is the fast path: no view is built and no state is cloned, but each decision is
 //! made by the same [`bot::choose`] on the same [`view::ask`] a view would carry.
 
+use super::command::Command;
 use super::event::Event;
 use super::options::Options;
+use super::reject::CtgReject;
+use super::state::Phase;
 use super::state::State;
+use super::view::{Ask, Situation};
 use super::{Ctg, bot, engine, view};
 use crate::rules::{BotPolicy, Dice, Game, Seat, Seed, SetupError};
 use serde::Serialize;
@@ -118,6 +122,73 @@ pub fn play(
                     state.phase
                 )));
             }
+        }
+    }
+    if let Some(winner) = state.winner {
+        match winner {
+            None => tally.ties += 1,
+            Some(seat) if seat != state.batting => tally.batting_first_wins += 1,
+            Some(_) => {}
+        }
+    }
+    Ok(Played { state, tally })
+}
+
+/// Why a strict match ([`play_strict`]) stopped before its end.
+#[derive(Debug, thiserror::Error)]
+pub enum StrictError {
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error("{seat} played {command:?} in {phase:?}, refused: {reject}")]
+    Refused {
+        seat: Seat,
+        command: Command,
+        phase: Phase,
+        reject: CtgReject,
+    },
+}
+
+/// Plays a whole match with one chooser per seat, each with its own dice (so one seat's
+/// choices never shift the other's random draws), and stops at the first refused command
+/// instead of falling back: the arena uses it, where a refusal is a bug in a policy.
+pub fn play_strict(
+    options: &Options,
+    seed: &Seed,
+    mut choose: impl FnMut(Seat, &Ask, &Situation, &mut Dice) -> Command,
+) -> Result<Played, StrictError> {
+    let mut state = Ctg::initial_state(options)?;
+    let mut dice = Dice::new(seed);
+    let mut seat_dice = [0x5a_u8, 0xa5].map(|salt| {
+        let mut bot_seed = seed.0;
+        bot_seed[0] ^= salt;
+        Dice::new(&Seed(bot_seed))
+    });
+    let mut tally = Tally {
+        matches: 1,
+        ..Tally::default()
+    };
+    let mut out = Vec::with_capacity(32);
+    engine::start(&mut state, &mut out);
+    loop {
+        for event in out.drain(..) {
+            tally.count(&event);
+        }
+        let mask = state.pending_mask();
+        if mask == 0 {
+            break;
+        }
+        let seat = Seat(mask.trailing_zeros() as u8);
+        let Some(ask) = view::ask(&state, seat) else { break };
+        let situation = view::situation(&state, seat);
+        let command = choose(seat, &ask, &situation, &mut seat_dice[seat.index() & 1]);
+        tally.commands += 1;
+        if let Err(reject) = engine::execute(&mut state, seat, &command, &mut dice, &mut out) {
+            return Err(StrictError::Refused {
+                seat,
+                command,
+                phase: state.phase,
+                reject,
+            });
         }
     }
     if let Some(winner) = state.winner {

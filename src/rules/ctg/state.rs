@@ -165,6 +165,12 @@ pub struct State {
     pub delivered_this_over: bool,
     pub ball: Ball,
     pub winner: Option<Option<Seat>>,
+    /// Public tendencies, folded from revealed balls only: by side and bowl type
+    /// ([`BowlType::index`]), how often that side bowled each card of the type's deck, and
+    /// how often it played each zone 1-5 batting against that type. Bots read them through
+    /// the view's [`Situation`](super::view::Situation).
+    pub cards_bowled: [[[u16; 8]; 3]; 2],
+    pub zones_played: [[[u16; 5]; 3]; 2],
 }
 
 impl State {
@@ -213,6 +219,8 @@ impl State {
             balls_in_over: 0,
             slot: 0,
             dealt: None,
+            cards_bowled: [[[0; 8]; 3]; 2],
+            zones_played: [[[0; 5]; 3]; 2],
             power_play_used: [false; 2],
             power_play_asked: false,
             power_play_now: false,
@@ -423,6 +431,16 @@ pub fn apply(state: &mut State, event: &Event) {
             state.ball.advantage = advantage;
             if state.striker != NONE {
                 state.attitude[usize::from(state.striker.min(11))] = shot.attitude;
+            }
+            let kind = state.bowl_type().index();
+            let (field_side, bat_side) = (state.field_side(), state.bat_side());
+            if let Some(count) = state.cards_bowled[field_side][kind].get_mut(usize::from(card)) {
+                *count = count.saturating_add(1);
+            }
+            if let Some(count) =
+                state.zones_played[bat_side][kind].get_mut(usize::from(shot.zone).wrapping_sub(1))
+            {
+                *count = count.saturating_add(1);
             }
         }
         Event::SkillPlayed { skill, advantage } => {

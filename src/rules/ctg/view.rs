@@ -26,6 +26,12 @@ pub struct Situation {
     pub balls_left: u16,
     /// Runs the chasing side needs to win, in the second innings.
     pub target: Option<u16>,
+    /// Revealed balls of this match against the current bowler type (public: every seat
+    /// saw them revealed): how often the fielding side bowled each card of the type's deck
+    /// (`card_counts[i]`, card index i) and the batting side played each zone (`zone_counts[z
+    /// - 1]`). What a player would remember of the other side's habits.
+    pub card_counts: [u16; 8],
+    pub zone_counts: [u16; 5],
 }
 
 /// One decision, with its legal options where they can be listed.
@@ -205,6 +211,7 @@ fn opt(player: u8) -> Option<u8> {
 
 pub fn situation(state: &State, seat: Seat) -> Situation {
     let score = state.score[state.bat_side()];
+    let kind = state.bowl_type().index();
     let total = u16::from(state.format.overs()) * 6;
     Situation {
         format: state.format,
@@ -214,6 +221,8 @@ pub fn situation(state: &State, seat: Seat) -> Situation {
         wickets: score.wickets,
         balls_left: total.saturating_sub(score.balls),
         target: state.target(),
+        card_counts: state.cards_bowled[state.field_side()][kind],
+        zone_counts: state.zones_played[state.bat_side()][kind],
     }
 }
 

@@ -97,7 +97,7 @@ fn heuristic_style(over: u16, overs: u16) -> Style {
 }
 
 /// The seed's single-player field puts the keeper at A1 for pace and A0 for spin.
-fn with_keeper_for(field: &Field, style: Style, rules: &Ruleset) -> Field {
+pub(super) fn with_keeper_for(field: &Field, style: Style, rules: &Ruleset) -> Field {
     let keeper = rules.default_field(style).keeper;
     let mut moved = field.clone();
     if !field.fielders.contains(&keeper) {

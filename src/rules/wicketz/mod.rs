@@ -18,6 +18,7 @@ pub mod data;
 pub mod decide;
 pub mod errors;
 pub mod events;
+pub mod exploits;
 pub mod field;
 pub mod generator;
 pub mod indicator;

@@ -1,0 +1,60 @@
+//! `crease arena champions`: two players, through the seat's views, as server bots play.
+
+use super::{ArenaError, Common, ExploitSet, Policy, Result3};
+use crate::rules::champions::exploits::Exploit;
+use crate::rules::champions::{Champions, Options};
+use crate::rules::{Game, Seat, Seed};
+
+impl ExploitSet for Exploit {
+    const HAS_HARD: bool = false;
+    fn all() -> &'static [Self] {
+        &Exploit::ALL
+    }
+    fn name(self) -> &'static str {
+        Exploit::name(self)
+    }
+    fn about(self) -> &'static str {
+        Exploit::about(self)
+    }
+}
+
+pub type ChampionsPolicy = Policy<Exploit>;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Plays one two-player Champions match on `deal` with A in `a_seat`.
+pub fn play(deal: &Seed, a_seat: Seat, policies: [ChampionsPolicy; 2]) -> Result<Result3, ArenaError> {
+    let options = Options { players: 2 };
+    let names = policies.map(|p| p.name());
+    super::play_views::<Champions>(&options, deal, a_seat, names, |index, view, rng| {
+        match policies[index] {
+            Policy::Bot(policy) => Champions::bot_command(view, policy, rng),
+            Policy::Exploit(exploit) => exploit.command(view, rng),
+            // Refused by `parse`: this game has no hard bot yet.
+            Policy::Hard => None,
+        }
+    })
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.common.list {
+        print!("{}", ChampionsPolicy::listing());
+        return Ok(());
+    }
+    let policies = [
+        ChampionsPolicy::parse("champions", &args.common.a)?,
+        ChampionsPolicy::parse("champions", &args.common.b)?,
+    ];
+    let report = super::run_matches(
+        &args.common,
+        "Champions 2 players",
+        policies[0].name(),
+        policies[1].name(),
+        |deal, a_seat| play(deal, a_seat, policies),
+    )?;
+    super::print(&report, args.common.json)
+}

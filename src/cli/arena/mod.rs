@@ -1,0 +1,386 @@
+//! `crease arena <game>`: two policies against each other over many matches.
+//!
+//! Matches come in pairs on the same deal (the same match seed) with the seats swapped, so
+//! neither policy profits from a seat or a lucky seed; every match is seeded from `--seed`,
+//! so a run repeats exactly. The result is policy A's score (a win 1, a tie 1/2) with a
+//! 95 % Wilson score interval, the interval that stays honest near 0 % and 100 % where the
+//! normal approximation does not.
+
+use crate::rules::{BotLevel, BotPolicy, Dice, Game, MatchCore, Outcome, Seat, Seed};
+use clap::Subcommand;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::time::Instant;
+
+pub mod champions;
+pub mod ctg;
+pub mod wicketz;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub game: GameArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GameArgs {
+    /// Cricket: The Game.
+    Ctg(ctg::Args),
+    /// Wicketz.
+    Wicketz(wicketz::Args),
+    /// Cricket Champions, two players.
+    Champions(champions::Args),
+}
+
+/// What every game's arena takes.
+#[derive(Debug, clap::Args)]
+pub struct Common {
+    /// Policy A (see `--list`).
+    #[arg(long, default_value = "heuristic")]
+    pub a: String,
+    /// Policy B (see `--list`).
+    #[arg(long, default_value = "heuristic")]
+    pub b: String,
+    /// Number of matches, half with A in seat 0 and half with A in seat 1.
+    #[arg(long, default_value_t = 2000)]
+    pub matches: u64,
+    /// Arena seed: the same seed and policies give the same result.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print one JSON object instead of text (and no progress bar).
+    #[arg(long)]
+    pub json: bool,
+    /// List this game's policies and exit.
+    #[arg(long)]
+    pub list: bool,
+}
+
+/// Why an arena could not run or a match could not be played.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    #[error("unknown policy `{name}` for {game}; known: {known}")]
+    UnknownPolicy {
+        game: &'static str,
+        name: String,
+        known: String,
+    },
+    #[error("{game} has no hard bot yet; its levels are easy and normal")]
+    NoHardBot { game: &'static str },
+    #[error("the match options are invalid: {0}")]
+    Setup(String),
+    #[error("policy `{policy}` was refused a command: {detail}")]
+    Refused { policy: String, detail: String },
+    #[error("policy `{policy}` had no command when the game waited for it")]
+    NoCommand { policy: String },
+    #[error("a match did not finish within {0} commands")]
+    Unfinished(u32),
+}
+
+/// A set of fixed exploit strategies of one game, selectable by name.
+pub trait ExploitSet: Copy + 'static {
+    /// Whether the game has a `hard` bot yet.
+    const HAS_HARD: bool;
+    fn all() -> &'static [Self];
+    fn name(self) -> &'static str;
+    fn about(self) -> &'static str;
+}
+
+/// A policy in the arena: one of the game's bots, or one of its fixed exploits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy<E> {
+    Bot(BotPolicy),
+    /// The game's `hard` bot (mixed sealed choices), where it has one.
+    Hard,
+    Exploit(E),
+}
+
+/// The name and description of the `hard` policy.
+const HARD: (&str, &str) = (
+    "hard",
+    "mixed strategies for sealed choices, solved from the ruleset",
+);
+
+/// The bot policies every game has, by their arena names.
+const BOT_POLICIES: [(&str, BotPolicy, &str); 2] = [
+    (
+        "random",
+        BotPolicy::Random,
+        "uniformly random among legal commands",
+    ),
+    ("heuristic", BotPolicy::Heuristic, "the server's default bot"),
+];
+
+impl<E: ExploitSet> Policy<E> {
+    pub fn parse(game: &'static str, name: &str) -> Result<Self, ArenaError> {
+        if let Some((_, policy, _)) = BOT_POLICIES.iter().find(|(known, _, _)| *known == name) {
+            return Ok(Policy::Bot(*policy));
+        }
+        // The levels a player picks (`easy`, `normal`, `hard`) name bots too.
+        if let Ok(level) = name.parse::<BotLevel>() {
+            return match level.policy() {
+                Some(policy) => Ok(Policy::Bot(policy)),
+                None if E::HAS_HARD => Ok(Policy::Hard),
+                None => Err(ArenaError::NoHardBot { game }),
+            };
+        }
+        E::all()
+            .iter()
+            .find(|exploit| exploit.name() == name)
+            .map(|exploit| Policy::Exploit(*exploit))
+            .ok_or_else(|| ArenaError::UnknownPolicy {
+                game,
+                name: name.to_string(),
+                known: Self::names().join(", "),
+            })
+    }
+
+    pub fn names() -> Vec<&'static str> {
+        BOT_POLICIES
+            .iter()
+            .map(|(name, _, _)| *name)
+            .chain(E::HAS_HARD.then_some(HARD.0))
+            .chain(E::all().iter().map(|e| e.name()))
+            .collect()
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Bot(policy) => BOT_POLICIES
+                .iter()
+                .find(|(_, known, _)| *known == policy)
+                .map_or("?", |(name, _, _)| *name),
+            Policy::Hard => HARD.0,
+            Policy::Exploit(exploit) => exploit.name(),
+        }
+    }
+
+    /// One line per policy: name and what it does.
+    pub fn listing() -> String {
+        BOT_POLICIES
+            .iter()
+            .map(|(name, _, about)| (*name, *about))
+            .chain(E::HAS_HARD.then_some(HARD))
+            .chain(E::all().iter().map(|e| (e.name(), e.about())))
+            .map(|(name, about)| format!("  {name:<22} {about}\n"))
+            .collect()
+    }
+}
+
+/// One match from A's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Result3 {
+    Win,
+    Tie,
+    Loss,
+}
+
+impl Result3 {
+    /// A's result from a game's outcome: the better placing wins, an equal one ties.
+    pub fn of(outcome: &Outcome, a_seat: Seat, b_seat: Seat) -> Result3 {
+        let place = |seat: Seat| outcome.placings.get(seat.index()).copied().unwrap_or(u8::MAX);
+        match place(a_seat).cmp(&place(b_seat)) {
+            std::cmp::Ordering::Less => Result3::Win,
+            std::cmp::Ordering::Equal => Result3::Tie,
+            std::cmp::Ordering::Greater => Result3::Loss,
+        }
+    }
+}
+
+/// The 95 % two-sided normal quantile.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// The Wilson score interval of a proportion `successes / trials` at quantile `z`.
+/// `successes` may be fractional (ties count half). No trials: the whole of [0, 1].
+pub fn wilson(successes: f64, trials: f64, z: f64) -> (f64, f64) {
+    if trials <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let p = (successes / trials).clamp(0.0, 1.0);
+    let z2 = z * z;
+    let denominator = 1.0 + z2 / trials;
+    let centre = (p + z2 / (2.0 * trials)) / denominator;
+    let half = z * (p * (1.0 - p) / trials + z2 / (4.0 * trials * trials)).sqrt() / denominator;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The counts of an arena and what they mean.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Report {
+    pub game: String,
+    pub a: String,
+    pub b: String,
+    pub matches: u64,
+    pub seed: u64,
+    pub a_wins: u64,
+    pub ties: u64,
+    pub b_wins: u64,
+    /// A's wins when A sat in seat 0 and in seat 1.
+    pub a_wins_by_seat: [u64; 2],
+    /// (A's wins + ties / 2) / matches.
+    pub a_score: f64,
+    pub wilson_low: f64,
+    pub wilson_high: f64,
+    pub seconds: f64,
+}
+
+impl Report {
+    pub fn add(&mut self, result: Result3, a_seat: Seat) {
+        self.matches += 1;
+        match result {
+            Result3::Win => {
+                self.a_wins += 1;
+                self.a_wins_by_seat[a_seat.index() & 1] += 1;
+            }
+            Result3::Tie => self.ties += 1,
+            Result3::Loss => self.b_wins += 1,
+        }
+    }
+
+    /// Fills in the score and its interval from the counts.
+    pub fn finish(&mut self) {
+        let trials = self.matches as f64;
+        let successes = self.a_wins as f64 + self.ties as f64 / 2.0;
+        self.a_score = if self.matches == 0 {
+            0.0
+        } else {
+            successes / trials
+        };
+        (self.wilson_low, self.wilson_high) = wilson(successes, trials, Z95);
+    }
+}
+
+/// The deal of match `index`: pairs of matches share it, with the seats swapped.
+pub fn deal_seed(seed: u64, index: u64) -> Seed {
+    Seed::from_u64(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(index / 2))
+}
+
+/// The seat A takes in match `index`.
+pub fn a_seat(index: u64) -> Seat {
+    Seat((index % 2) as u8)
+}
+
+/// Plays `matches` matches with `play(deal, a_seat)` and tallies A's results.
+pub fn run_matches(
+    common: &Common,
+    game: &str,
+    a: &str,
+    b: &str,
+    mut play: impl FnMut(&Seed, Seat) -> Result<Result3, ArenaError>,
+) -> Result<Report, ArenaError> {
+    let bar = if common.json || !std::io::stderr().is_terminal() {
+        ProgressBar::hidden()
+    } else {
+        let bar = ProgressBar::new(common.matches);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} matches {per_sec} eta {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    };
+    let mut report = Report {
+        game: game.to_string(),
+        a: a.to_string(),
+        b: b.to_string(),
+        seed: common.seed,
+        ..Report::default()
+    };
+    let started = Instant::now();
+    let step = (common.matches / 200).max(1);
+    for index in 0..common.matches {
+        let seat = a_seat(index);
+        report.add(play(&deal_seed(common.seed, index), seat)?, seat);
+        if index % step == 0 {
+            bar.set_position(index);
+        }
+    }
+    bar.finish_and_clear();
+    report.seconds = started.elapsed().as_secs_f64();
+    report.finish();
+    Ok(report)
+}
+
+/// Plays one match through the game's views, the path server bots take: `choose(i, ..)` is
+/// asked for policy i's command (A is 0). Each seat draws from its own dice. A refused
+/// command is an error, never replaced: the arena must not hide a policy's bugs.
+pub fn play_views<G: Game>(
+    options: &G::Options,
+    deal: &Seed,
+    a_seat: Seat,
+    names: [&str; 2],
+    mut choose: impl FnMut(usize, &G::View, &mut Dice) -> Option<G::Command>,
+) -> Result<Result3, ArenaError> {
+    /// Far more commands than the longest match of any game takes.
+    const MAX_COMMANDS: u32 = 1_000_000;
+    let mut core = MatchCore::<G>::new(options, deal).map_err(|e| ArenaError::Setup(e.to_string()))?;
+    let mut seat_dice = [0x5a_u8, 0xa5].map(|salt| {
+        let mut seed = deal.0;
+        seed[0] ^= salt;
+        Dice::new(&Seed(seed))
+    });
+    let b_seat = Seat(1 - (a_seat.0 & 1));
+    core.start();
+    for _ in 0..MAX_COMMANDS {
+        if let Some(outcome) = G::outcome(&core.state) {
+            return Ok(Result3::of(&outcome, a_seat, b_seat));
+        }
+        let Some(seat) = G::pending(&core.state).first().copied() else {
+            return Err(ArenaError::Unfinished(0));
+        };
+        let policy = usize::from(seat != a_seat);
+        let view = G::view(&core.state, crate::rules::Viewer::Seat(seat));
+        let command = choose(policy, &view, &mut seat_dice[policy]).ok_or_else(|| ArenaError::NoCommand {
+            policy: names[policy].to_string(),
+        })?;
+        core.submit(seat, &command)
+            .map_err(|reject| ArenaError::Refused {
+                policy: names[policy].to_string(),
+                detail: format!("{command:?}: {reject}"),
+            })?;
+    }
+    Err(ArenaError::Unfinished(MAX_COMMANDS))
+}
+
+/// Prints a report as text or JSON.
+pub fn print(report: &Report, json: bool) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string(report)?);
+        return Ok(());
+    }
+    println!(
+        "{}: {} (A) vs {} (B), {} matches (seats swapped on each deal), seed {}",
+        report.game, report.a, report.b, report.matches, report.seed
+    );
+    println!(
+        "  A wins {}  ties {}  B wins {}   (A's wins in seat 0 / 1: {} / {})",
+        report.a_wins, report.ties, report.b_wins, report.a_wins_by_seat[0], report.a_wins_by_seat[1]
+    );
+    println!(
+        "  A's score {:.1} % (a tie counts half), 95 % Wilson interval {:.1} - {:.1} %",
+        100.0 * report.a_score,
+        100.0 * report.wilson_low,
+        100.0 * report.wilson_high
+    );
+    println!("  {:.1} s", report.seconds);
+    Ok(())
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.game {
+        GameArgs::Ctg(args) => ctg::run(args),
+        GameArgs::Wicketz(args) => wicketz::run(args),
+        GameArgs::Champions(args) => champions::run(args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deals_come_in_pairs_with_the_seats_swapped() {
+        assert_eq!(deal_seed(7, 0), deal_seed(7, 1));
+        assert_ne!(deal_seed(7, 1), deal_seed(7, 2));
+        assert_eq!((a_seat(0), a_seat(1)), (Seat(0), Seat(1)));
+    }
+}

@@ -1,0 +1,83 @@
+//! `crease arena wicketz`: through the seat's views, as server bots play.
+
+use super::{ArenaError, Common, ExploitSet, Policy, Result3};
+use crate::rules::wicketz::exploits::Exploit;
+use crate::rules::wicketz::{Options, Wicketz};
+use crate::rules::{Game, Seat, Seed};
+
+impl ExploitSet for Exploit {
+    const HAS_HARD: bool = false;
+    fn all() -> &'static [Self] {
+        &Exploit::ALL
+    }
+    fn name(self) -> &'static str {
+        Exploit::name(self)
+    }
+    fn about(self) -> &'static str {
+        Exploit::about(self)
+    }
+}
+
+pub type WicketzPolicy = Policy<Exploit>;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub common: Common,
+    /// Overs per innings.
+    #[arg(long, default_value_t = 20)]
+    pub overs: u16,
+    /// Innings per side (1 or 2).
+    #[arg(long, default_value_t = 1)]
+    pub innings: u8,
+    /// Play with the advanced bowling variations.
+    #[arg(long)]
+    pub bowling_variations: bool,
+    /// Play with the advanced wild card.
+    #[arg(long)]
+    pub wild_card: bool,
+}
+
+/// Plays one Wicketz match on `deal` with A in `a_seat`.
+pub fn play(
+    options: &Options,
+    deal: &Seed,
+    a_seat: Seat,
+    policies: [WicketzPolicy; 2],
+) -> Result<Result3, ArenaError> {
+    let names = policies.map(|p| p.name());
+    super::play_views::<Wicketz>(options, deal, a_seat, names, |index, view, rng| {
+        match policies[index] {
+            Policy::Bot(policy) => Wicketz::bot_command(view, policy, rng),
+            Policy::Exploit(exploit) => exploit.command(view, rng),
+            // Refused by `parse`: this game has no hard bot yet.
+            Policy::Hard => None,
+        }
+    })
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.common.list {
+        print!("{}", WicketzPolicy::listing());
+        return Ok(());
+    }
+    let options = Options {
+        overs: args.overs,
+        innings_per_side: args.innings,
+        bowling_variations: args.bowling_variations,
+        wild_card: args.wild_card,
+        ..Options::default()
+    };
+    let policies = [
+        WicketzPolicy::parse("wicketz", &args.common.a)?,
+        WicketzPolicy::parse("wicketz", &args.common.b)?,
+    ];
+    let report = super::run_matches(
+        &args.common,
+        &format!("Wicketz {} overs x{}", args.overs, args.innings),
+        policies[0].name(),
+        policies[1].name(),
+        |deal, a_seat| play(&options, deal, a_seat, policies),
+    )?;
+    super::print(&report, args.common.json)
+}

@@ -1,0 +1,280 @@
+//! `crease arena`: the interval it prints, its policy names, and that every shipped exploit
+//! only ever plays legal commands over whole matches (the arena refuses to hide a refusal).
+
+use crease::cli::arena::{self, ArenaError, Common, Report, Result3, Z95, champions, ctg, wicketz};
+use crease::rules::ctg::{Options as CtgOptions, types::Format};
+use crease::rules::wicketz::Options as WicketzOptions;
+use crease::rules::{BotPolicy, Seat};
+
+fn close(actual: (f64, f64), expected: (f64, f64)) {
+    assert!(
+        (actual.0 - expected.0).abs() < 5e-4 && (actual.1 - expected.1).abs() < 5e-4,
+        "{actual:?} is not {expected:?}"
+    );
+}
+
+#[test]
+fn wilson_interval_matches_known_counts() {
+    // Reference values of the Wilson score interval at z = 1.96.
+    close(arena::wilson(50.0, 100.0, Z95), (0.4038, 0.5962));
+    close(arena::wilson(0.0, 10.0, Z95), (0.0, 0.2775));
+    close(arena::wilson(10.0, 10.0, Z95), (0.7225, 1.0));
+    close(arena::wilson(1100.0, 2000.0, Z95), (0.5281, 0.5717));
+    close(arena::wilson(0.0, 0.0, Z95), (0.0, 1.0));
+}
+
+#[test]
+fn a_report_counts_ties_as_half_a_win() {
+    let mut report = Report::default();
+    for _ in 0..6 {
+        report.add(Result3::Win, Seat(0));
+    }
+    for _ in 0..2 {
+        report.add(Result3::Tie, Seat(1));
+    }
+    for _ in 0..2 {
+        report.add(Result3::Loss, Seat(1));
+    }
+    report.finish();
+    assert_eq!((report.a_wins, report.ties, report.b_wins), (6, 2, 2));
+    assert_eq!(report.a_wins_by_seat, [6, 0]);
+    assert!((report.a_score - 0.7).abs() < 1e-12);
+    close(
+        (report.wilson_low, report.wilson_high),
+        arena::wilson(7.0, 10.0, Z95),
+    );
+}
+
+#[test]
+fn unknown_policy_names_are_refused_with_the_known_ones() {
+    let error = ctg::CtgPolicy::parse("ctg", "same-stroke").unwrap_err();
+    let ArenaError::UnknownPolicy { ref known, .. } = error else {
+        panic!("{error}");
+    };
+    assert!(
+        known.contains("same-card") && known.contains("heuristic"),
+        "{known}"
+    );
+    assert!(error.to_string().contains("`same-stroke`"), "{error}");
+    assert!(wicketz::WicketzPolicy::parse("wicketz", "same-stroke").is_ok());
+    assert!(champions::ChampionsPolicy::parse("champions", "").is_err());
+}
+
+/// Plays `pairs` deals of each exploit against the heuristic, both seat orders.
+fn every_exploit_plays_legally<P: Copy>(
+    names: Vec<&'static str>,
+    parse: impl Fn(&str) -> Result<P, ArenaError>,
+    heuristic: P,
+    pairs: u64,
+    play: impl Fn(&crease::rules::Seed, Seat, [P; 2]) -> Result<Result3, ArenaError>,
+) {
+    let exploits: Vec<&str> = names
+        .into_iter()
+        .filter(|n| !["random", "heuristic"].contains(n))
+        .collect();
+    assert!(!exploits.is_empty());
+    for name in exploits {
+        let exploit = parse(name).unwrap();
+        for index in 0..pairs * 2 {
+            let deal = arena::deal_seed(11, index);
+            let seat = arena::a_seat(index);
+            if let Err(error) = play(&deal, seat, [exploit, heuristic]) {
+                panic!("{name}, match {index}: {error}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_ctg_exploit_plays_only_legal_commands_in_both_formats() {
+    for format in [Format::T10, Format::T20] {
+        let options = CtgOptions {
+            format,
+            ..CtgOptions::default()
+        };
+        every_exploit_plays_legally(
+            ctg::CtgPolicy::names(),
+            |n| ctg::CtgPolicy::parse("ctg", n),
+            ctg::CtgPolicy::Bot(BotPolicy::Heuristic),
+            10,
+            |deal, seat, policies| ctg::play(&options, deal, seat, policies),
+        );
+    }
+}
+
+#[test]
+fn every_wicketz_exploit_plays_only_legal_commands_with_every_option() {
+    let plain = WicketzOptions {
+        overs: 10,
+        ..WicketzOptions::default()
+    };
+    let advanced = WicketzOptions {
+        overs: 5,
+        innings_per_side: 2,
+        bowling_variations: true,
+        wild_card: true,
+        ..WicketzOptions::default()
+    };
+    for options in [plain, advanced] {
+        every_exploit_plays_legally(
+            wicketz::WicketzPolicy::names(),
+            |n| wicketz::WicketzPolicy::parse("wicketz", n),
+            wicketz::WicketzPolicy::Bot(BotPolicy::Heuristic),
+            5,
+            |deal, seat, policies| wicketz::play(&options, deal, seat, policies),
+        );
+    }
+}
+
+#[test]
+fn every_champions_exploit_plays_only_legal_commands() {
+    every_exploit_plays_legally(
+        champions::ChampionsPolicy::names(),
+        |n| champions::ChampionsPolicy::parse("champions", n),
+        champions::ChampionsPolicy::Bot(BotPolicy::Heuristic),
+        10,
+        champions::play,
+    );
+}
+
+#[test]
+fn an_arena_repeats_from_its_seed_and_swaps_seats() {
+    let common = Common {
+        a: "card-per-type".into(),
+        b: "heuristic".into(),
+        matches: 40,
+        seed: 3,
+        json: true,
+        list: false,
+    };
+    let options = CtgOptions::default();
+    let policies = [
+        ctg::CtgPolicy::parse("ctg", &common.a).unwrap(),
+        ctg::CtgPolicy::parse("ctg", &common.b).unwrap(),
+    ];
+    let run = || {
+        let mut seats = Vec::new();
+        let report = arena::run_matches(&common, "ctg", "a", "b", |deal, seat| {
+            seats.push(seat);
+            ctg::play(&options, deal, seat, policies)
+        })
+        .unwrap();
+        (report, seats)
+    };
+    let (first, seats) = run();
+    let (second, _) = run();
+    assert_eq!(first.matches, 40);
+    assert_eq!(first.a_wins + first.ties + first.b_wins, 40);
+    assert_eq!(seats.iter().filter(|s| **s == Seat(0)).count(), 20);
+    assert_eq!(
+        (first.a_wins, first.ties, first.b_wins, first.a_wins_by_seat),
+        (second.a_wins, second.ties, second.b_wins, second.a_wins_by_seat)
+    );
+}
+
+#[test]
+fn ctg_hard_plays_only_legal_commands_in_both_formats_and_both_seats() {
+    for format in [Format::T10, Format::T20] {
+        let options = CtgOptions {
+            format,
+            ..CtgOptions::default()
+        };
+        let hard = ctg::CtgPolicy::parse("ctg", "hard").unwrap();
+        for opponent in ["hard", "heuristic", "random", "card-per-type"] {
+            let opponent = ctg::CtgPolicy::parse("ctg", opponent).unwrap();
+            for index in 0..12 {
+                let played = ctg::play(
+                    &options,
+                    &arena::deal_seed(5, index),
+                    arena::a_seat(index),
+                    [hard, opponent],
+                );
+                if let Err(error) = played {
+                    panic!("{format:?} vs {}, match {index}: {error}", opponent.name());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn hard_is_offered_only_where_a_game_has_one() {
+    assert!(ctg::CtgPolicy::names().contains(&"hard"));
+    assert!(wicketz::WicketzPolicy::parse("wicketz", "hard").is_err());
+    assert!(champions::ChampionsPolicy::parse("champions", "hard").is_err());
+}
+
+#[test]
+fn bot_levels_parse_and_bad_ones_are_refused_clearly() {
+    use crease::rules::{BotLevel, BotLevelError};
+    assert_eq!("easy".parse(), Ok(BotLevel::Easy));
+    assert_eq!("normal".parse(), Ok(BotLevel::Normal));
+    assert_eq!("hard".parse(), Ok(BotLevel::Hard));
+    assert_eq!(BotLevel::default(), BotLevel::Normal);
+    for bad in ["", "Hard", "expert", "normal "] {
+        let error: BotLevelError = bad.parse::<BotLevel>().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("unknown bot level `{bad}`: expected easy, normal or hard")
+        );
+    }
+    // Serialized as the same names, and unknown names refused.
+    assert_eq!(serde_json::to_string(&BotLevel::Hard).unwrap(), "\"hard\"");
+    assert!(serde_json::from_str::<BotLevel>("\"expert\"").is_err());
+    // The arena takes levels as policy names, and says when a game has no hard bot.
+    assert_eq!(
+        ctg::CtgPolicy::parse("ctg", "easy").unwrap(),
+        ctg::CtgPolicy::Bot(BotPolicy::Random)
+    );
+    assert_eq!(
+        ctg::CtgPolicy::parse("ctg", "hard").unwrap(),
+        ctg::CtgPolicy::Hard
+    );
+    let error = wicketz::WicketzPolicy::parse("wicketz", "hard").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "wicketz has no hard bot yet; its levels are easy and normal"
+    );
+}
+
+#[test]
+fn ctg_habit_counts_are_the_revealed_balls_and_every_seat_sees_the_same() {
+    use crease::rules::ctg::{Ctg, Event, sim};
+    use crease::rules::{Game, Seed, Viewer};
+    let options = CtgOptions::default();
+    let mut revealed = [0u64; 2];
+    let mut batting = Seat(0);
+    let played = sim::play(
+        &options,
+        &Seed::from_u64(21),
+        [BotPolicy::Heuristic; 2],
+        |event| match event {
+            Event::InningsStarted { batting: side, .. } => batting = *side,
+            Event::Revealed { .. } => revealed[usize::from(1 - batting.0)] += 1,
+            _ => {}
+        },
+    )
+    .unwrap();
+    let state = &played.state;
+    for (side, revealed) in revealed.into_iter().enumerate() {
+        let bowled: u64 = state.cards_bowled[side]
+            .iter()
+            .flatten()
+            .map(|c| u64::from(*c))
+            .sum();
+        let played: u64 = state.zones_played[1 - side]
+            .iter()
+            .flatten()
+            .map(|c| u64::from(*c))
+            .sum();
+        assert_eq!(bowled, revealed, "side {side} bowled");
+        assert_eq!(played, revealed, "side {} batted", 1 - side);
+        assert!(bowled > 0);
+    }
+    let views = [Viewer::Seat(Seat(0)), Viewer::Seat(Seat(1)), Viewer::Spectator]
+        .map(|viewer| Ctg::view(state, viewer).situation);
+    for situation in &views[..2] {
+        assert_eq!(situation.card_counts, views[2].card_counts);
+        assert_eq!(situation.zone_counts, views[2].zone_counts);
+    }
+}
