@@ -1,22 +1,11 @@
 //! `crease arena champions`: two players, through the seat's views, as server bots play.
 
-use super::{ArenaError, Common, ExploitSet, Policy, Result3};
+use super::{ArenaError, Common, Policy, Result3};
 use crate::rules::champions::exploits::Exploit;
 use crate::rules::champions::{Champions, Options};
 use crate::rules::{Game, Seat, Seed};
 
-impl ExploitSet for Exploit {
-    const HAS_HARD: bool = false;
-    fn all() -> &'static [Self] {
-        &Exploit::ALL
-    }
-    fn name(self) -> &'static str {
-        Exploit::name(self)
-    }
-    fn about(self) -> &'static str {
-        Exploit::about(self)
-    }
-}
+super::exploit_set!(Exploit, has_hard: false);
 
 pub type ChampionsPolicy = Policy<Exploit>;
 

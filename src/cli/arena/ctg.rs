@@ -1,23 +1,12 @@
 //! `crease arena ctg`: on CTG's fast path (the same asks a view carries, no view built).
 
-use super::{ArenaError, Common, ExploitSet, Policy, Result3};
+use super::{ArenaError, Common, Policy, Result3};
 use crate::rules::ctg::exploits::Exploit;
 use crate::rules::ctg::sim::{self, StrictError};
 use crate::rules::ctg::{Options, bot, hard, types::Format};
 use crate::rules::{Seat, Seed};
 
-impl ExploitSet for Exploit {
-    const HAS_HARD: bool = true;
-    fn all() -> &'static [Self] {
-        &Exploit::ALL
-    }
-    fn name(self) -> &'static str {
-        Exploit::name(self)
-    }
-    fn about(self) -> &'static str {
-        Exploit::about(self)
-    }
-}
+super::exploit_set!(Exploit, has_hard: true);
 
 pub type CtgPolicy = Policy<Exploit>;
 

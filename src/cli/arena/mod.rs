@@ -86,6 +86,26 @@ pub trait ExploitSet: Copy + 'static {
     fn about(self) -> &'static str;
 }
 
+/// Implements [`ExploitSet`] for a game's `Exploit` enum from its own `ALL`, `name` and
+/// `about`, which every game's exploits module provides.
+macro_rules! exploit_set {
+    ($exploit:ty, has_hard: $has_hard:expr) => {
+        impl $crate::cli::arena::ExploitSet for $exploit {
+            const HAS_HARD: bool = $has_hard;
+            fn all() -> &'static [Self] {
+                &<$exploit>::ALL
+            }
+            fn name(self) -> &'static str {
+                <$exploit>::name(self)
+            }
+            fn about(self) -> &'static str {
+                <$exploit>::about(self)
+            }
+        }
+    };
+}
+pub(crate) use exploit_set;
+
 /// A policy in the arena: one of the game's bots, or one of its fixed exploits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy<E> {
