@@ -140,6 +140,7 @@ impl BotClient {
             options,
             opponent,
             bots: None,
+            bot_level: None,
             turn_clock_secs: None,
             disconnect_grace_secs: None,
         };

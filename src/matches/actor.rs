@@ -33,8 +33,10 @@ use super::{ActorContext, MatchHandle};
 use crate::fairness::{self, CommandRecord, CommandSource, ForfeitRecord, Mismatch};
 use crate::protocol::delta::{self, HeldView};
 use crate::protocol::{Frame, LogEntryBody, PROTOCOL_VERSION, Protocol, Snapshot};
-use crate::rules::{BotPolicy, Dice, Game, MatchCore, Outcome, Reject, RejectKind, Seat, Seed, Viewer};
-use crate::store::{DbSettings, EntryKind, LogEntry, MatchStatus, NewEntry, Receipt, StoreError, within};
+use crate::rules::{Dice, Game, MatchCore, Outcome, Reject, RejectKind, Seat, Seed, Viewer};
+use crate::store::{
+    DbSettings, EntryKind, LogEntry, MatchStatus, NewEntry, Receipt, SeatRow, StoreError, within,
+};
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -1168,7 +1170,13 @@ impl<G: Game> MatchActor<G> {
                 return;
             };
             let view = G::view(&self.core.state, Viewer::Seat(seat));
-            let command = G::bot_command(&view, BotPolicy::Heuristic, &mut self.bot_dice)
+            let level = self
+                .context
+                .seats
+                .get(seat.index())
+                .map(SeatRow::bot_level)
+                .unwrap_or_default();
+            let command = G::bot_command_at(&view, level, &mut self.bot_dice)
                 .or_else(|| G::default_command(&self.core.state, seat));
             let played = match command {
                 Some(command) => self.submit(seat, to_json(&command), CommandSource::Bot).await,

@@ -4,7 +4,7 @@
 
 use super::{ActorContext, MatchHandle, actor};
 use crate::fairness::{self, Mismatch, VerifyReport};
-use crate::rules::{BotPolicy, Dice, Game, MatchCore, Seed, SetupError, Viewer};
+use crate::rules::{BotLevel, BotPolicy, Dice, Game, MatchCore, Seed, SetupError, Viewer};
 use crate::store::{LogEntry, MatchRow};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -78,6 +78,9 @@ pub trait GameKind: Send + Sync + 'static {
     /// `crease bot` and `crease load`.
     fn bot_command(&self, view: &str, policy: BotPolicy, dice: &mut Dice)
     -> Result<Option<Value>, GameError>;
+
+    /// [`Game::has_bot`]: whether the game has a bot at `level`.
+    fn has_bot(&self, level: BotLevel) -> bool;
 
     fn schemas(&self) -> GameSchemas;
 }
@@ -155,6 +158,10 @@ impl<G: Game> GameKind for Registered<G> {
                 .map_err(GameError::Serialise),
             None => Ok(None),
         }
+    }
+
+    fn has_bot(&self, level: BotLevel) -> bool {
+        G::has_bot(level)
     }
 
     fn schemas(&self) -> GameSchemas {

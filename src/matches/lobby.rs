@@ -13,7 +13,7 @@ use crate::fairness;
 use crate::input::{InputLimits, PlayerName};
 use crate::matchmaking::{Matchmaker, MatchmakingConfig};
 use crate::protocol::{CreateMatch, CreateTicket, MatchInfo, Opponent, SeatInfo, Ticket};
-use crate::rules::{Outcome, Seat};
+use crate::rules::{BotLevel, Outcome, Seat};
 use crate::store::{Fence, GroupPolicy, Journal, Lease, MatchRow, MatchStatus, SeatRow, Store};
 use chrono::Utc;
 use serde_json::Value;
@@ -130,9 +130,24 @@ impl Lobby {
             },
         };
         let bots = bot_seats(request.opponent, request.bots, seat_count)?;
+        let level = match request.bot_level {
+            Some(_) if bots == 0 => {
+                return Err(ApiError::BadRequest(
+                    "`bot_level` is for bot seats: ask for `opponent: \"bot\"` or `bots`".into(),
+                ));
+            }
+            Some(level) if !game.has_bot(level) => {
+                return Err(ApiError::BadOptions(format!(
+                    "{} has no {} bot yet: use easy or normal",
+                    game.id(),
+                    level.name()
+                )));
+            }
+            level => level,
+        };
         let row = new_match_row(game.id(), options, seat_count, clocks);
         let mut seats = vec![seat_row(&row.match_id, 0, Some(&player.player_id))];
-        seats.extend((1..=bots).map(|seat| seat_row(&row.match_id, seat, None)));
+        seats.extend((1..=bots).map(|seat| bot_seat_row(&row.match_id, seat, level.unwrap_or_default())));
         let _guard = self.seats_lock.lock().await;
         self.store.insert_match(&row, &seats).await?;
         if seats.len() == usize::from(seat_count) {
@@ -517,12 +532,27 @@ pub(crate) fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: 
     }
 }
 
+/// A seat for `player_id`, or for a `normal` bot when there is none (matchmaking's fallback).
 pub(crate) fn seat_row(match_id: &str, seat: u8, player_id: Option<&str>) -> SeatRow {
+    match player_id {
+        Some(player_id) => SeatRow {
+            match_id: match_id.to_string(),
+            seat: i32::from(seat),
+            player_id: Some(player_id.to_string()),
+            bot: false,
+            bot_level: None,
+        },
+        None => bot_seat_row(match_id, seat, BotLevel::Normal),
+    }
+}
+
+fn bot_seat_row(match_id: &str, seat: u8, level: BotLevel) -> SeatRow {
     SeatRow {
         match_id: match_id.to_string(),
         seat: i32::from(seat),
-        player_id: player_id.map(str::to_string),
-        bot: player_id.is_none(),
+        player_id: None,
+        bot: true,
+        bot_level: Some(level.name().to_string()),
     }
 }
 

@@ -58,6 +58,11 @@ pub struct CreateMatch {
     /// (e.g. Cricket Champions `{"players": 2..5}`).
     #[serde(default)]
     pub bots: Option<u8>,
+    /// How strongly the bot seats play: `easy` (random legal moves), `normal` (the
+    /// heuristic, the default) or `hard` (mixed strategies; CTG only so far: other games
+    /// refuse it with `bad_options`). Only with bot seats.
+    #[serde(default)]
+    pub bot_level: Option<crate::rules::BotLevel>,
     /// Seconds per decision before the server plays the default move (server default 60).
     #[serde(default)]
     pub turn_clock_secs: Option<u64>,

@@ -228,6 +228,18 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// server-side bots and `crease bot` clients over the wire. `None` when nothing is asked.
     fn bot_command(view: &Self::View, policy: BotPolicy, rng: &mut Dice) -> Option<Self::Command>;
 
+    /// Whether this game has a bot at `level`: `easy` and `normal` are the random and the
+    /// heuristic policy every game has; `hard` only where the game provides one.
+    fn has_bot(level: BotLevel) -> bool {
+        level != BotLevel::Hard
+    }
+
+    /// A server-side bot's move at `level`, from its seat's view alone. A game with a `hard`
+    /// bot overrides this (and [`Game::has_bot`]); elsewhere `hard` plays `normal`.
+    fn bot_command_at(view: &Self::View, level: BotLevel, rng: &mut Dice) -> Option<Self::Command> {
+        Self::bot_command(view, level.policy().unwrap_or_default(), rng)
+    }
+
     /// The result, once the match is over.
     fn outcome(state: &Self::State) -> Option<Outcome>;
 }

@@ -259,7 +259,7 @@ impl Store {
                 .execute(&mut *tx).await?;
             for seat in seats {
                 sqlx::query(SEAT_SQL)
-                    .bind(&seat.match_id).bind(seat.seat).bind(&seat.player_id).bind(seat.bot)
+                    .bind(&seat.match_id).bind(seat.seat).bind(&seat.player_id).bind(seat.bot).bind(&seat.bot_level)
                     .execute(&mut *tx).await?;
             }
             tx.commit().await?;
@@ -269,7 +269,7 @@ impl Store {
 
     pub async fn insert_seat(&self, seat: &SeatRow) -> StoreResult<()> {
         with_pool!(self, pool => sqlx::query(SEAT_SQL)
-            .bind(&seat.match_id).bind(seat.seat).bind(&seat.player_id).bind(seat.bot)
+            .bind(&seat.match_id).bind(seat.seat).bind(&seat.player_id).bind(seat.bot).bind(&seat.bot_level)
             .execute(pool).await.map(|_| ()))?;
         Ok(())
     }
@@ -317,8 +317,7 @@ impl Store {
     }
 
     pub async fn seats(&self, match_id: &str) -> StoreResult<Vec<SeatRow>> {
-        const SQL: &str =
-            "SELECT match_id, seat, player_id, bot FROM match_seat WHERE match_id = $1 ORDER BY seat";
+        const SQL: &str = "SELECT match_id, seat, player_id, bot, bot_level FROM match_seat WHERE match_id = $1 ORDER BY seat";
         Ok(
             with_pool!(self, pool => sqlx::query_as::<_, SeatRow>(SQL).bind(match_id)
             .fetch_all(pool).await)?,
@@ -403,7 +402,8 @@ fn log_entry((seq, at, kind, Json(payload)): (i64, DateTime<Utc>, EntryKind, Jso
     }
 }
 
-const SEAT_SQL: &str = "INSERT INTO match_seat (match_id, seat, player_id, bot) VALUES ($1, $2, $3, $4)";
+const SEAT_SQL: &str =
+    "INSERT INTO match_seat (match_id, seat, player_id, bot, bot_level) VALUES ($1, $2, $3, $4, $5)";
 
 #[cfg(test)]
 mod tests {

@@ -56,6 +56,20 @@ pub struct SeatRow {
     pub seat: i32,
     pub player_id: Option<String>,
     pub bot: bool,
+    /// A bot seat's level as stored (`easy`, `normal`, `hard`; the column's CHECK lists
+    /// them); `None` plays `normal`. Text here because the rules' `BotLevel` knows no sqlx.
+    pub bot_level: Option<String>,
+}
+
+impl SeatRow {
+    /// The level this seat's bot plays at. A stored word no level spells (the CHECK forbids
+    /// it) plays `normal` rather than stopping the match.
+    pub fn bot_level(&self) -> crate::rules::BotLevel {
+        self.bot_level
+            .as_deref()
+            .and_then(|word| word.parse().ok())
+            .unwrap_or_default()
+    }
 }
 
 // Stored in `match_event.kind` (`TEXT`) as on the wire, the snake_case variant name, like

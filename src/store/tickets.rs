@@ -16,7 +16,8 @@ const WRITE_LOCK_SQL: &str = "UPDATE matchmaking_ticket SET status = status WHER
 const MATCH_SQL: &str = "INSERT INTO \"match\" (match_id, game, options, status, seat_count, turn_clock_ms, \
      disconnect_grace_ms, seed_commitment, seed, created_at, started_at, finished_at, result) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
-const SEAT_SQL: &str = "INSERT INTO match_seat (match_id, seat, player_id, bot) VALUES ($1, $2, $3, $4)";
+const SEAT_SQL: &str =
+    "INSERT INTO match_seat (match_id, seat, player_id, bot, bot_level) VALUES ($1, $2, $3, $4, $5)";
 const MATCHED_SQL: &str = "UPDATE matchmaking_ticket SET status = 'matched', match_id = $2 \
      WHERE ticket_id = $1 AND status = 'waiting'";
 
@@ -134,7 +135,7 @@ impl Store {
                     .execute(&mut *tx).await?;
                 for seat in &seats {
                     sqlx::query(SEAT_SQL)
-                        .bind(&seat.match_id).bind(seat.seat).bind(&seat.player_id).bind(seat.bot)
+                        .bind(&seat.match_id).bind(seat.seat).bind(&seat.player_id).bind(seat.bot).bind(&seat.bot_level)
                         .execute(&mut *tx).await?;
                 }
                 for index in &members {

@@ -74,9 +74,10 @@ export const api = {
   createPlayer: (name) => request('POST', '/v1/players', { name }),
   listMatches: (status) => request('GET', `/v1/matches?status=${encodeURIComponent(status)}`),
   getMatch: (id) => request('GET', `/v1/matches/${id}`),
-  createMatch: (game, options, opponent, turnClockSecs) => {
+  createMatch: (game, options, opponent, turnClockSecs, botLevel) => {
     const body = { game, options };
     if (opponent) body.opponent = opponent;
+    if (botLevel) body.bot_level = botLevel;
     if (turnClockSecs) body.turn_clock_secs = turnClockSecs;
     return request('POST', '/v1/matches', body);
   },

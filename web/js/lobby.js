@@ -6,7 +6,7 @@ import { api, asList, savePlayer, savedPlayer } from './api.js';
 import { toast, renderWho } from './ui.js';
 
 export const GAMES = {
-  ctg: { name: 'Cricket: The Game', seats: '2 players', blurb: 'Hidden bowl card against a chosen zone, over cards, dice.' },
+  ctg: { name: 'Cricket: The Game', seats: '2 players', blurb: 'Hidden bowl card against a chosen zone, over cards, dice.', hardBot: true },
   wicketz: { name: 'Wicketz', seats: '2 players', blurb: 'Bowling indicator, nominated stroke, result cards.' },
   champions: { name: 'Cricket Champions', seats: '2-5 players', blurb: 'Batting and bowling dice with re-rolls, Xp market.' },
 };
@@ -142,6 +142,18 @@ export function showLobby(root) {
       ),
     );
     mount(optionsBox, form.node);
+    offerLevels();
+  }
+
+  // How strongly the bot plays; `hard` only where the game has a hard bot.
+  const botLevel = h('select', { id: 'bot-level', 'data-testid': 'bot-level', 'aria-label': 'Bot level' },
+    h('option', { value: 'easy' }, 'Easy bot'),
+    h('option', { value: 'normal', selected: true }, 'Normal bot'),
+    h('option', { value: 'hard' }, 'Hard bot'));
+  function offerLevels() {
+    const hard = botLevel.querySelector('option[value="hard"]');
+    hard.disabled = !GAMES[game].hardBot;
+    if (hard.disabled && botLevel.value === 'hard') botLevel.value = 'normal';
   }
 
   async function create(opponent) {
@@ -154,7 +166,8 @@ export function showLobby(root) {
       return;
     }
     try {
-      const match = await api.createMatch(game, options, opponent, form.clock());
+      const level = opponent === 'bot' ? botLevel.value : undefined;
+      const match = await api.createMatch(game, options, opponent, form.clock(), level);
       const id = matchId(match);
       location.hash = `#/match/${id}`;
     } catch (err) {
@@ -302,6 +315,7 @@ export function showLobby(root) {
         gamePicker,
         optionsBox,
         h('div', { class: 'buttons' },
+          botLevel,
           h('button', { class: 'primary', 'data-testid': 'play-bot', onclick: () => create('bot') }, 'Play the bot'),
           h('button', { 'data-testid': 'create-open', onclick: () => create(undefined) }, 'Create, wait for a player'),
           h('button', { 'data-testid': 'matchmaking', onclick: findOpponent }, 'Find an opponent'),

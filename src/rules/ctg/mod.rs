@@ -32,7 +32,7 @@ pub use reject::CtgReject;
 pub use state::State;
 pub use view::View;
 
-use crate::rules::{BotPolicy, Dice, Game, Outcome, Seat, SetupError, Viewer};
+use crate::rules::{BotLevel, BotPolicy, Dice, Game, Outcome, Seat, SetupError, Viewer};
 
 /// Cricket: The Game.
 pub struct Ctg;
@@ -101,6 +101,18 @@ impl Game for Ctg {
     fn bot_command(view: &View, policy: BotPolicy, rng: &mut Dice) -> Option<Command> {
         let ask = view.ask.as_ref()?;
         Some(bot::choose(ask, &view.situation, policy, rng))
+    }
+
+    fn has_bot(_: BotLevel) -> bool {
+        true
+    }
+
+    fn bot_command_at(view: &View, level: BotLevel, rng: &mut Dice) -> Option<Command> {
+        let ask = view.ask.as_ref()?;
+        Some(match level.policy() {
+            Some(policy) => bot::choose(ask, &view.situation, policy, rng),
+            None => hard::choose(ask, &view.situation, rng),
+        })
     }
 
     fn outcome(state: &State) -> Option<Outcome> {

@@ -1,0 +1,79 @@
+//! Bot levels: a match against server bots may ask for `easy`, `normal` or `hard` bots; the
+//! level is stored with each bot seat and its actor plays at it. `hard` exists for CTG only
+//! so far: other games refuse it clearly, as they refuse an unknown level or a level with no
+//! bot seat to play it.
+
+mod common;
+
+use common::{Client, spawn_app};
+use crease::matches::GameRegistry;
+use crease::rules::ctg::Ctg;
+use serde_json::json;
+
+#[tokio::test]
+async fn a_hard_ctg_bot_is_stored_with_its_seat_and_plays_a_whole_match() {
+    let app = spawn_app(GameRegistry::standard()).await;
+    let player = app.player("home").await;
+    let body =
+        json!({ "game": "ctg", "options": { "format": "t10" }, "opponent": "bot", "bot_level": "hard" });
+    let (status, created) = app.post("/v1/matches", Some(&player.token), body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["match_id"].as_str().expect("match id").to_string();
+    let seats = app.app().store().seats(&id).await.expect("seats");
+    let levels: Vec<(bool, Option<&str>)> = seats
+        .iter()
+        .map(|seat| (seat.bot, seat.bot_level.as_deref()))
+        .collect();
+    assert_eq!(levels, [(false, None), (true, Some("hard"))]);
+    let mut client: Client = app.connect(&id, Some(&player.token), None).await;
+    client.recv().await;
+    let outcome = client.play_to_end::<Ctg>(5).await;
+    assert_eq!(outcome.placings.len(), 2, "{outcome:?}");
+    assert!(
+        !outcome.summary.contains("forfeit"),
+        "the hard bot played every ball legally: {}",
+        outcome.summary
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn levels_are_refused_clearly_where_they_cannot_be_played() {
+    let app = spawn_app(GameRegistry::standard()).await;
+    let player = app.player("home").await;
+    for (body, status, code, words) in [
+        (
+            json!({ "game": "wicketz", "opponent": "bot", "bot_level": "hard" }),
+            400,
+            "bad_options",
+            "wicketz has no hard bot",
+        ),
+        (
+            json!({ "game": "ctg", "opponent": "bot", "bot_level": "expert" }),
+            400,
+            "bad_request",
+            "expert",
+        ),
+        (
+            json!({ "game": "ctg", "bot_level": "easy" }),
+            400,
+            "bad_request",
+            "bot seats",
+        ),
+    ] {
+        let (got, answer) = app.post("/v1/matches", Some(&player.token), body.clone()).await;
+        assert_eq!(
+            (got, answer["error"]["code"].as_str()),
+            (status, Some(code)),
+            "{body} -> {answer}"
+        );
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains(words), "{body}: {message}");
+    }
+    for level in ["easy", "normal"] {
+        let body = json!({ "game": "wicketz", "opponent": "bot", "bot_level": level });
+        let (got, answer) = app.post("/v1/matches", Some(&player.token), body).await;
+        assert_eq!(got, 201, "every game has an {level} bot: {answer}");
+    }
+    app.stop().await;
+}
