@@ -13,18 +13,8 @@ pub type WicketzPolicy = Policy<Exploit>;
 pub struct Args {
     #[command(flatten)]
     pub common: Common,
-    /// Overs per innings.
-    #[arg(long, default_value_t = 20)]
-    pub overs: u16,
-    /// Innings per side (1 or 2).
-    #[arg(long, default_value_t = 1)]
-    pub innings: u8,
-    /// Play with the advanced bowling variations.
-    #[arg(long)]
-    pub bowling_variations: bool,
-    /// Play with the advanced wild card.
-    #[arg(long)]
-    pub wild_card: bool,
+    #[command(flatten)]
+    pub rules: crate::cli::simulate::wicketz::RuleArgs,
 }
 
 /// Plays one Wicketz match on `deal` with A in `a_seat`.
@@ -50,20 +40,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         print!("{}", WicketzPolicy::listing());
         return Ok(());
     }
-    let options = Options {
-        overs: args.overs,
-        innings_per_side: args.innings,
-        bowling_variations: args.bowling_variations,
-        wild_card: args.wild_card,
-        ..Options::default()
-    };
+    let options = args.rules.options();
     let policies = [
         WicketzPolicy::parse("wicketz", &args.common.a)?,
         WicketzPolicy::parse("wicketz", &args.common.b)?,
     ];
     let report = super::run_matches(
         &args.common,
-        &format!("Wicketz {} overs x{}", args.overs, args.innings),
+        &format!("Wicketz {} overs x{}", args.rules.overs, args.rules.innings),
         policies[0].name(),
         policies[1].name(),
         |deal, a_seat| play(&options, deal, a_seat, policies),

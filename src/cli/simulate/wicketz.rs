@@ -14,12 +14,8 @@ use std::io::IsTerminal;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Overs per innings.
-    #[arg(long, default_value_t = 20)]
-    pub overs: u16,
-    /// Innings per side (1 or 2).
-    #[arg(long, default_value_t = 1)]
-    pub innings: u8,
+    #[command(flatten)]
+    pub rules: RuleArgs,
     /// How many matches to play.
     #[arg(long, default_value_t = 200)]
     pub matches: u64,
@@ -29,12 +25,6 @@ pub struct Args {
     /// Bot policy for both sides.
     #[arg(long, value_enum, default_value_t = Policy::Heuristic)]
     pub policy: Policy,
-    /// Play with the advanced bowling variations.
-    #[arg(long)]
-    pub bowling_variations: bool,
-    /// Play with the advanced wild card.
-    #[arg(long)]
-    pub wild_card: bool,
     /// Print JSON instead of text (and no progress bar).
     #[arg(long)]
     pub json: bool,
@@ -130,14 +120,37 @@ fn play_match(
     Ok((innings, outcome.placings))
 }
 
+/// The Wicketz options a command line sets: `simulate wicketz` and `arena wicketz` share them.
+#[derive(Debug, clap::Args)]
+pub struct RuleArgs {
+    /// Overs per innings.
+    #[arg(long, default_value_t = 20)]
+    pub overs: u16,
+    /// Innings per side (1 or 2).
+    #[arg(long, default_value_t = 1)]
+    pub innings: u8,
+    /// Play with the advanced bowling variations.
+    #[arg(long)]
+    pub bowling_variations: bool,
+    /// Play with the advanced wild card.
+    #[arg(long)]
+    pub wild_card: bool,
+}
+
+impl RuleArgs {
+    pub fn options(&self) -> Options {
+        Options {
+            overs: self.overs,
+            innings_per_side: self.innings,
+            bowling_variations: self.bowling_variations,
+            wild_card: self.wild_card,
+            ..Options::default()
+        }
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let options = Options {
-        overs: args.overs,
-        innings_per_side: args.innings,
-        bowling_variations: args.bowling_variations,
-        wild_card: args.wild_card,
-        ..Options::default()
-    };
+    let options = args.rules.options();
     let policy = match args.policy {
         Policy::Heuristic => BotPolicy::Heuristic,
         Policy::Random => BotPolicy::Random,
@@ -171,7 +184,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let report = Report {
         matches: args.matches,
-        overs: args.overs,
+        overs: args.rules.overs,
         innings: runs.len(),
         runs_per_innings: Spread::of(&runs),
         wickets_per_innings: Spread::of(&wickets),
