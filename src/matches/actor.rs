@@ -501,11 +501,13 @@ impl<G: Game> MatchActor<G> {
                     .map(|(seq, event)| Frame::step_event(*seq, event))
                     .collect();
                 let pairs: Vec<&RawValue> = pairs.iter().map(AsRef::as_ref).collect();
-                let held = delta::without_nulls(snapshot.view.clone());
-                let patch = delta::to_compact(&view)
-                    .ok()
-                    .and_then(|now| delta::merge_diff(&held, &now))
-                    .unwrap_or_else(|| Value::Object(Default::default()));
+                // The snapshot's view is the one this socket will hold; the step goes from it.
+                let patch = HeldView::new(&snapshot.view)
+                    .and_then(|mut held| held.advance(&view))
+                    .unwrap_or_else(|error| {
+                        tracing::error!(%error, "a view could not be serialised");
+                        Value::Object(Default::default())
+                    });
                 vec![Frame::step(last_seq, &pairs, &patch, &pending, deadline)]
             }
         };

@@ -37,7 +37,7 @@ fn remove_nulls(value: &mut Value) {
 
 /// The merge patch that turns `old` into `new`, both [`without_nulls`]; `None` when they are
 /// equal. Objects are patched member by member; anything else is replaced whole.
-pub fn merge_diff(old: &Value, new: &Value) -> Option<Value> {
+fn merge_diff(old: &Value, new: &Value) -> Option<Value> {
     match (old, new) {
         (Value::Object(old), Value::Object(new)) => {
             let mut patch = Map::new();
@@ -100,14 +100,9 @@ impl HeldView {
                 new.spare = std::mem::take(&mut old.text);
                 patch
             }
+            // A patch that is not an object replaces the whole document, as `merge_diff` says.
             (old, new) => {
-                let (old, new) = (old.to_value()?, new.to_value()?);
-                match (&old, &new) {
-                    (Value::Object(_), Value::Object(_)) => merge_diff(&old, &new),
-                    // A patch that is not an object replaces the whole document.
-                    _ => (old != new).then(|| new.clone()),
-                }
-                .unwrap_or_else(|| Value::Object(Map::new()))
+                merge_diff(&old.to_value()?, &new.to_value()?).unwrap_or_else(|| Value::Object(Map::new()))
             }
         };
         self.held = next;
