@@ -34,6 +34,16 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Counts a finished match's result: a tie, or a win for the side that batted first
+    /// (the side not batting at the end).
+    fn count_result(&mut self, state: &State) {
+        match state.winner {
+            Some(None) => self.ties += 1,
+            Some(Some(seat)) if seat != state.batting => self.batting_first_wins += 1,
+            _ => {}
+        }
+    }
+
     pub fn add(&mut self, other: &Tally) {
         self.matches += other.matches;
         self.innings += other.innings;
@@ -124,13 +134,7 @@ pub fn play(
             }
         }
     }
-    if let Some(winner) = state.winner {
-        match winner {
-            None => tally.ties += 1,
-            Some(seat) if seat != state.batting => tally.batting_first_wins += 1,
-            Some(_) => {}
-        }
-    }
+    tally.count_result(&state);
     Ok(Played { state, tally })
 }
 
@@ -191,13 +195,7 @@ pub fn play_strict(
             });
         }
     }
-    if let Some(winner) = state.winner {
-        match winner {
-            None => tally.ties += 1,
-            Some(seat) if seat != state.batting => tally.batting_first_wins += 1,
-            Some(_) => {}
-        }
-    }
+    tally.count_result(&state);
     Ok(Played { state, tally })
 }
 
