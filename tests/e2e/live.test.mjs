@@ -66,8 +66,14 @@ test('a spectator finds a live match on the live page and watches it update', { 
   // The game filter is an address of its own.
   await watcher.getByTestId('live-filter-wicketz').click();
   await watcher.waitForURL(/#\/live\/wicketz$/);
+  // The list redraws for the filter after the address changes: wait for that redraw (other
+  // tests may have left matches of other games live) before counting the games listed.
+  await watcher
+    .waitForFunction(() => document.querySelectorAll('[data-testid^=live-game-]').length === 1, null, { timeout: 15000 })
+    .catch(() => {});
   await entry.waitFor();
   assert.equal(await watcher.locator('[data-testid^=live-game-]').count(), 1, 'only the chosen game is listed');
+  assert.equal(await watcher.locator('[data-testid=live-game-wicketz]').count(), 1, 'and it is Wicketz');
 
   // Opened with the keyboard: a spectator's view of that match, over a socket with no token.
   await entry.focus();
