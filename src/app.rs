@@ -35,6 +35,15 @@ impl Application {
         };
         crate::telemetry::install_for_node(cluster.as_ref().map(|cluster| cluster.node_id()));
         let store = Store::connect_with(&config.database_url, &config.db).await?;
+        store
+            .install_operator_views(
+                games
+                    .ids()
+                    .into_iter()
+                    .filter_map(|id| games.get(id))
+                    .map(|game| game.operator_views()),
+            )
+            .await?;
         if let Some(cluster) = &cluster {
             // Known to the others before it takes any match, so placement can count it.
             store.heartbeat(&cluster.node, false).await?;

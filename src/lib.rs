@@ -52,6 +52,5 @@ pub mod matchmaking;
 pub mod protocol;
 pub mod ratings;
 pub mod rules;
-pub mod scorecard;
 pub mod store;
 pub mod telemetry;

@@ -2,9 +2,39 @@
 //! final scores, and hang together as cricket scorecards do (batters' runs + extras = total,
 //! one fall of wicket per wicket, bowlers' runs and wickets account for the innings).
 
+#[path = "common/toy.rs"]
+mod toy;
+
+use crease::matches::{GameError, GameRegistry};
+use crease::rules::scorecard::{GameScorecard, InningsCard, PointsRow};
 use crease::rules::{BotPolicy, Dice, Game, MatchCore, Seed, Viewer};
-use crease::scorecard::{GameScorecard, InningsCard, PointsRow, render};
+use crease::store::{EntryKind, LogEntry};
 use serde_json::Value;
+
+/// The scorecard the server serves for a stored match of `game` (`registry`'s game) with
+/// these options and events: through the registry, as `/v1/matches/{id}/scorecard` does.
+fn render_with(
+    registry: &GameRegistry,
+    game: &str,
+    options: &Value,
+    events: &[Value],
+) -> Result<Option<GameScorecard>, GameError> {
+    let log: Vec<LogEntry> = events
+        .iter()
+        .enumerate()
+        .map(|(index, event)| LogEntry {
+            seq: index as i64 + 1,
+            at: chrono::Utc::now(),
+            kind: EntryKind::Event,
+            payload: event.clone(),
+        })
+        .collect();
+    registry.get(game).expect("registered").scorecard(options, &log)
+}
+
+fn render(game: &str, options: &Value, events: &[Value]) -> Result<Option<GameScorecard>, GameError> {
+    render_with(&GameRegistry::standard(), game, options, events)
+}
 
 /// Plays a whole match with bots; returns the final state and every event as JSON.
 fn play<G: Game>(options: &G::Options, seed: u64) -> (G::State, Vec<Value>) {
@@ -43,8 +73,8 @@ fn json<T: serde::Serialize>(value: &T) -> Value {
 
 fn cricket(game: &str, events: &[Value]) -> Vec<InningsCard> {
     match render(game, &serde_json::json!({}), events)
-        .expect("a scorecard")
         .expect("events parse")
+        .expect("a scorecard")
     {
         GameScorecard::Cricket { innings } => innings,
         other => panic!("not a cricket scorecard: {other:?}"),
@@ -176,8 +206,8 @@ fn champions_points_tables_match_the_engine_over_many_matches() {
         let players = 2 + (seed % 4) as u8;
         let (state, events) = play::<Champions>(&Options { players }, seed);
         let GameScorecard::Points { table } = render("champions", &serde_json::json!({}), &events)
-            .expect("card")
             .expect("parse")
+            .expect("card")
         else {
             panic!("not a points table");
         };
@@ -198,9 +228,17 @@ fn champions_points_tables_match_the_engine_over_many_matches() {
 #[test]
 fn games_without_a_scorecard_and_bad_events_are_reported() {
     let defaults = serde_json::json!({});
-    assert!(render("toy", &defaults, &[]).is_none());
+    let toy = GameRegistry::new().register::<toy::Toy>();
+    assert!(matches!(render_with(&toy, "toy", &defaults, &[]), Ok(None)));
+    assert!(matches!(render("ctg", &defaults, &[]), Ok(Some(_))));
     let bad = [serde_json::json!({ "type": "no_such_event" })];
-    assert!(render("ctg", &defaults, &bad).expect("ctg has one").is_err());
+    assert!(matches!(
+        render("ctg", &defaults, &bad),
+        Err(GameError::StoredEvent { seq: 1, .. })
+    ));
     let bad_options = serde_json::json!({ "format": "t99" });
-    assert!(render("ctg", &bad_options, &[]).expect("ctg has one").is_err());
+    assert!(matches!(
+        render("ctg", &bad_options, &[]),
+        Err(GameError::StoredOptions(_))
+    ));
 }

@@ -47,11 +47,10 @@ pub struct MatchReport {
     pub events: u64,
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(args: Args, games: &GameRegistry) -> anyhow::Result<()> {
     crate::logging::init(false);
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
-        let games = GameRegistry::standard();
         let game = games
             .get(&args.game)
             .with_context(|| format!("unknown game {}", args.game))?;

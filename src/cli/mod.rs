@@ -3,6 +3,7 @@
 //! Only the subcommands that do network or database work start a tokio runtime; `simulate`
 //! stays synchronous.
 
+use crate::matches::GameRegistry;
 use clap::{Parser, Subcommand};
 
 pub mod arena;
@@ -45,14 +46,22 @@ pub enum Command {
 }
 
 /// Runs the chosen subcommand.
+/// Runs the command line with the games this build ships.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
+    run_with(cli, GameRegistry::standard())
+}
+
+/// Runs the command line with `games`: a program that adds a game of its own (see
+/// `examples/hand_cricket`) gets the whole of `crease` (serve, simulate, bot, verify) for
+/// it by passing its registry here.
+pub fn run_with(cli: Cli, games: GameRegistry) -> anyhow::Result<()> {
     match cli.command {
-        Some(Command::Simulate(args)) => simulate::run(args),
+        Some(Command::Simulate(args)) => simulate::run(args, &games),
         Some(Command::Arena(args)) => arena::run(args),
-        Some(Command::Serve(config)) => serve::run(*config),
-        Some(Command::Bot(args)) => bot::run(args),
+        Some(Command::Serve(config)) => serve::run(*config, games),
+        Some(Command::Bot(args)) => bot::run(args, &games),
         Some(Command::Load(args)) => load::run(args),
-        Some(Command::Verify(args)) => verify::run(args),
-        None => serve::run(cli.serve),
+        Some(Command::Verify(args)) => verify::run(args, &games),
+        None => serve::run(cli.serve, games),
     }
 }

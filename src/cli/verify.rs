@@ -12,13 +12,9 @@ pub struct Args {
     pub database_url: String,
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(args: Args, games: &GameRegistry) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new()?;
-    let report = runtime.block_on(verify(
-        &args.database_url,
-        &args.match_id,
-        &GameRegistry::standard(),
-    ))?;
+    let report = runtime.block_on(verify(&args.database_url, &args.match_id, games))?;
     println!("{}", serde_json::to_string(&report)?);
     match report {
         VerifyReport::Ok { .. } => Ok(()),

@@ -84,26 +84,22 @@ async fn scorecard(State(state): State<AppState>, id: MatchId) -> Result<Json<Sc
     let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;
     let status = row.status();
+    let game = state
+        .lobby
+        .games
+        .get(&row.game)
+        .ok_or_else(|| ApiError::UnknownGame(row.game.clone()))?;
+    let log = state.lobby.store.log(&id).await?;
     let view = match (status, state.lobby.handle_for(&row)) {
         (MatchStatus::Live, Some(handle)) => handle.log(Viewer::Spectator).await.map(|(view, _)| view),
-        (MatchStatus::Finished, _) => {
-            let game = state
-                .lobby
-                .games
-                .get(&row.game)
-                .ok_or_else(|| ApiError::UnknownGame(row.game.clone()))?;
-            let log = state.lobby.store.log(&id).await?;
-            Some(game.replayed_view(&row, &log, Viewer::Spectator)?)
-        }
+        (MatchStatus::Finished, _) => Some(game.replayed_view(&row, &log, Viewer::Spectator)?),
         _ => None,
     };
     let result = row
         .result
         .as_ref()
         .and_then(|json| serde_json::from_value::<Outcome>(json.0.clone()).ok());
-    let card = crate::scorecard::from_log(&row.game, &row.options.0, &state.lobby.store.log(&id).await?)
-        .transpose()
-        .map_err(ApiError::Internal)?;
+    let card = game.scorecard(&row.options.0, &log)?;
     Ok(Json(Scorecard {
         match_id: id,
         status,

@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod cluster;
 pub mod extract;
+pub mod games;
 pub mod health;
 pub mod history;
 pub mod limits;
@@ -41,11 +42,13 @@ pub struct AppState {
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 pub fn router(state: AppState) -> Router {
+    let games = state.lobby.games.clone();
     Router::new()
         .merge(health::router())
         .merge(cluster::router())
         .merge(players::router())
         .merge(accounts::router())
+        .merge(games::router())
         .merge(matches::router())
         .merge(history::router())
         .merge(matchmaking::router())
@@ -61,7 +64,7 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
         // The browser client: `/` and its files; its catch-all answers unknown /v1 paths in
         // the API's error shape.
-        .merge(web::router())
+        .merge(web::router(games))
 }
 
 /// The request's span: method and path only. The query is left out because the WebSocket

@@ -39,6 +39,7 @@ pub fn router() -> Router<AppState> {
         operations::player_profile,
         operations::player_matches,
         operations::leaderboard,
+        operations::game_catalog,
         operations::create_match,
         operations::list_matches,
         operations::show_match,
@@ -97,6 +98,7 @@ pub fn document() -> Value {
     add::<CreateTicket>(&mut generator);
     add::<Ticket>(&mut generator);
     add::<Leaderboard>(&mut generator);
+    add::<GameCatalog>(&mut generator);
     add::<PlayerProfile>(&mut generator);
     add::<PlayerMatches>(&mut generator);
     add::<ClientMessage>(&mut generator);
@@ -136,6 +138,13 @@ mod operations {
         (status = 503, description = "the database is unavailable", body = ref("#/components/schemas/ErrorBody")),
     ))]
     fn cluster() {}
+
+    /// Every game this server runs: names, bot levels, rating pools, default options and
+    /// where the browser client loads each game's module from.
+    #[utoipa::path(get, path = "/v1/games", tag = "games", responses(
+        (status = 200, body = ref("#/components/schemas/GameCatalog")),
+    ))]
+    fn game_catalog() {}
 
     /// This document.
     #[utoipa::path(get, path = "/v1/openapi.json", tag = "meta", responses((status = 200, description = "OpenAPI 3.1")))]

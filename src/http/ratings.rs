@@ -9,7 +9,6 @@ use crate::input::PlayerId;
 use crate::protocol::{
     CareerFigures, Leaderboard, LeaderboardEntry, PlayerMatch, PlayerMatches, PlayerProfile, PlayerRating,
 };
-use crate::ratings::format_of;
 use crate::rules::{Outcome, Seat};
 use crate::store::PlayerMatchRow;
 use axum::extract::State;
@@ -77,10 +76,7 @@ async fn leaderboard(
         .ok_or_else(|| ApiError::UnknownGame(game.clone()))?;
     let format = match &query.format {
         Some(format) => format.clone(),
-        None => {
-            let (options, _) = kind.check_options(None)?;
-            format_of(&game, &options)
-        }
+        None => kind.rating_pools().into_iter().next().unwrap_or_default(),
     };
     let (limit, offset) = (query.limit()?, query.offset()?);
     let mut rows = state

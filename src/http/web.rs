@@ -7,9 +7,10 @@
 //! served without touching this code. `web/README.md` documents the client and is the one
 //! file not served.
 
+use crate::matches::GameRegistry;
 use axum::{
     Router,
-    extract::Path,
+    extract::{Path, State},
     http::{HeaderValue, header},
     response::{IntoResponse, Response},
     routing::get,
@@ -23,8 +24,10 @@ struct Assets;
 
 /// Serves the client: `/` is `index.html`, every other file by its path. Only files in the
 /// table are served, so nothing outside `web/` can be reached by a crafted path.
-pub fn router() -> Router {
+pub fn router(games: std::sync::Arc<GameRegistry>) -> Router {
     Router::new()
+        .route("/js/games/{file}", get(game_module))
+        .with_state(games)
         .route("/", get(index))
         .route("/{*path}", get(asset).fallback(other_method))
 }
@@ -39,6 +42,23 @@ async fn other_method(Path(path): Path<String>) -> crate::error::ApiError {
     }
 }
 
+/// `<id>.js` of a game that ships its module in its own folder
+/// (`GameExtras::CLIENT_MODULE`) is that module; every other file (the client's own game
+/// modules and their helpers) is the embedded asset of that name.
+async fn game_module(
+    State(games): State<std::sync::Arc<GameRegistry>>,
+    Path(file): Path<String>,
+) -> Response {
+    let shipped = file
+        .strip_suffix(".js")
+        .and_then(|id| games.get(id))
+        .and_then(|game| game.client_module());
+    match shipped {
+        Some(source) => respond("js/games/module.js", source.as_bytes().to_vec().into()),
+        None => serve(&format!("js/games/{file}")),
+    }
+}
+
 async fn index() -> Response {
     serve("index.html")
 }
@@ -49,24 +69,29 @@ async fn asset(Path(path): Path<String>) -> Response {
 
 fn serve(path: &str) -> Response {
     match Assets::get(path) {
-        Some(asset) => (
-            [
-                (header::CONTENT_TYPE, HeaderValue::from_static(content_type(path))),
-                // No build step means no hashed file names: ask browsers to revalidate so a new
-                // server version is picked up on the next load.
-                (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-                (
-                    header::X_CONTENT_TYPE_OPTIONS,
-                    HeaderValue::from_static("nosniff"),
-                ),
-            ],
-            asset.data,
-        )
-            .into_response(),
+        Some(asset) => respond(path, asset.data),
         // The client's catch-all route also sees mistyped API paths and everything else
         // unknown: answer in the API's error shape, so no client ever parses a text 404.
         None => crate::error::ApiError::NotFound("route").into_response(),
     }
+}
+
+/// A file of the client with its headers (the content type from `path`'s extension).
+fn respond(path: &str, data: std::borrow::Cow<'static, [u8]>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type(path))),
+            // No build step means no hashed file names: ask browsers to revalidate so a new
+            // server version is picked up on the next load.
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            (
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ),
+        ],
+        data,
+    )
+        .into_response()
 }
 
 /// The content type by extension; browsers refuse ES modules served with the wrong type.
@@ -126,7 +151,7 @@ mod tests {
     }
 
     async fn get(path: &str) -> (StatusCode, Option<String>, Vec<u8>) {
-        let response = router()
+        let response = router(std::sync::Arc::new(GameRegistry::standard()))
             .oneshot(Request::builder().uri(path).body(Body::empty()).expect("request"))
             .await
             .expect("infallible");

@@ -35,7 +35,7 @@ use crate::protocol::delta::{self, HeldView};
 use crate::protocol::{Frame, LogEntryBody, PROTOCOL_VERSION, Protocol, Snapshot};
 use crate::rules::{Dice, Game, MatchCore, Outcome, Reject, RejectKind, Seat, Seed, Viewer};
 use crate::store::{
-    DbSettings, EntryKind, LogEntry, MatchStatus, NewEntry, Receipt, SeatRow, StoreError, within,
+    DbSettings, EntryKind, Finish, LogEntry, MatchStatus, NewEntry, Receipt, SeatRow, StoreError, within,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -115,6 +115,8 @@ struct MatchActor<G: Game> {
     needs_start: bool,
     /// With the seed, what re-deriving the log needs (resumes and the log endpoint).
     options: G::Options,
+    /// The game's rating pool of `options`, stored with the result.
+    rating_pool: String,
     seed: Seed,
     /// One pair of feeds per viewer (index as in [`RedactedEvent::per_viewer`]).
     feeds: Vec<ViewerFeeds>,
@@ -143,6 +145,7 @@ struct MatchActor<G: Game> {
 pub(crate) fn spawn<G: Game>(
     context: ActorContext,
     options: G::Options,
+    rating_pool: String,
     log: Vec<LogEntry>,
 ) -> Result<(MatchHandle, tokio::task::JoinHandle<()>), SpawnError> {
     let seed = Seed::from_hex(&context.seed_hex).ok_or(SpawnError::BadSeed)?;
@@ -169,6 +172,7 @@ pub(crate) fn spawn<G: Game>(
         core,
         next_seq,
         options,
+        rating_pool,
         seed,
         feeds: (0..=seat_total).map(|_| ViewerFeeds::new()).collect(),
         deadlines: HashMap::new(),
@@ -709,7 +713,10 @@ impl<G: Game> MatchActor<G> {
         redacted: Vec<RedactedEvent>,
     ) -> Result<i64, CommandError> {
         let deadline = self.write_deadline();
-        let result = change.outcome.as_ref().map(to_json);
+        let finish = change.outcome.as_ref().map(|outcome| Finish {
+            result: to_json(outcome),
+            rating_pool: self.rating_pool.clone(),
+        });
         let journal = &self.context.journal;
         let match_id = &self.context.match_id;
         let queued = journal
@@ -717,7 +724,7 @@ impl<G: Game> MatchActor<G> {
                 deadline,
                 match_id,
                 entries,
-                result,
+                finish,
                 chrono::Utc::now(),
                 self.context.fence,
             )

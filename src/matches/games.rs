@@ -4,8 +4,14 @@
 
 use super::{ActorContext, MatchHandle, actor};
 use crate::fairness::{self, Mismatch, VerifyReport};
-use crate::rules::{BotLevel, BotPolicy, Dice, Game, MatchCore, Seed, SetupError, Viewer};
-use crate::store::{LogEntry, MatchRow};
+use crate::rules::scorecard::GameScorecard;
+use crate::rules::selfplay::{self, SelfPlayError};
+use crate::rules::{
+    BotLevel, BotPolicy, Dice, Figure, Game, GameExtras, Listing, MatchCore, OperatorViews, Outcome, Seed,
+    SetupError, Viewer,
+};
+use crate::store::{EntryKind, LogEntry, MatchRow};
+use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
@@ -38,6 +44,20 @@ pub enum GameError {
     View(serde_json::Error),
     #[error("a value could not be serialised: {0}")]
     Serialise(serde_json::Error),
+    /// A stored event no longer reads as one of this game's events.
+    #[error("the stored event {seq} does not read: {error}")]
+    StoredEvent { seq: i64, error: serde_json::Error },
+    #[error("the bots could not finish the match: {0}")]
+    SelfPlay(#[from] SelfPlayError),
+}
+
+/// One bot-vs-bot match played by [`GameKind::simulate`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Simulated {
+    pub outcome: Outcome,
+    pub commands: u32,
+    pub events: u32,
+    pub figures: Vec<Figure>,
 }
 
 /// JSON Schemas of one game's payloads, for `proto/<game>/`.
@@ -83,12 +103,40 @@ pub trait GameKind: Send + Sync + 'static {
     fn has_bot(&self, level: BotLevel) -> bool;
 
     fn schemas(&self) -> GameSchemas;
+
+    // The extras ([`GameExtras`]): what the pages, ratings and tools need of the game.
+
+    fn listing(&self) -> Listing;
+
+    /// [`GameExtras::CLIENT_MODULE`]: the browser module the game ships in its own folder.
+    fn client_module(&self) -> Option<&'static str>;
+
+    fn operator_views(&self) -> OperatorViews;
+
+    /// The rating pool of a match with these (normalised or stored) options.
+    fn rating_pool(&self, options: &Value) -> Result<String, GameError>;
+
+    /// [`GameExtras::rating_pools`]: the pools a leaderboard offers, the default first.
+    fn rating_pools(&self) -> Vec<String>;
+
+    /// The scorecard of a stored match from its log's events (commands are not play), or
+    /// `None` for a game without one. Every event in the log is public once its ball is
+    /// over, so live matches get one too.
+    fn scorecard(&self, options: &Value, log: &[LogEntry]) -> Result<Option<GameScorecard>, GameError>;
+
+    /// Plays one match in memory with every seat's bot at `level` (`crease simulate`).
+    fn simulate(&self, options: &Value, seed: &Seed, level: BotLevel) -> Result<Simulated, GameError>;
+}
+
+/// Reads stored (or normalised) options as the game's own type.
+fn stored_options<G: Game>(options: &Value) -> Result<G::Options, GameError> {
+    G::Options::deserialize(options).map_err(GameError::StoredOptions)
 }
 
 /// The [`GameKind`] of a concrete game.
 pub struct Registered<G>(PhantomData<fn() -> G>);
 
-impl<G: Game> GameKind for Registered<G> {
+impl<G: GameExtras> GameKind for Registered<G> {
     fn id(&self) -> &'static str {
         G::ID
     }
@@ -117,9 +165,9 @@ impl<G: Game> GameKind for Registered<G> {
         options: &Value,
         log: Vec<LogEntry>,
     ) -> Result<(MatchHandle, tokio::task::JoinHandle<()>), GameError> {
-        let options: G::Options =
-            serde_json::from_value(options.clone()).map_err(GameError::StoredOptions)?;
-        Ok(actor::spawn::<G>(context, options, log)?)
+        let options = stored_options::<G>(options)?;
+        let rating_pool = G::rating_pool(&options);
+        Ok(actor::spawn::<G>(context, options, rating_pool, log)?)
     }
 
     fn verify(&self, row: &MatchRow, log: &[LogEntry]) -> VerifyReport {
@@ -172,6 +220,53 @@ impl<G: Game> GameKind for Registered<G> {
             view: schemars::schema_for!(G::View),
         }
     }
+
+    fn listing(&self) -> Listing {
+        G::LISTING
+    }
+
+    fn client_module(&self) -> Option<&'static str> {
+        G::CLIENT_MODULE
+    }
+
+    fn operator_views(&self) -> OperatorViews {
+        G::OPERATOR_VIEWS
+    }
+
+    fn rating_pool(&self, options: &Value) -> Result<String, GameError> {
+        Ok(G::rating_pool(&stored_options::<G>(options)?))
+    }
+
+    fn rating_pools(&self) -> Vec<String> {
+        G::rating_pools()
+    }
+
+    fn scorecard(&self, options: &Value, log: &[LogEntry]) -> Result<Option<GameScorecard>, GameError> {
+        let options = stored_options::<G>(options)?;
+        let events = log
+            .iter()
+            .filter(|entry| entry.kind == EntryKind::Event)
+            .map(|entry| {
+                G::Event::deserialize(&entry.payload).map_err(|error| GameError::StoredEvent {
+                    seq: entry.seq,
+                    error,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        G::scorecard(&options, &events).map_err(GameError::Setup)
+    }
+
+    fn simulate(&self, options: &Value, seed: &Seed, level: BotLevel) -> Result<Simulated, GameError> {
+        let options = stored_options::<G>(options)?;
+        let played = selfplay::play::<G>(&options, seed, level)?;
+        let outcome = G::outcome(&played.core.state).ok_or(SelfPlayError::Unfinished)?;
+        Ok(Simulated {
+            outcome,
+            commands: played.commands,
+            events: played.events,
+            figures: G::figures(&played.core.state),
+        })
+    }
 }
 
 /// Every game the server can run, by id.
@@ -193,7 +288,7 @@ impl GameRegistry {
             .register::<crate::rules::champions::Champions>()
     }
 
-    pub fn register<G: Game>(mut self) -> Self {
+    pub fn register<G: GameExtras>(mut self) -> Self {
         self.games.insert(G::ID, Arc::new(Registered::<G>(PhantomData)));
         self
     }
@@ -235,6 +330,35 @@ mod tests {
             started_at: None,
             finished_at: None,
             result: None,
+        }
+    }
+
+    /// Each game splits its ratings by what changes the game most, read from its typed
+    /// options: a client's partial options get the game's defaults for the rest.
+    #[test]
+    fn rating_pools_come_from_each_games_typed_options() {
+        let games = GameRegistry::standard();
+        let pool = |game: &str, options: Value| {
+            let kind = games.get(game).expect("registered");
+            let (normalised, _) = kind.check_options(Some(options)).expect("valid options");
+            kind.rating_pool(&normalised).expect("a pool")
+        };
+        assert_eq!(pool("ctg", json!({"format": "t20"})), "t20");
+        assert_eq!(pool("ctg", json!({})), "t10");
+        assert_eq!(
+            pool("wicketz", json!({"overs": 40, "innings_per_side": 2})),
+            "40ov_x2"
+        );
+        assert_eq!(pool("wicketz", json!({"overs": 5})), "5ov");
+        assert_eq!(pool("champions", json!({"players": 3})), "3p");
+        for id in games.ids() {
+            let kind = games.get(id).expect("registered");
+            let (defaults, _) = kind.check_options(None).expect("the defaults");
+            assert_eq!(
+                kind.rating_pools().first(),
+                Some(&kind.rating_pool(&defaults).expect("a pool")),
+                "{id}: a leaderboard opens on the default options' pool"
+            );
         }
     }
 

@@ -19,7 +19,6 @@ pub use plan::{Plan, WaitingTicket, plan};
 use crate::error::ApiError;
 use crate::matches::{Lobby, Player};
 use crate::protocol::{CreateTicket, Ticket, TicketStatus};
-use crate::ratings::format_of;
 use chrono::Utc;
 use std::sync::Arc;
 use std::time::Duration;
@@ -54,7 +53,7 @@ pub async fn enqueue(lobby: &Lobby, player: &Player, request: CreateTicket) -> R
         .get(&request.game)
         .ok_or_else(|| ApiError::UnknownGame(request.game.clone()))?;
     let (options, seat_count) = game.check_options(request.options)?;
-    let format = format_of(game.id(), &options);
+    let format = game.rating_pool(&options)?;
     let rating = lobby
         .store
         .rating(&player.player_id, game.id(), &format)

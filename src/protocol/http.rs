@@ -162,7 +162,7 @@ pub struct Scorecard {
     pub result: Option<Outcome>,
     /// The cricket scorecard (CTG, Wicketz) or points table (Champions) folded from the
     /// match's events; absent for games without one.
-    pub card: Option<crate::scorecard::GameScorecard>,
+    pub card: Option<crate::rules::scorecard::GameScorecard>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -221,4 +221,29 @@ pub struct Account {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SessionsEnded {
     pub ended: u64,
+}
+
+/// `GET /v1/games`: every game this server runs, as the lobby and the game pages show them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GameCatalog {
+    pub games: Vec<GameListing>,
+}
+
+/// One game of the catalogue.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GameListing {
+    /// The id used in URLs, the database and the wire: `ctg`.
+    pub id: String,
+    pub name: String,
+    /// For people: "2-5 players".
+    pub players: String,
+    pub blurb: String,
+    /// The bot levels `POST /v1/matches` accepts for this game.
+    pub bot_levels: Vec<crate::rules::BotLevel>,
+    /// The rating pools its leaderboards have, the default options' pool first.
+    pub rating_pools: Vec<String>,
+    /// The options a match gets when it names none, every field filled in.
+    pub default_options: Value,
+    /// Where the browser client loads the game's module from.
+    pub client_module: String,
 }

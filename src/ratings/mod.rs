@@ -1,4 +1,8 @@
-//! Glicko-2 skill ratings, one per player, game and format.
+//! Glicko-2 skill ratings, one per player, game and rating pool.
+//!
+//! The pool (the ratings' `format` column) is the game's own: `GameExtras::rating_pool` of
+//! the match's options (a CTG T10 and a T20 are rated apart), worked out by the match's
+//! actor and handed to the store with the result.
 //!
 //! The arithmetic is the maintained `skillratings` crate (Glickman's Glicko-2); this module
 //! decides *what* is rated and *against whom*:
@@ -15,7 +19,6 @@
 
 pub mod store;
 
-use serde_json::Value;
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
 
@@ -77,28 +80,6 @@ pub fn is_rated(seats: &[RatedSeat], placings: &[u8]) -> bool {
         && humans.len() == seats.len()
         && distinct.len() == humans.len()
         && placings.len() == seats.len()
-}
-
-/// The rating pool a match belongs to: ratings from a T10 say little about a T20.
-/// CTG: its `format`; Wicketz: overs and innings; Champions: the number of players.
-pub fn format_of(game: &str, options: &Value) -> String {
-    let field = |name: &str| options.get(name).and_then(Value::as_u64);
-    match game {
-        "ctg" => options
-            .get("format")
-            .and_then(Value::as_str)
-            .unwrap_or("t10")
-            .to_string(),
-        "wicketz" => {
-            let overs = field("overs").unwrap_or(20);
-            match field("innings_per_side").unwrap_or(1) {
-                1 => format!("{overs}ov"),
-                innings => format!("{overs}ov_x{innings}"),
-            }
-        }
-        "champions" => format!("{}p", field("players").unwrap_or(2)),
-        _ => "standard".to_string(),
-    }
 }
 
 /// The new rating of every seat after one match, from the ratings before it and the
@@ -205,19 +186,6 @@ mod tests {
         assert!(!is_rated(&[human(0, "a"), bot], &[1, 2]));
         assert!(!is_rated(&[human(0, "a"), human(1, "a")], &[1, 2]));
         assert!(!is_rated(&[human(0, "a"), human(1, "b")], &[1]));
-    }
-
-    #[test]
-    fn formats_split_rating_pools() {
-        assert_eq!(format_of("ctg", &serde_json::json!({"format": "t20"})), "t20");
-        assert_eq!(
-            format_of(
-                "wicketz",
-                &serde_json::json!({"overs": 40, "innings_per_side": 2})
-            ),
-            "40ov_x2"
-        );
-        assert_eq!(format_of("champions", &serde_json::json!({"players": 3})), "3p");
     }
 
     #[test]

@@ -4,11 +4,10 @@
 //! is written once; the only difference is the row lock (`FOR UPDATE` on PostgreSQL; SQLite
 //! already holds its single write lock because the transaction has written the result).
 
-use super::{RatedSeat, Rating, format_of, is_rated, is_win, update};
+use super::{RatedSeat, Rating, is_rated, is_win, update};
 use crate::rules::Outcome;
+use crate::store::Finish;
 use chrono::{DateTime, Utc};
-use serde_json::Value;
-use sqlx::types::Json;
 
 /// Rates a just-finished match on the connection of the transaction that finished it.
 pub trait RecordRatings {
@@ -16,12 +15,12 @@ pub trait RecordRatings {
     fn record_ratings(
         &mut self,
         match_id: &str,
-        result: &Value,
+        finish: &Finish,
         now: DateTime<Utc>,
     ) -> impl std::future::Future<Output = Result<(), sqlx::Error>> + Send;
 }
 
-const MATCH_SQL: &str = "SELECT game, options FROM \"match\" WHERE match_id = $1";
+const MATCH_SQL: &str = "SELECT game FROM \"match\" WHERE match_id = $1";
 const SEATS_SQL: &str = "SELECT seat, player_id, bot FROM match_seat WHERE match_id = $1 ORDER BY seat";
 const ENSURE_SQL: &str = "INSERT INTO rating (player_id, game, format, rating, deviation, volatility, \
      matches, wins, updated_at) VALUES ($1, $2, $3, $4, $5, $6, 0, 0, $7) \
@@ -40,13 +39,13 @@ macro_rules! record_ratings_for {
             async fn record_ratings(
                 &mut self,
                 match_id: &str,
-                result: &Value,
+                finish: &Finish,
                 now: DateTime<Utc>,
             ) -> Result<(), sqlx::Error> {
-                let Ok(outcome) = serde_json::from_value::<Outcome>(result.clone()) else {
+                let Ok(outcome) = serde_json::from_value::<Outcome>(finish.result.clone()) else {
                     return Ok(());
                 };
-                let (game, Json(options)) = sqlx::query_as::<_, (String, Json<Value>)>(MATCH_SQL)
+                let (game,) = sqlx::query_as::<_, (String,)>(MATCH_SQL)
                     .bind(match_id)
                     .fetch_one(&mut *self)
                     .await?;
@@ -64,7 +63,7 @@ macro_rules! record_ratings_for {
                 if !is_rated(&seats, &outcome.placings) {
                     return Ok(());
                 }
-                let format = format_of(&game, &options);
+                let format = &finish.rating_pool;
                 let start = Rating::default();
                 let read = format!("{READ_SQL}{}", $lock);
                 let mut before = Vec::with_capacity(seats.len());

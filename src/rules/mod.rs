@@ -10,7 +10,10 @@
 //! folds facts that already happened. Rebuilding a match is folding its log.
 
 pub mod dice;
+pub mod extras;
 pub mod runner;
+pub mod scorecard;
+pub mod selfplay;
 
 pub mod champions;
 pub mod ctg;
@@ -20,6 +23,7 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 
 pub use dice::{Dice, Seed};
+pub use extras::{Figure, GameExtras, Listing, OperatorViews};
 pub use runner::{MatchCore, Submitted};
 
 /// A place at the table, numbered from 0 in the order seats were created.

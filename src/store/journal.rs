@@ -24,10 +24,9 @@
 //! five arrays per group: one statement to parse however many rows the group has.
 
 use super::cluster::{Fence, check_fences};
-use super::{DbSettings, EntryKind, NewEntry, Store, StoreError, StoreResult, within};
+use super::{DbSettings, EntryKind, Finish, NewEntry, Store, StoreError, StoreResult, within};
 use crate::ratings::store::RecordRatings;
 use chrono::{DateTime, Utc};
-use serde_json::Value;
 use sqlx::types::Json;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
@@ -83,7 +82,7 @@ impl GroupPolicy {
 struct Append {
     match_id: String,
     entries: Vec<NewEntry>,
-    result: Option<Value>,
+    finish: Option<Finish>,
     at: DateTime<Utc>,
     /// The writer's lease epoch in cluster mode (checked in the group's transaction).
     fence: Option<Fence>,
@@ -103,7 +102,7 @@ impl Append {
     fn new(
         match_id: &str,
         entries: Vec<NewEntry>,
-        result: Option<Value>,
+        finish: Option<Finish>,
         at: DateTime<Utc>,
         fence: Option<Fence>,
     ) -> (Append, Receipt) {
@@ -111,7 +110,7 @@ impl Append {
         let append = Append {
             match_id: match_id.to_string(),
             entries,
-            result,
+            finish,
             at,
             fence,
             done,
@@ -163,11 +162,11 @@ impl Journal {
         deadline: tokio::time::Instant,
         match_id: &str,
         entries: Vec<NewEntry>,
-        result: Option<Value>,
+        finish: Option<Finish>,
         at: DateTime<Utc>,
         fence: Option<Fence>,
     ) -> StoreResult<Receipt> {
-        let (append, committed) = Append::new(match_id, entries, result, at, fence);
+        let (append, committed) = Append::new(match_id, entries, finish, at, fence);
         let append = match self.sender.try_send(append) {
             Ok(()) => return Ok(committed),
             Err(mpsc::error::TrySendError::Closed(_)) => return Err(writer_stopped()),
@@ -185,10 +184,10 @@ impl Journal {
         &self,
         match_id: &str,
         entries: Vec<NewEntry>,
-        result: Option<Value>,
+        finish: Option<Finish>,
         at: DateTime<Utc>,
     ) -> StoreResult<Receipt> {
-        let (append, committed) = Append::new(match_id, entries, result, at, None);
+        let (append, committed) = Append::new(match_id, entries, finish, at, None);
         self.sender.send(append).await.map_err(|_| writer_stopped())?;
         Ok(committed)
     }
@@ -199,10 +198,10 @@ impl Journal {
         &self,
         match_id: &str,
         entries: Vec<NewEntry>,
-        result: Option<Value>,
+        finish: Option<Finish>,
         at: DateTime<Utc>,
     ) -> StoreResult<()> {
-        let committed = self.enqueue(match_id, entries, result, at).await?;
+        let committed = self.enqueue(match_id, entries, finish, at).await?;
         let committed = committed.await.map_err(|_| writer_stopped())?;
         committed.map_err(|unwritten| unwritten.error)
     }
@@ -282,7 +281,7 @@ async fn commit_group(store: &Store, group: Vec<Append>, bound: Duration) {
                 let write = store.append(
                     &append.match_id,
                     &append.entries,
-                    append.result.as_ref(),
+                    append.finish.as_ref(),
                     append.at,
                     append.fence,
                 );
@@ -321,15 +320,15 @@ impl Store {
             tx.check_fences(&fences).await?;
             tx.insert_rows(&rows).await?;
             for append in group {
-                if let Some(result) = &append.result {
+                if let Some(finish) = &append.finish {
                     sqlx::query(FINISH_SQL)
                         .bind(&append.match_id)
                         .bind(append.at)
-                        .bind(Json(result))
+                        .bind(Json(&finish.result))
                         .execute(&mut *tx)
                         .await?;
                     // As in `Store::append`: a result is never committed without its ratings.
-                    (*tx).record_ratings(&append.match_id, result, append.at).await?;
+                    (*tx).record_ratings(&append.match_id, finish, append.at).await?;
                 }
             }
             tx.commit().await?;

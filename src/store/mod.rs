@@ -10,7 +10,7 @@
 
 mod rows;
 
-pub use rows::{EntryKind, LogEntry, MatchRow, MatchStatus, NewEntry, SeatRow};
+pub use rows::{EntryKind, Finish, LogEntry, MatchRow, MatchStatus, NewEntry, SeatRow};
 
 use crate::ratings::store::RecordRatings;
 use chrono::{DateTime, Utc};
@@ -192,6 +192,30 @@ impl Store {
         Ok(())
     }
 
+    /// Creates the games' own operator views (`GameExtras::OPERATOR_VIEWS`) after the
+    /// migrations. Each statement is idempotent, so this runs at every start; a game's views
+    /// change with the game, not with a migration every other game shares.
+    pub async fn install_operator_views(
+        &self,
+        views: impl IntoIterator<Item = crate::rules::OperatorViews>,
+    ) -> StoreResult<()> {
+        for views in views {
+            match self {
+                Store::Sqlite(pool) => {
+                    for statement in views.sqlite {
+                        sqlx::raw_sql(*statement).execute(pool).await?;
+                    }
+                }
+                Store::Postgres(pool) => {
+                    for statement in views.postgres {
+                        sqlx::raw_sql(*statement).execute(pool).await?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     pub fn backend(&self) -> &'static str {
         match self {
             Store::Sqlite(_) => "sqlite",
@@ -345,7 +369,7 @@ impl Store {
         &self,
         match_id: &str,
         entries: &[NewEntry],
-        result: Option<&Value>,
+        finish: Option<&Finish>,
         now: DateTime<Utc>,
         fence: Option<Fence>,
     ) -> StoreResult<()> {
@@ -363,11 +387,11 @@ impl Store {
                     .bind(Json(&entry.payload))
                     .execute(&mut *tx).await?;
             }
-            if let Some(result) = result {
-                sqlx::query(FINISH_SQL).bind(match_id).bind(now).bind(Json(result))
+            if let Some(finish) = finish {
+                sqlx::query(FINISH_SQL).bind(match_id).bind(now).bind(Json(&finish.result))
                     .execute(&mut *tx).await?;
                 // Ratings change in the same transaction: a result is never recorded unrated.
-                (*tx).record_ratings(match_id, result, now).await?;
+                (*tx).record_ratings(match_id, finish, now).await?;
             }
             tx.commit().await?;
         });

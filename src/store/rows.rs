@@ -89,6 +89,16 @@ pub enum EntryKind {
     Forfeit,
 }
 
+/// What finishes a match in the transaction that writes its last entries: the result, and
+/// the rating pool it counts in (the game's `rating_pool` of the match's options, which the
+/// store cannot work out itself: it does not know the games).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finish {
+    /// The `Outcome`, as JSON.
+    pub result: serde_json::Value,
+    pub rating_pool: String,
+}
+
 #[derive(Clone, Debug)]
 pub struct NewEntry {
     pub seq: i64,

@@ -3,7 +3,9 @@
 //! sealed simultaneous choice); when both have picked, the picks are revealed and a d6 is
 //! rolled for the seat that picked lower. Highest total after `rounds` rounds wins.
 
-use crease::rules::{BotPolicy, Dice, Game, Outcome, Reject, RejectKind, Seat, SetupError, Viewer};
+use crease::rules::{
+    BotPolicy, Dice, Game, GameExtras, Listing, Outcome, Reject, RejectKind, Seat, SetupError, Viewer,
+};
 use serde::{Deserialize, Serialize};
 
 pub struct Toy;
@@ -238,4 +240,14 @@ impl Game for Toy {
             summary: format!("{a} to {b}"),
         })
     }
+}
+
+/// Only the listing: every other extra keeps its default (no scorecard, one rating pool),
+/// which is what a game that has just its rules gets.
+impl GameExtras for Toy {
+    const LISTING: Listing = Listing {
+        name: "Toy",
+        players: "2 players",
+        blurb: "Pick 1-3 in secret; the lower pick rolls a die.",
+    };
 }

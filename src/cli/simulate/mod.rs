@@ -4,7 +4,10 @@ use clap::Subcommand;
 
 pub mod champions;
 pub mod ctg;
+pub mod registered;
 pub mod wicketz;
+
+use crate::matches::GameRegistry;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -20,12 +23,16 @@ pub enum GameArgs {
     Wicketz(wicketz::Args),
     /// Cricket Champions, 2-5 players.
     Champions(champions::Args),
+    /// Any other registered game: `crease simulate <game> --help` for its flags.
+    #[command(external_subcommand)]
+    Registered(Vec<String>),
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(args: Args, games: &GameRegistry) -> anyhow::Result<()> {
     match args.game {
         GameArgs::Ctg(args) => ctg::run(args),
         GameArgs::Wicketz(args) => wicketz::run(args),
         GameArgs::Champions(args) => champions::run(args),
+        GameArgs::Registered(words) => registered::run(&words, games),
     }
 }

@@ -1,7 +1,7 @@
 //! Champions points table: eliminations as they happen, points and places from the end.
 
-use super::{GameScorecard, PointsRow};
 use crate::rules::champions::events::Event;
+use crate::rules::scorecard::{GameScorecard, PointsRow};
 
 /// The points table of a Champions match from its events.
 pub fn points_table(events: &[Event]) -> GameScorecard {

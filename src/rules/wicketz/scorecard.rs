@@ -2,7 +2,7 @@
 //! tracking is needed; Wicketz has no individual bowlers, so bowling figures are kept per
 //! bowling style (pace, spin) as the fielding side declared each over.
 
-use super::{Delivery, GameScorecard, InningsBuilder};
+use crate::rules::scorecard::{Delivery, GameScorecard, InningsBuilder};
 use crate::rules::wicketz::Event;
 use crate::rules::wicketz::events::HowOut;
 use crate::rules::wicketz::indicator::Style;

@@ -2,22 +2,10 @@
 //! the engine's `apply` does (strike changes on `swap` and at each over's end; a wicket
 //! removes whoever is on strike after the swap).
 
-use super::{Delivery, GameScorecard, InningsBuilder};
-use crate::rules::Game;
 use crate::rules::ctg::data::Squad;
 use crate::rules::ctg::event::Event;
 use crate::rules::ctg::types::Dismissal;
-use crate::rules::ctg::{Ctg, Options};
-use serde_json::Value;
-
-/// Both sides' squads as the match was set up (the default squads unless the options gave
-/// others), so the scorecard can name players instead of squad indices.
-pub fn squads(options: &Value) -> Result<[Squad; 2], String> {
-    let options: Options =
-        serde_json::from_value(options.clone()).map_err(|error| format!("unreadable options: {error}"))?;
-    let state = Ctg::initial_state(&options).map_err(|error| error.to_string())?;
-    Ok((*state.squads).clone())
-}
+use crate::rules::scorecard::{Delivery, GameScorecard, InningsBuilder};
 
 /// The name of `index` in `squad`, or the index itself if the squad has no such player.
 fn name_of(squad: &Squad, index: u8) -> String {

@@ -1,16 +1,13 @@
 //! Scorecards: a match's events folded into what a cricket fan reads after the game.
 //!
-//! Each game has a pure fold from its own events ([`ctg`], [`wicketz`], [`champions`]); the
-//! cricket games share [`InningsBuilder`]. Nothing here reads engine state: a scorecard is
-//! rebuilt from the log alone, and the tests check its totals against the engine's score.
-
-pub mod champions;
-pub mod ctg;
-pub mod wicketz;
+//! The shapes every game's scorecard takes, and [`InningsBuilder`], which the cricket games
+//! share. Each game folds its own events in its own folder (`ctg/scorecard.rs`, ...) and
+//! offers the result through [`GameExtras::scorecard`](super::GameExtras::scorecard). Nothing
+//! here reads engine state: a scorecard is rebuilt from the log alone, and the tests check
+//! its totals against the engine's score.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// One batter's line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -91,45 +88,6 @@ pub enum GameScorecard {
     Cricket { innings: Vec<InningsCard> },
     /// Champions: the points table (filled when the match ends).
     Points { table: Vec<PointsRow> },
-}
-
-/// The scorecard of a match of `game` with `options` from its engine events (as JSON, in log
-/// order). The options give the players' names (CTG squads). `None` for a game without a
-/// scorecard; an error names an event or options that do not parse.
-pub fn render(game: &str, options: &Value, events: &[Value]) -> Option<Result<GameScorecard, String>> {
-    match game {
-        "ctg" => Some(
-            ctg::squads(options)
-                .and_then(|squads| parse_all(events).map(|events| ctg::scorecard(&events, &squads))),
-        ),
-        "wicketz" => Some(parse_all(events).map(|events| wicketz::scorecard(&events))),
-        "champions" => Some(parse_all(events).map(|events| champions::points_table(&events))),
-        _ => None,
-    }
-}
-
-/// [`render`] over a stored log: its engine events only (commands and forfeits are not play).
-/// Every event in the log is public once its ball is over, so live matches get one too.
-pub fn from_log(
-    game: &str,
-    options: &Value,
-    log: &[crate::store::LogEntry],
-) -> Option<Result<GameScorecard, String>> {
-    let events: Vec<Value> = log
-        .iter()
-        .filter(|entry| entry.kind == crate::store::EntryKind::Event)
-        .map(|entry| entry.payload.clone())
-        .collect();
-    render(game, options, &events)
-}
-
-fn parse_all<E: serde::de::DeserializeOwned>(events: &[Value]) -> Result<Vec<E>, String> {
-    events
-        .iter()
-        .map(|event| {
-            serde_json::from_value(event.clone()).map_err(|error| format!("unreadable event: {error}"))
-        })
-        .collect()
 }
 
 /// "12.3": twelve overs and three balls.

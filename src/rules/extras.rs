@@ -1,0 +1,85 @@
+//! What a game offers around its rules: how the lobby lists it, which rating pool a match
+//! counts in, its scorecard, the figures `crease simulate` reports, its browser module and
+//! its SQL views for operators.
+//!
+//! [`Game`] is what a match needs to be played; [`GameExtras`] is what the rest of the
+//! product needs to show it. The registry (`matches::GameRegistry`) reaches every extra
+//! through this trait, so a new game writes all of it in its own folder and the server,
+//! the ratings, the simulator and the browser client pick it up from one `register` line.
+//! Everything but the listing has a default, so a game can start with its rules alone.
+
+use super::Game;
+use super::scorecard::GameScorecard;
+
+/// How the lobby and the game pages name a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// "Cricket: The Game".
+    pub name: &'static str,
+    /// How many play, for people: "2 players", "2-5 players".
+    pub players: &'static str,
+    /// One line on what playing it is like.
+    pub blurb: &'static str,
+}
+
+/// SQL views over the match log for operators, one text per backend (the dialects read
+/// JSON differently). Each statement must be idempotent (`CREATE VIEW IF NOT EXISTS` on
+/// SQLite, `CREATE OR REPLACE VIEW` on PostgreSQL): the server runs them at every start,
+/// after the migrations, so a game's views live with the game instead of in a migration
+/// every other game shares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct OperatorViews {
+    pub sqlite: &'static [&'static str],
+    pub postgres: &'static [&'static str],
+}
+
+/// One figure of a simulated match, averaged over every match by `crease simulate`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Figure {
+    /// snake_case, stable: it is a JSON key of `crease simulate --json`.
+    pub name: &'static str,
+    pub value: f64,
+}
+
+/// A game's extras. See the module documentation.
+pub trait GameExtras: Game {
+    const LISTING: Listing;
+
+    /// The game's browser module (an ES module, the same shape as `web/js/games/ctg.js`),
+    /// when the game ships it in its own folder (`include_str!`). `None`: the module is
+    /// one of the web client's own files, `web/js/games/<id>.js`. Either way the client
+    /// loads it from `/js/games/<id>.js`.
+    const CLIENT_MODULE: Option<&'static str> = None;
+
+    /// Operator views created at start; the first three games' views predate this and are
+    /// in migrations 0002, 0004 and 0005.
+    const OPERATOR_VIEWS: OperatorViews = OperatorViews {
+        sqlite: &[],
+        postgres: &[],
+    };
+
+    /// The rating pool a match with these options counts in: a T10 says little about a T20.
+    /// Read from the typed options, so defaults are the game's own and never repeated.
+    fn rating_pool(_options: &Self::Options) -> String {
+        "standard".to_string()
+    }
+
+    /// The pools a leaderboard offers, the default options' pool first.
+    fn rating_pools() -> Vec<String> {
+        vec![Self::rating_pool(&Self::Options::default())]
+    }
+
+    /// The scorecard of a match from its events in log order, or `None` for a game without
+    /// one. `Err` when the options no longer set up a match.
+    fn scorecard(
+        _options: &Self::Options,
+        _events: &[Self::Event],
+    ) -> Result<Option<GameScorecard>, super::SetupError> {
+        Ok(None)
+    }
+
+    /// What `crease simulate` reports of one finished match beside its result.
+    fn figures(_state: &Self::State) -> Vec<Figure> {
+        Vec::new()
+    }
+}

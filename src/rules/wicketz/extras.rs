@@ -1,0 +1,30 @@
+//! Wicketz's extras: its listing, rating pools (by overs and innings) and scorecard.
+
+use super::{Event, Options, Wicketz};
+use crate::rules::scorecard::GameScorecard;
+use crate::rules::{GameExtras, Listing, SetupError};
+
+impl GameExtras for Wicketz {
+    const LISTING: Listing = Listing {
+        name: "Wicketz",
+        players: "2 players",
+        blurb: "Bowling indicator, nominated stroke, result cards.",
+    };
+
+    /// `20ov` for one innings of 20 overs each, `20ov_x2` for two.
+    fn rating_pool(options: &Options) -> String {
+        match options.innings_per_side {
+            1 => format!("{}ov", options.overs),
+            innings => format!("{}ov_x{innings}", options.overs),
+        }
+    }
+
+    /// The formats people play, the default first.
+    fn rating_pools() -> Vec<String> {
+        ["20ov", "10ov", "5ov", "1ov", "20ov_x2"].map(String::from).into()
+    }
+
+    fn scorecard(_: &Options, events: &[Event]) -> Result<Option<GameScorecard>, SetupError> {
+        Ok(Some(super::scorecard::scorecard(events)))
+    }
+}
