@@ -51,8 +51,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     run_with(cli, GameRegistry::standard())
 }
 
-/// Runs the command line with `games`: a program that adds a game of its own (see
-/// `examples/hand_cricket`) gets the whole of `crease` (serve, simulate, bot, verify) for
+/// Runs the command line with `games`: a program that adds a game of its own (as the
+/// fourth-game example in `examples/` does) gets the whole of `crease` (serve, simulate, bot, verify) for
 /// it by passing its registry here.
 pub fn run_with(cli: Cli, games: GameRegistry) -> anyhow::Result<()> {
     match cli.command {

@@ -45,9 +45,13 @@ impl GameExtras for HandCricket {
                         legal: true,
                         four: ball.runs == 4,
                         six: ball.runs == 6,
-                        wicket: ball
-                            .out
-                            .then(|| (batter, format!("b seat {} ({} fingers)", 1 - ball.batting.0, ball.bowler_fingers), true)),
+                        wicket: ball.out.then(|| {
+                            (
+                                batter,
+                                format!("b seat {} ({} fingers)", 1 - ball.batting.0, ball.bowler_fingers),
+                                true,
+                            )
+                        }),
                         ..Delivery::default()
                     });
                     batter += u8::from(ball.out);

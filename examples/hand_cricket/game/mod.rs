@@ -89,12 +89,22 @@ pub struct Ball {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// The toss, a die roll: odd, seat 0 bats first.
-    Tossed { bats_first: Seat },
+    Tossed {
+        bats_first: Seat,
+    },
     /// A seat has shown its fingers; `fingers` only for that seat until the ball's reveal.
-    Shown { seat: Seat, fingers: Option<u8> },
-    Bowled { ball: Ball },
+    Shown {
+        seat: Seat,
+        fingers: Option<u8>,
+    },
+    Bowled {
+        ball: Ball,
+    },
     /// An innings ended: wickets or overs ran out, or the chase passed the target.
-    InningsClosed { innings: u8, score: Score },
+    InningsClosed {
+        innings: u8,
+        score: Score,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -163,10 +173,16 @@ impl Game for HandCricket {
 
     fn initial_state(options: &Options) -> Result<State, SetupError> {
         if !(1..=10).contains(&options.overs) {
-            return Err(SetupError(format!("overs must be 1 to 10, not {}", options.overs)));
+            return Err(SetupError(format!(
+                "overs must be 1 to 10, not {}",
+                options.overs
+            )));
         }
         if !(1..=5).contains(&options.wickets) {
-            return Err(SetupError(format!("wickets must be 1 to 5, not {}", options.wickets)));
+            return Err(SetupError(format!(
+                "wickets must be 1 to 5, not {}",
+                options.wickets
+            )));
         }
         Ok(State {
             options: options.clone(),
@@ -223,7 +239,10 @@ impl Game for HandCricket {
         score.wickets += u8::from(out);
         score.balls += 1;
         let chased = state.innings == 1 && score.runs > state.scores[1 - batting.index()].runs;
-        if score.wickets >= state.options.wickets || score.balls >= u16::from(state.options.overs) * 6 || chased {
+        if score.wickets >= state.options.wickets
+            || score.balls >= u16::from(state.options.overs) * 6
+            || chased
+        {
             events.push(Event::InningsClosed {
                 innings: state.innings + 1,
                 score,
@@ -291,7 +310,9 @@ impl Game for HandCricket {
     }
 
     fn default_command(state: &State, seat: Seat) -> Option<Command> {
-        Self::pending(state).contains(&seat).then_some(Command::Show { fingers: 1 })
+        Self::pending(state)
+            .contains(&seat)
+            .then_some(Command::Show { fingers: 1 })
     }
 
     /// `random`: any number. `heuristic`: the batter leans to the big numbers (they score
