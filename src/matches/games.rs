@@ -269,10 +269,12 @@ impl<G: GameExtras> GameKind for Registered<G> {
     }
 }
 
-/// Every game the server can run, by id.
+/// Every game the server can run, by id, in the order they were registered (the order the
+/// catalogue, and so the lobby, lists them in).
 #[derive(Clone, Default)]
 pub struct GameRegistry {
     games: BTreeMap<&'static str, Arc<dyn GameKind>>,
+    order: Vec<&'static str>,
 }
 
 impl GameRegistry {
@@ -289,7 +291,13 @@ impl GameRegistry {
     }
 
     pub fn register<G: GameExtras>(mut self) -> Self {
-        self.games.insert(G::ID, Arc::new(Registered::<G>(PhantomData)));
+        if self
+            .games
+            .insert(G::ID, Arc::new(Registered::<G>(PhantomData)))
+            .is_none()
+        {
+            self.order.push(G::ID);
+        }
         self
     }
 
@@ -298,7 +306,7 @@ impl GameRegistry {
     }
 
     pub fn ids(&self) -> Vec<&'static str> {
-        self.games.keys().copied().collect()
+        self.order.clone()
     }
 }
 

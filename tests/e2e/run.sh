@@ -40,6 +40,12 @@ else
   export CREASE_BIN="${CARGO_TARGET_DIR:-$REPO/target}/debug/crease"
 fi
 
+EXAMPLE_BIN="${CARGO_TARGET_DIR:-$REPO/target}/debug/examples/hand_cricket"
+if [ -z "${CREASE_EXAMPLE_BIN:-}" ] && [ ! -x "$EXAMPLE_BIN" ]; then
+  step "building the fourth-game example (examples/hand_cricket)"
+  (cd "$REPO" && cargo build --example hand_cricket)
+fi
+
 step "starting crease on a free port with a temporary SQLite database"
 WORK="$(mktemp -d)"
 PORT="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"

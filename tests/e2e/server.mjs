@@ -32,16 +32,28 @@ export function binary() {
 }
 
 /**
+ * `crease` with a fourth game added from its own folder (examples/hand_cricket): the
+ * binary `cargo test` builds (CREASE_EXAMPLE_BIN overrides it).
+ */
+export function exampleBinary() {
+  if (process.env.CREASE_EXAMPLE_BIN) return process.env.CREASE_EXAMPLE_BIN;
+  const path = join(process.env.CARGO_TARGET_DIR || join(REPO, 'target'), 'debug', 'examples', 'hand_cricket');
+  if (existsSync(path)) return path;
+  throw new Error('no hand_cricket example: run tests/e2e/run.sh (it builds one) or set CREASE_EXAMPLE_BIN');
+}
+
+/**
  * The server the tests talk to: the one run.sh started (E2E_SERVER_URL), or a fresh one
  * started here (resolves once /healthz answers; `stop()` ends it and removes its files).
+ * With `bin`, always a fresh server of that binary.
  */
-export async function startServer({ turnClockSecs = 60 } = {}) {
-  if (process.env.E2E_SERVER_URL) return { url: process.env.E2E_SERVER_URL, async stop() {} };
+export async function startServer({ turnClockSecs = 60, bin = null } = {}) {
+  if (process.env.E2E_SERVER_URL && !bin) return { url: process.env.E2E_SERVER_URL, async stop() {} };
   const dir = mkdtempSync(join(tmpdir(), 'crease-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = createWriteStream(join(dir, 'server.log'));
-  const child = spawn(binary(), ['serve', '--bind', `127.0.0.1:${port}`, '--turn-clock-secs', String(turnClockSecs)], {
+  const child = spawn(bin || binary(), ['serve', '--bind', `127.0.0.1:${port}`, '--turn-clock-secs', String(turnClockSecs)], {
     env: { ...process.env, DATABASE_URL: `sqlite://${join(dir, 'e2e.db')}`, RUST_LOG: process.env.RUST_LOG || 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { maskFromSpots, spotsFromMask, fieldProblems, zoneOfShot } from '../../web/js/games/field.js';
 import { wire } from '../../web/js/conn.js';
 import { formatOf, playersOf, runningFor } from '../../web/js/live.js';
+import ctg from '../../web/js/games/ctg.js';
+import wicketz from '../../web/js/games/wicketz.js';
+import champions from '../../web/js/games/champions.js';
 
 const spots = (...pairs) => pairs.map(([zone, area]) => ({ zone, area }));
 const infield9 = spots([1, 1], [1, 2], [2, 1], [2, 2], [3, 1], [3, 2], [4, 1], [4, 2], [5, 1]);
@@ -75,14 +78,38 @@ test('the live list names the players, the format and how long a match has run',
   const match = { seats: [{ seat: 0, player_id: 'p1', name: 'Ellyse', bot: false }, { seat: 1, player_id: null, name: null, bot: true }] };
   assert.equal(playersOf(match), 'Ellyse v bot');
   assert.equal(playersOf({ seats: [{ seat: 0, player_id: 'p1', name: null, bot: false }, { seat: 1, player_id: null, bot: false }] }), 'player v open seat');
-  assert.equal(formatOf('ctg', { format: 't20' }), 'T20');
-  assert.equal(formatOf('ctg', {}), 'T10', 'the engine default when options omit the format');
-  assert.equal(formatOf('wicketz', { overs: 1, innings_per_side: 2 }), '1 over a side, two innings each');
-  assert.equal(formatOf('champions', { players: 4 }), '4 players');
-  assert.equal(formatOf('unknown-game', { anything: 1 }), '');
+  const modules = { ctg, wicketz, champions };
+  assert.equal(formatOf('ctg', { format: 't20' }, modules), 'T20');
+  assert.equal(formatOf('ctg', {}, modules), 'T10', 'the engine default when options omit the format');
+  assert.equal(formatOf('wicketz', { overs: 1, innings_per_side: 2 }, modules), '1 over a side, two innings each');
+  assert.equal(formatOf('champions', { players: 4 }, modules), '4 players');
+  assert.equal(formatOf('unknown-game', { anything: 1 }, modules), '', 'a game whose module has no label');
   const start = Date.parse('2026-01-01T10:00:00Z');
   assert.equal(runningFor('2026-01-01T10:00:00Z', start + 30 * 1000), 'just started');
   assert.equal(runningFor('2026-01-01T10:00:00Z', start + 4 * 60 * 1000), '4 min');
   assert.equal(runningFor('2026-01-01T10:00:00Z', start + 72 * 60 * 1000), '1 h 12 min');
   assert.equal(runningFor(null, start), '', 'a match without a start time says nothing rather than NaN');
+});
+
+test('a replay has a step per ball after the empty table, its score from the game module', async () => {
+  const { buildSteps } = await import('../../web/js/replay.js');
+  const { MODULES } = await import('../../web/js/catalog.js');
+  MODULES.wicketz = wicketz;
+  const ball = (bat_runs, dismissal = null) => ({ type: 'ball_completed', ball: { bat_runs, byes: 0, extras: 0, legal: true, dismissal } });
+  const events = [
+    { type: 'toss_won', seat: 0 },
+    { type: 'innings_opened', number: 1, batting: 0 },
+    ball(4),
+    ball(0, { kind: 'bowled' }),
+    { type: 'innings_closed', number: 1, runs: 4, wickets: 1 },
+  ];
+  const steps = buildSteps('wicketz', events, (event) => event.type);
+  assert.equal(steps.length, 3, 'the empty table, then one step per ball');
+  assert.deepEqual(steps[0].lines, []);
+  assert.deepEqual(steps[0].score, {});
+  assert.deepEqual(steps[1].lines, ['toss_won', 'innings_opened', 'ball_completed'], 'ball 1 with what led up to it');
+  assert.equal(steps[1].score.innings[0].total, 4);
+  assert.deepEqual(steps[2].lines, ['ball_completed', 'innings_closed'], 'the last ball with what followed it');
+  assert.equal(steps[2].score.innings[0].wickets, 1);
+  assert.equal(steps[2].score.innings[0].legal, 2);
 });

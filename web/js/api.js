@@ -108,6 +108,7 @@ export const api = {
     return request('GET', `/v1/leaderboards/${encodeURIComponent(game)}${text ? `?${text}` : ''}`);
   },
   profile: (id) => request('GET', `/v1/players/${encodeURIComponent(id)}`),
+  games: () => request('GET', '/v1/games'),
 };
 
 /** A list endpoint may answer with a bare array or {matches: [...]}; accept both. */

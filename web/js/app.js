@@ -19,6 +19,7 @@ import { showLogin, showAccount } from './account.js';
 import { showLeaderboard, showProfile } from './ratings.js';
 import { showReplay } from './replay.js';
 import { showLive } from './live.js';
+import { loadCatalog } from './catalog.js';
 
 const app = () => document.getElementById('app');
 let current = null;
@@ -73,9 +74,19 @@ function route() {
   current = showLobby(root);
 }
 
-window.addEventListener('hashchange', route);
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', route);
-else route();
+/** Every screen needs the catalogue of games: read it once, then route. */
+async function start() {
+  try {
+    await loadCatalog();
+  } catch (err) {
+    console.error('the game catalogue did not load', err);
+  }
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+else start();
 
 // Exposed for the end-to-end tests and for debugging in the console.
 window.crease = { route, get screen() { return current; }, h, mount };

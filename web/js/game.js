@@ -9,13 +9,9 @@ import { api, savedPlayer } from './api.js';
 import { Connection } from './conn.js';
 import { toast, panel } from './ui.js';
 import { scorecardNode } from './scorecard.js';
-import { GAMES } from './lobby.js';
-import ctg from './games/ctg.js';
-import wicketz from './games/wicketz.js';
-import champions from './games/champions.js';
+import { GAMES, MODULES } from './catalog.js';
 import { mockSession } from './mock.js';
 
-const MODULES = { ctg, wicketz, champions };
 const COMMENTARY_LIMIT = 400;
 
 export function showMatch(root, { matchId, spectate = false, mock = null }) {

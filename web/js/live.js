@@ -5,22 +5,16 @@
 
 import { h, mount } from './dom.js';
 import { api, asList } from './api.js';
-import { GAMES } from './lobby.js';
+import { GAMES, MODULES } from './catalog.js';
 
 /** How often the list is read again while the page is visible. */
 export const LIVE_REFRESH_MS = 4000;
 
-/** "T10", "2 overs a side, two innings", "3 players": the format a match is played in. */
-export function formatOf(game, options = {}) {
-  const o = options || {};
-  if (game === 'ctg') return String(o.format || 't10').toUpperCase();
-  if (game === 'wicketz') {
-    const overs = Number(o.overs) || 20;
-    const innings = Number(o.innings_per_side) === 2 ? ', two innings each' : '';
-    return `${overs} over${overs === 1 ? '' : 's'} a side${innings}`;
-  }
-  if (game === 'champions') return `${Number(o.players) || 2} players`;
-  return '';
+/** "T10", "2 overs a side, two innings", "3 players": the format a match is played in,
+ * as the game's module words it (empty for a game whose module does not). */
+export function formatOf(game, options = {}, modules = MODULES) {
+  const module = modules[game];
+  return module && module.describeOptions ? module.describeOptions(options || {}) : '';
 }
 
 /** "Ann v the bot": a match's seats by name, a bot seat as "bot", an empty seat as "open". */

@@ -4,12 +4,7 @@
 import { h, mount, label, pick } from './dom.js';
 import { api, asList, savePlayer, savedPlayer } from './api.js';
 import { toast, renderWho } from './ui.js';
-
-export const GAMES = {
-  ctg: { name: 'Cricket: The Game', seats: '2 players', blurb: 'Hidden bowl card against a chosen zone, over cards, dice.', hardBot: true },
-  wicketz: { name: 'Wicketz', seats: '2 players', blurb: 'Bowling indicator, nominated stroke, result cards.' },
-  champions: { name: 'Cricket Champions', seats: '2-5 players', blurb: 'Batting and bowling dice with re-rolls, Xp market.' },
-};
+import { GAMES, MODULES, firstGame } from './catalog.js';
 
 export function showNameEntry(root, done) {
   const input = h('input', {
@@ -65,23 +60,8 @@ function optionsForm(game) {
     h('select', { name, 'data-testid': `opt-${name}` }, values.map(([v, text]) => h('option', { value: v, selected: v === chosen }, text)));
   const number = (name, value, min, max) =>
     h('input', { type: 'number', name, value, min, max, 'data-testid': `opt-${name}` });
-  let rows = [];
-  if (game === 'ctg') {
-    rows = [
-      field('format', select('format', [['t10', 'T10 (10 overs)'], ['t20', 'T20 (20 overs)']], 't10')),
-      field('tie', select('tie', [['tie', 'Equal totals are a tie'], ['chaser_loses', 'Chasing side must pass the target']], 'tie')),
-      field('bowled_chance_margin', select('bowled_chance_margin', [['3', 'Miss by 3+: bowled chance'], ['4', 'Miss by 4+: bowled chance']], '3')),
-    ];
-  } else if (game === 'wicketz') {
-    rows = [
-      field('overs', number('overs', 20, 1, 50), 'per innings'),
-      field('innings_per_side', select('innings_per_side', [['1', 'One innings each'], ['2', 'Two innings each']], '1')),
-      field('bowling_variations', select('bowling_variations', [['false', 'Off'], ['true', 'On: the bowler declares a line']], 'false'), 'advanced'),
-      field('wild_card', select('wild_card', [['false', 'Off'], ['true', 'On: wild card after a quiet over']], 'false'), 'advanced'),
-    ];
-  } else if (game === 'champions') {
-    rows = [field('players', number('players', 3, 2, 5), '2 to 5 seats; with the bot, every other seat is a bot')];
-  }
+  const module = MODULES[game];
+  const rows = module && module.optionFields ? module.optionFields({ field, select, number }) : [];
   const clock = h('input', { type: 'number', min: 5, max: 3600, value: 60, 'data-testid': 'opt-clock' });
   const raw = h('textarea', { rows: 3, 'data-testid': 'opt-raw', placeholder: '{} (optional: extra options as JSON, merged over the fields above)' });
   const node = h('div', { class: 'options' }, rows,
@@ -101,7 +81,7 @@ function optionsForm(game) {
 }
 
 export function showLobby(root) {
-  let game = 'ctg';
+  let game = firstGame();
   let tab = 'open';
   let ticket = null;
   let disposed = false;

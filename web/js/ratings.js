@@ -3,14 +3,10 @@
 
 import { h, mount, label } from './dom.js';
 import { api } from './api.js';
-import { GAMES } from './lobby.js';
+import { GAMES, firstGame } from './catalog.js';
 
-/** The rating pools players meet most; any other format can be typed in. */
-const FORMATS = {
-  ctg: ['t10', 't20'],
-  wicketz: ['20ov', '10ov', '5ov', '1ov', '20ov_x2'],
-  champions: ['2p', '3p', '4p', '5p'],
-};
+/** The rating pools a game's leaderboard offers (the catalogue's); any other can be typed in. */
+const poolsOf = (game) => (GAMES[game] && GAMES[game].pools) || [];
 
 const gameName = (game) => (GAMES[game] && GAMES[game].name) || game;
 
@@ -19,10 +15,10 @@ function rating(value) {
 }
 
 export function showLeaderboard(root, { game = 'ctg', format = '' } = {}) {
-  if (!GAMES[game]) game = 'ctg';
+  if (!GAMES[game]) game = firstGame();
   let disposed = false;
   const formatInput = h('input', {
-    id: 'board-format', list: 'board-formats', value: format, placeholder: FORMATS[game][0],
+    id: 'board-format', list: 'board-formats', value: format, placeholder: poolsOf(game)[0] || '',
     'data-testid': 'board-format', autocomplete: 'off', size: 10,
   });
   const table = h('div', { class: 'table-scroll', 'data-testid': 'leaderboard' });
@@ -82,7 +78,7 @@ export function showLeaderboard(root, { game = 'ctg', format = '' } = {}) {
     },
     h('label', { for: 'board-format' }, 'Format'),
     formatInput,
-    h('datalist', { id: 'board-formats' }, FORMATS[game].map((value) => h('option', { value }))),
+    h('datalist', { id: 'board-formats' }, poolsOf(game).map((value) => h('option', { value }))),
     h('button', { type: 'submit', 'data-testid': 'board-show' }, 'Show')),
     table,
     more,

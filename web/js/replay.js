@@ -8,53 +8,17 @@
 
 import { h, mount, pick } from './dom.js';
 import { api } from './api.js';
-import { GAMES } from './lobby.js';
+import { GAMES, MODULES } from './catalog.js';
 import { scorecardNode, inningsTotal } from './scorecard.js';
-import ctg from './games/ctg.js';
-import wicketz from './games/wicketz.js';
-import champions from './games/champions.js';
 
-const MODULES = { ctg, wicketz, champions };
 const AUTOPLAY_MS = 900;
 
 /**
- * Per game: which event ends a step ("a ball"; an over in Champions, which has no balls),
- * and how an event moves the score. The score is {innings: [{number, batting, total,
- * wickets, legal}]} for the cricket games and {seats: {seat: {runs, wickets}}} for Champions.
+ * The running score is the game module's `replay` fold: which event ends a step ("a ball";
+ * an over in Champions, which has no balls), and how an event moves the score, with the
+ * helpers below. The score is {innings: [{number, batting, total, wickets, legal}]} for the
+ * cricket games and {seats: {seat: {runs, wickets}}} for Champions.
  */
-const FOLDS = {
-  ctg: {
-    step: 'ball_ended',
-    apply(score, event) {
-      if (event.type === 'innings_started') openInnings(score, event.batting);
-      if (event.type === 'ball_ended') bowl(score, event.ball.runs + event.ball.extras, event.ball.legal, Boolean(event.ball.wicket));
-    },
-  },
-  wicketz: {
-    step: 'ball_completed',
-    apply(score, event) {
-      if (event.type === 'innings_opened') openInnings(score, event.batting);
-      if (event.type === 'ball_completed') {
-        const ball = event.ball;
-        bowl(score, ball.bat_runs + ball.byes + ball.extras, ball.legal, Boolean(ball.dismissal));
-      }
-    },
-  },
-  champions: {
-    step: 'over_resolved',
-    apply(score, event) {
-      if (event.type !== 'over_resolved') return;
-      score.seats ||= {};
-      const line = (score.seats[event.batsman] ||= { runs: 0, wickets: 0 });
-      line.runs += event.result.runs;
-      if (event.bowler !== null && event.bowler !== undefined) {
-        const bowler = (score.seats[event.bowler] ||= { runs: 0, wickets: 0 });
-        bowler.wickets += event.result.wickets;
-      }
-    },
-  },
-};
-
 function openInnings(score, batting) {
   score.innings ||= [];
   score.innings.push({ number: score.innings.length + 1, batting_seat: batting, total: 0, wickets: 0, legal: 0 });
@@ -77,12 +41,16 @@ export function overs(legal) {
  * k-th ball (the last step also carries what follows it: the innings close, the result).
  * Each step has its events' commentary and the score after it.
  */
+const HELPERS = { openInnings, bowl };
+
 export function buildSteps(game, events, describe) {
-  const fold = FOLDS[game];
+  const fold = MODULES[game] && MODULES[game].replay;
   const score = {};
-  const steps = [{ lines: [], score: structuredClone(score) }];
+  // Step 0 is the empty table; the first ball's step opens at once, so it carries what led
+  // up to it (the toss, the line-ups) and ends with the ball itself.
+  const steps = [{ lines: [], score: structuredClone(score) }, { lines: [], score: structuredClone(score) }];
   for (const event of events) {
-    if (fold) fold.apply(score, event);
+    if (fold) fold.apply(score, event, HELPERS);
     const text = describe(event);
     const step = steps[steps.length - 1];
     if (text) step.lines.push(text);

@@ -238,4 +238,27 @@ const help = [
   'Spend Xp on market cards between overs. After five rounds: 1 point per run and per wicket, card points, 1 per 3 unused Xp.',
 ];
 
-export default { board, decision, describe, help };
+/** The lobby's fields for Champions' options. */
+function optionFields({ field, number }) {
+  return [field('players', number('players', 3, 2, 5), '2 to 5 seats; with the bot, every other seat is a bot')];
+}
+
+/** How the replay moves the score: Champions has no balls, so an over is a step. */
+const replay = {
+  step: 'over_resolved',
+  apply(score, event) {
+    if (event.type !== 'over_resolved') return;
+    score.seats ||= {};
+    const line = (score.seats[event.batsman] ||= { runs: 0, wickets: 0 });
+    line.runs += event.result.runs;
+    if (event.bowler !== null && event.bowler !== undefined) {
+      const bowler = (score.seats[event.bowler] ||= { runs: 0, wickets: 0 });
+      bowler.wickets += event.result.wickets;
+    }
+  },
+};
+
+/** The live list's format label: "3 players". */
+const describeOptions = (options) => `${Number(options && options.players) || 2} players`;
+
+export default { board, decision, describe, help, optionFields, replay, describeOptions };

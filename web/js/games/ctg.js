@@ -587,4 +587,25 @@ const help = [
   'The first two balls of most overs are express: the over cards\' numbers decide them.',
 ];
 
-export default { board, decision, describe, help };
+/** The lobby's fields for CTG's options. */
+function optionFields({ field, select }) {
+  return [
+    field('format', select('format', [['t10', 'T10 (10 overs)'], ['t20', 'T20 (20 overs)']], 't10')),
+    field('tie', select('tie', [['tie', 'Equal totals are a tie'], ['chaser_loses', 'Chasing side must pass the target']], 'tie')),
+    field('bowled_chance_margin', select('bowled_chance_margin', [['3', 'Miss by 3+: bowled chance'], ['4', 'Miss by 4+: bowled chance']], '3')),
+  ];
+}
+
+/** How the replay moves the score: a ball is a step. */
+const replay = {
+  step: 'ball_ended',
+  apply(score, event, { openInnings, bowl }) {
+    if (event.type === 'innings_started') openInnings(score, event.batting);
+    if (event.type === 'ball_ended') bowl(score, event.ball.runs + event.ball.extras, event.ball.legal, Boolean(event.ball.wicket));
+  },
+};
+
+/** The live list's format label: "T10". */
+const describeOptions = (options) => String((options && options.format) || 't10').toUpperCase();
+
+export default { board, decision, describe, help, optionFields, replay, describeOptions };

@@ -270,4 +270,34 @@ const help = [
   'Respect good lengths, yorkers and bouncers/googlies; attack the loose balls.',
 ];
 
-export default { board, decision, describe, help };
+/** The lobby's fields for Wicketz's options. */
+function optionFields({ field, select, number }) {
+  return [
+    field('overs', number('overs', 20, 1, 50), 'per innings'),
+    field('innings_per_side', select('innings_per_side', [['1', 'One innings each'], ['2', 'Two innings each']], '1')),
+    field('bowling_variations', select('bowling_variations', [['false', 'Off'], ['true', 'On: the bowler declares a line']], 'false'), 'advanced'),
+    field('wild_card', select('wild_card', [['false', 'Off'], ['true', 'On: wild card after a quiet over']], 'false'), 'advanced'),
+  ];
+}
+
+/** How the replay moves the score: a ball is a step. */
+const replay = {
+  step: 'ball_completed',
+  apply(score, event, { openInnings, bowl }) {
+    if (event.type === 'innings_opened') openInnings(score, event.batting);
+    if (event.type === 'ball_completed') {
+      const ball = event.ball;
+      bowl(score, ball.bat_runs + ball.byes + ball.extras, ball.legal, Boolean(ball.dismissal));
+    }
+  },
+};
+
+/** The live list's format label: "20 overs a side", "1 over a side, two innings each". */
+function describeOptions(options = {}) {
+  const o = options || {};
+  const overs = Number(o.overs) || 20;
+  const innings = Number(o.innings_per_side) === 2 ? ', two innings each' : '';
+  return `${overs} over${overs === 1 ? '' : 's'} a side${innings}`;
+}
+
+export default { board, decision, describe, help, optionFields, replay, describeOptions };
