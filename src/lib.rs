@@ -3,8 +3,10 @@
 //! # A tour of the layout
 //!
 //! * [`rules`]: the games themselves, pure and deterministic. [`rules::Game`] is the one
-//!   trait every game implements; [`rules::Dice`] is the seeded stream every roll comes from;
-//!   [`rules::MatchCore`] runs a game without any I/O.
+//!   trait every game implements, [`rules::GameExtras`] what it offers around the rules
+//!   (listing, rating pool, scorecard, simulation figures, browser module, operator views),
+//!   so a game's folder holds all of it; [`rules::Dice`] is the seeded stream every roll
+//!   comes from; [`rules::MatchCore`] runs a game without any I/O.
 //! * [`cli`]: the `crease` binary's subcommands (`serve`, `simulate`, `arena`, `bot`, `verify`), one
 //!   file each; [`config`] holds the server's flags and environment variables.
 //! * [`app`]: the assembled server ([`app::Application`]), which tests spawn on port 0.
