@@ -51,6 +51,7 @@ pub mod matches;
 pub mod matchmaking;
 pub mod protocol;
 pub mod ratings;
+pub mod record;
 pub mod rules;
 pub mod scorecard;
 pub mod store;

@@ -5,11 +5,11 @@
 
 use super::{AppState, PathText, QueryParams};
 use crate::error::ApiError;
-use crate::input::PlayerId;
 use crate::protocol::{
     CareerFigures, Leaderboard, LeaderboardEntry, PlayerMatch, PlayerMatches, PlayerProfile, PlayerRating,
 };
 use crate::ratings::format_of;
+use crate::record::PlayerId;
 use crate::rules::{Outcome, Seat};
 use crate::store::PlayerMatchRow;
 use axum::extract::State;

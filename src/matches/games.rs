@@ -4,8 +4,9 @@
 
 use super::{ActorContext, MatchHandle, actor};
 use crate::fairness::{self, Mismatch, VerifyReport};
+use crate::record::LogEntry;
 use crate::rules::{BotLevel, BotPolicy, Dice, Game, MatchCore, Seed, SetupError, Viewer};
-use crate::store::{LogEntry, MatchRow};
+use crate::store::MatchRow;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
@@ -225,7 +226,7 @@ mod tests {
             match_id: "m".into(),
             game: "ctg".into(),
             options: sqlx::types::Json(options),
-            status: crate::store::MatchStatus::Open,
+            status: crate::record::MatchStatus::Open,
             seat_count: 2,
             turn_clock_ms: 1,
             disconnect_grace_ms: 1,

@@ -18,8 +18,9 @@ pub use plan::{Plan, WaitingTicket, plan};
 
 use crate::error::ApiError;
 use crate::matches::{Lobby, Player};
-use crate::protocol::{CreateTicket, Ticket, TicketStatus};
+use crate::protocol::{CreateTicket, Ticket};
 use crate::ratings::format_of;
+use crate::record::TicketStatus;
 use chrono::Utc;
 use std::sync::Arc;
 use std::time::Duration;

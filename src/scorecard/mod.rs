@@ -113,11 +113,11 @@ pub fn render(game: &str, options: &Value, events: &[Value]) -> Option<Result<Ga
 pub fn from_log(
     game: &str,
     options: &Value,
-    log: &[crate::store::LogEntry],
+    log: &[crate::record::LogEntry],
 ) -> Option<Result<GameScorecard, String>> {
     let events: Vec<Value> = log
         .iter()
-        .filter(|entry| entry.kind == crate::store::EntryKind::Event)
+        .filter(|entry| entry.kind == crate::record::EntryKind::Event)
         .map(|entry| entry.payload.clone())
         .collect();
     render(game, options, &events)

@@ -24,8 +24,9 @@
 //! five arrays per group: one statement to parse however many rows the group has.
 
 use super::cluster::{Fence, check_fences};
-use super::{DbSettings, EntryKind, NewEntry, Store, StoreError, StoreResult, within};
+use super::{DbSettings, Store, StoreError, StoreResult, within};
 use crate::ratings::store::RecordRatings;
+use crate::record::{EntryKind, NewEntry};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::types::Json;

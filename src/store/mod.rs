@@ -10,9 +10,10 @@
 
 mod rows;
 
-pub use rows::{EntryKind, LogEntry, MatchRow, MatchStatus, NewEntry, SeatRow};
+pub use rows::{MatchRow, SeatRow};
 
 use crate::ratings::store::RecordRatings;
+use crate::record::{EntryKind, LogEntry, MatchStatus, NewEntry};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::postgres::{PgPool, PgPoolOptions};
