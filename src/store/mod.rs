@@ -182,6 +182,9 @@ impl Store {
     }
 
     async fn migrate(&self) -> StoreResult<()> {
+        // A twin: the same tables in each backend's native column types (`TIMESTAMPTZ` and
+        // `JSONB` on PostgreSQL, `TEXT` on SQLite) and JSON functions in the operator views,
+        // so each has its own migrations.
         match self {
             Store::Sqlite(pool) => sqlx::migrate!("./migrations/sqlite").run(pool).await?,
             Store::Postgres(pool) => sqlx::migrate!("./migrations/postgres").run(pool).await?,
