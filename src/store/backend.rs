@@ -3,10 +3,10 @@
 //! Both drivers accept the same text for nearly every query (`$1` placeholders work on
 //! SQLite too), so each query is written once and compiled against both drivers:
 //!
-//! * [`with_pool!`] runs a [`Store`](super::Store) method's body on whichever pool the store
+//! * `with_pool!` runs a [`Store`](super::Store) method's body on whichever pool the store
 //!   holds; the body is compiled once per backend, so a query or a bound type that does not
 //!   suit both fails to build.
-//! * [`on_each_connection!`] stamps a step that several transactions share (writing a match
+//! * `on_each_connection!` stamps a step that several transactions share (writing a match
 //!   and its seats, rating a finished match) for both connection types from one body.
 //! * [`Dialect`] holds the few fragments where the two dialects differ (row locks), so such
 //!   a query is still one text with the backend's fragment spliced in.
@@ -41,7 +41,7 @@ pub(super) const POSTGRES: Dialect = Dialect {
     skip_locked: " FOR UPDATE SKIP LOCKED",
 };
 
-/// A backend's connection type, knowing its [`Dialect`]: the steps [`on_each_connection!`]
+/// A backend's connection type, knowing its [`Dialect`]: the steps `on_each_connection!`
 /// stamps read it as `Self::DIALECT`.
 pub(super) trait Backend {
     const DIALECT: Dialect;

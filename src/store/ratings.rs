@@ -1,7 +1,7 @@
 //! The rating update inside the transaction that finishes a match ([`crate::ratings`] decides
 //! what is rated and does the arithmetic; this is its SQL).
 //!
-//! [`RecordRatings`] is stamped for both backends' connections by [`on_each_connection!`],
+//! [`RecordRatings`] is stamped for both backends' connections by `on_each_connection!`,
 //! so the SQL is written once; the only difference is the row lock
 //! ([`Dialect::lock_for_update`](super::backend::Dialect::lock_for_update)).
 
