@@ -7,11 +7,10 @@
 //! the logged events: [`replay`] is that check, and recovery after a restart uses the same
 //! code path, so a log that would not verify is also one the server refuses to resume.
 
+use crate::record::{CommandRecord, EntryKind, ForfeitRecord, LogEntry};
 use crate::rules::{Game, MatchCore, Outcome, Seat, Seed};
-use crate::store::{EntryKind, LogEntry};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 /// A fresh match seed from the operating system's generator (via rand's thread RNG, which is
@@ -32,31 +31,6 @@ pub fn new_token() -> String {
 /// What the database keeps of a token.
 pub fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
-}
-
-/// Who made the server submit a command. Logged so a reader can tell a player's move from
-/// the one the clock played for them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum CommandSource {
-    Player,
-    Timeout,
-    Bot,
-}
-
-/// The payload of a `command` log entry.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct CommandRecord {
-    pub seat: Seat,
-    pub source: CommandSource,
-    pub command: Value,
-}
-
-/// The payload of a `forfeit` log entry: a seat lost without the engine deciding it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct ForfeitRecord {
-    pub seat: Seat,
-    pub reason: String,
 }
 
 /// The outcome of a match someone forfeited: every other seat shares first place.

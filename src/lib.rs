@@ -10,19 +10,24 @@
 //! * [`cli`]: the `crease` binary's subcommands (`serve`, `simulate`, `arena`, `bot`, `verify`), one
 //!   file each; [`config`] holds the server's flags and environment variables.
 //! * [`app`]: the assembled server ([`app::Application`]), which tests spawn on port 0.
+//! * [`record`]: the ground floor the layers above share: match and ticket status, log entry
+//!   kinds, log entries and their payloads, the id newtypes; one spelling for JSON and SQL.
 //! * [`protocol`]: every JSON message on the wire (HTTP bodies and WebSocket frames),
 //!   versioned; `proto/` is generated from it. `protocol::delta` makes protocol 2's merge
 //!   patches of views.
 //! * [`http`]: the HTTP routers (players, matches, matchmaking, history, health).
 //! * [`listener`]: the accept loop: connection cap, request-head deadline, peer address.
-//! * [`input`]: parsing at the edge: ids, player names, printable text, clock ranges and
-//!   WebSocket frames, so nothing behind it sees a control character or a malformed id.
+//! * [`input`]: parsing at the edge: ids (into the record's types), player names, printable
+//!   text, clock ranges and WebSocket frames, so nothing behind it sees a control character or
+//!   a malformed id.
 //! * [`gateway`]: one WebSocket session: auth already done, it decodes, rate-limits,
 //!   forwards commands to the match and fans events out.
 //! * [`matches`](mod@crate::matches): the match actors (one per live match, the single writer of its log), the
 //!   type-erased [`GameRegistry`](crate::matches::GameRegistry) that makes the server generic over games, the
 //!   lobby and matchmaking, and recovery after a restart.
-//! * [`store`]: the log and lobby tables on SQLite or PostgreSQL (`migrations/`).
+//! * [`store`]: every SQL query: the log and lobby tables on SQLite or PostgreSQL
+//!   (`migrations/`), each query written once for both drivers (`store/backend.rs`).
+//!   [`ratings`] decides what is rated; its SQL is the store's too.
 //! * [`cluster`]: many nodes on one PostgreSQL: match leases with epoch fencing, routing of
 //!   sockets to a match's owner over NATS, failover and drain (off unless `--nats-url`).
 //! * [`fairness`]: seeds, tokens, and the replay that `verify` and recovery share.
@@ -53,6 +58,7 @@ pub mod matches;
 pub mod matchmaking;
 pub mod protocol;
 pub mod ratings;
+pub mod record;
 pub mod rules;
 pub mod store;
 pub mod telemetry;

@@ -6,9 +6,9 @@
 mod toy;
 
 use crease::matches::{GameError, GameRegistry};
+use crease::record::{EntryKind, LogEntry};
 use crease::rules::scorecard::{GameScorecard, InningsCard, PointsRow};
 use crease::rules::{BotPolicy, Dice, Game, MatchCore, Seed, Viewer};
-use crease::store::{EntryKind, LogEntry};
 use serde_json::Value;
 
 /// The scorecard the server serves for a stored match of `game` (`registry`'s game) with

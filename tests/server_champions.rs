@@ -9,7 +9,8 @@ mod games_common;
 use common::{Backend, Client, TestApp, for_paused_clock, spawn_app, spawn_app_on, spawn_app_with};
 use crease::cli::bot::BotClient;
 use crease::matches::GameRegistry;
-use crease::protocol::{ErrorCode, ServerMessage, Ticket, TicketStatus};
+use crease::protocol::{ErrorCode, ServerMessage, Ticket};
+use crease::record::TicketStatus;
 use crease::rules::champions::Champions;
 use crease::rules::{BotPolicy, Seat};
 use games_common::*;
@@ -387,7 +388,7 @@ async fn a_champions_seat_whose_clock_runs_out_rolls_and_stops_by_default() {
     let log = app.app().store().log(&id).await.expect("log");
     let mine: Vec<&Value> = log
         .iter()
-        .filter(|entry| entry.kind == crease::store::EntryKind::Command && entry.payload["seat"] == 0)
+        .filter(|entry| entry.kind == crease::record::EntryKind::Command && entry.payload["seat"] == 0)
         .map(|entry| &entry.payload)
         .collect();
     assert!(mine.len() >= 2, "{mine:?}");
@@ -399,7 +400,7 @@ async fn a_champions_seat_whose_clock_runs_out_rolls_and_stops_by_default() {
     assert_eq!(mine[1]["command"]["type"], "stop");
     let bots = log
         .iter()
-        .filter(|entry| entry.kind == crease::store::EntryKind::Command && entry.payload["source"] == "bot")
+        .filter(|entry| entry.kind == crease::record::EntryKind::Command && entry.payload["source"] == "bot")
         .count();
     assert!(bots > 0, "the bots played too");
     app.stop().await;

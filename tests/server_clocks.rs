@@ -105,7 +105,7 @@ async fn a_player_disconnected_longer_than_the_grace_period_forfeits() {
     assert_eq!(result.placings, vec![1, 2], "the absent away seat loses");
     let log = app.app().store().log(&id).await.expect("log");
     let last = log.last().expect("entries");
-    assert_eq!(last.kind, crease::store::EntryKind::Forfeit);
+    assert_eq!(last.kind, crease::record::EntryKind::Forfeit);
     assert_eq!(last.payload["seat"], 1);
     let (_, verify) = app.get(&format!("/v1/matches/{id}/verify"), None).await;
     assert_eq!(verify["status"], "ok", "{verify}");

@@ -11,8 +11,8 @@ use common::{Backend, Client, Received, spawn_app, spawn_app_on, toy_games};
 use crease::matches::GameRegistry;
 use crease::protocol::delta::without_nulls;
 use crease::protocol::{ServerMessage, Step, Update};
+use crease::record::MatchStatus;
 use crease::rules::ctg::Ctg;
-use crease::store::MatchStatus;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 

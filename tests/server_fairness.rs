@@ -89,9 +89,10 @@ async fn the_seed_is_secret_while_live_and_verify_waits_for_the_end() {
 #[test]
 fn replay_names_the_first_entry_that_does_not_fit() {
     use common::toy::{ToyCommand, ToyOptions};
-    use crease::fairness::{CommandRecord, CommandSource, replay};
+    use crease::fairness::replay;
+    use crease::record::{CommandRecord, CommandSource};
+    use crease::record::{EntryKind, LogEntry};
     use crease::rules::{MatchCore, Seat, Seed};
-    use crease::store::{EntryKind, LogEntry};
 
     let seed = Seed::from_u64(42);
     let options = ToyOptions { rounds: 1 };

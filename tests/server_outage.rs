@@ -9,7 +9,8 @@ mod outage_support;
 
 use common::{TestApp, TestDb, toy_games};
 use crease::protocol::{ErrorCode, ServerMessage};
-use crease::store::{DbSettings, EntryKind, LogEntry};
+use crease::record::{EntryKind, LogEntry};
+use crease::store::DbSettings;
 use outage_support::{PgCluster, SqliteLock, short_bounds, spawn_with};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};

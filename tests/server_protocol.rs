@@ -7,7 +7,7 @@ mod common;
 use common::toy::Toy;
 use common::{Received, spawn_app, toy_games};
 use crease::protocol::{ErrorCode, ServerMessage};
-use crease::store::MatchStatus;
+use crease::record::MatchStatus;
 use serde_json::json;
 
 /// The frame types a client received, in order (`event:<seq>` for events).

@@ -1,4 +1,4 @@
-//! The store's enums (`MatchStatus`, `EntryKind`, `TicketStatus`) are read and written by sqlx's derive on
+//! The record's enums (`MatchStatus`, `EntryKind`, `TicketStatus`) are read and written by sqlx's derive on
 //! both backends: every variant round-trips through the database, is stored as the same
 //! text as its JSON spelling (so existing databases and clients see no change), and a stored
 //! value that no variant spells is a `Malformed` error naming the value, not a panic and not
@@ -9,7 +9,8 @@ mod common;
 
 use chrono::Utc;
 use common::{Backend, TestDb, spawn_app, toy_games};
-use crease::store::{EntryKind, MatchRow, MatchStatus, NewEntry, Store, StoreError};
+use crease::record::{EntryKind, MatchStatus, NewEntry};
+use crease::store::{MatchRow, Store, StoreError};
 use serde_json::json;
 use sqlx::types::Json;
 

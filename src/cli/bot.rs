@@ -4,7 +4,8 @@
 
 use crate::matches::{GameKind, GameRegistry};
 use crate::protocol::{ClientMessage, CreateMatch, CreatePlayer, CreateTicket, MatchInfo, Opponent};
-use crate::protocol::{PlayerCreated, ServerMessage, Ticket, TicketStatus};
+use crate::protocol::{PlayerCreated, ServerMessage, Ticket};
+use crate::record::TicketStatus;
 use crate::rules::{BotPolicy, Dice, Seat};
 use anyhow::{Context, bail};
 use futures_util::{SinkExt, StreamExt};

@@ -3,7 +3,8 @@
 
 use crate::fairness::VerifyReport;
 use crate::matches::GameRegistry;
-use crate::store::{MatchStatus, Store};
+use crate::record::MatchStatus;
+use crate::store::Store;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

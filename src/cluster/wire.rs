@@ -144,7 +144,7 @@ pub(super) fn decode_feed(payload: Bytes) -> Option<FeedMessage> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::MatchStatus;
+    use crate::record::MatchStatus;
 
     #[test]
     fn a_batch_crosses_the_wire_unchanged() {

@@ -607,7 +607,7 @@ impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
 mod tests {
     use super::*;
     use crate::protocol::PROTOCOL_VERSION;
-    use crate::store::MatchStatus;
+    use crate::record::MatchStatus;
     use tokio::sync::mpsc;
 
     const LIMITS: SocketLimits = SocketLimits {

@@ -2,7 +2,8 @@
 //! (`{"error": {"code", "message"}}`), where axum's own extractors would answer plain text.
 
 use crate::error::ApiError;
-use crate::input::{MatchId, PlayerId, TicketId, printable, printable_json};
+use crate::input::{printable, printable_json};
+use crate::record::{MatchId, PlayerId, TicketId};
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
 use axum::http::StatusCode;
 use axum::http::request::Parts;

@@ -3,10 +3,10 @@
 use super::{AppState, QueryParams, bearer, optional_player};
 use crate::error::ApiError;
 use crate::fairness::VerifyReport;
-use crate::input::MatchId;
 use crate::protocol::{LogEntryBody, MatchLog, Scorecard, VerifyBody};
+use crate::record::MatchId;
+use crate::record::MatchStatus;
 use crate::rules::{Outcome, Viewer};
-use crate::store::MatchStatus;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::{Json, Router, routing::get};

@@ -3,8 +3,8 @@
 use super::limits::IpAdmitted;
 use super::{AppState, JsonBody, require_player};
 use crate::error::ApiError;
-use crate::input::TicketId;
 use crate::protocol::{CreateTicket, Ticket};
+use crate::record::TicketId;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::{Json, Router, routing::get, routing::post};

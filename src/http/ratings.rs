@@ -5,10 +5,10 @@
 
 use super::{AppState, PathText, QueryParams};
 use crate::error::ApiError;
-use crate::input::PlayerId;
 use crate::protocol::{
     CareerFigures, Leaderboard, LeaderboardEntry, PlayerMatch, PlayerMatches, PlayerProfile, PlayerRating,
 };
+use crate::record::PlayerId;
 use crate::rules::{Outcome, Seat};
 use crate::store::PlayerMatchRow;
 use axum::extract::State;

@@ -1,14 +1,12 @@
-//! The ids in paths: matches, tickets and players are all UUIDs the server minted. A path
-//! segment that is not one is a client error (400), never a lookup that fails in the store.
+//! The ids in paths, parsed into the record's id types: a path segment that is not a UUID
+//! the server could have minted is a client error (400), never a lookup that fails in the
+//! store.
 
 use super::{InputError, printable};
+use crate::record::{MatchId, PlayerId, TicketId};
 
-macro_rules! uuid_id {
-    ($(#[$doc:meta])* $name:ident, $field:literal) => {
-        $(#[$doc])*
-        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-        pub struct $name(String);
-
+macro_rules! parse_uuid_id {
+    ($name:ident, $field:literal) => {
         impl $name {
             /// Accepts the hyphenated form only (the one the server hands out), in either
             /// case, and keeps it lower-case as stored.
@@ -18,37 +16,16 @@ macro_rules! uuid_id {
                     return Err(InputError::MalformedId { field: $field });
                 }
                 uuid::Uuid::try_parse(raw)
-                    .map(|id| $name(id.hyphenated().to_string()))
+                    .map($name::from_uuid)
                     .map_err(|_| InputError::MalformedId { field: $field })
             }
-
-            pub fn as_str(&self) -> &str {
-                &self.0
-            }
-
-            pub fn into_string(self) -> String {
-                self.0
-            }
         }
-
     };
 }
 
-uuid_id!(
-    /// A match's id, as in `/v1/matches/{id}`.
-    MatchId,
-    "match id"
-);
-uuid_id!(
-    /// A matchmaking ticket's id.
-    TicketId,
-    "ticket id"
-);
-uuid_id!(
-    /// A player's public id (never their token).
-    PlayerId,
-    "player id"
-);
+parse_uuid_id!(MatchId, "match id");
+parse_uuid_id!(TicketId, "ticket id");
+parse_uuid_id!(PlayerId, "player id");
 
 #[cfg(test)]
 mod tests {

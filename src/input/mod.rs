@@ -1,5 +1,6 @@
 //! Parsing at the edge: everything a client sends is checked here, once, and turned into
-//! types that cannot hold bad values ([`PlayerName`], [`MatchId`], ...), so the lobby, the
+//! types that cannot hold bad values ([`PlayerName`], the record's
+//! [`MatchId`](crate::record::MatchId), ...), so the lobby, the
 //! store and the games never see a control character, a malformed id or a name that is
 //! only whitespace.
 //!
@@ -15,7 +16,6 @@ mod message;
 mod name;
 
 pub use account::{Password, Username};
-pub use ids::{MatchId, PlayerId, TicketId};
 pub use limits::{CLOCK_CEILING_SECS, InputLimits};
 pub use message::client_message;
 pub use name::PlayerName;

@@ -30,13 +30,14 @@
 use super::handle::{ActorMessage, CommandError, MAILBOX, Subscription, ViewerBatch};
 use super::recent::Recent;
 use super::{ActorContext, MatchHandle};
-use crate::fairness::{self, CommandRecord, CommandSource, ForfeitRecord, Mismatch};
+use crate::fairness::{self, Mismatch};
 use crate::protocol::delta::{self, HeldView};
 use crate::protocol::{Frame, LogEntryBody, PROTOCOL_VERSION, Protocol, Snapshot};
-use crate::rules::{Dice, Game, MatchCore, Outcome, Reject, RejectKind, Seat, Seed, Viewer};
-use crate::store::{
-    DbSettings, EntryKind, Finish, LogEntry, MatchStatus, NewEntry, Receipt, SeatRow, StoreError, within,
+use crate::record::{
+    CommandRecord, CommandSource, EntryKind, Finish, ForfeitRecord, LogEntry, MatchStatus, NewEntry,
 };
+use crate::rules::{Dice, Game, MatchCore, Outcome, Reject, RejectKind, Seat, Seed, Viewer};
+use crate::store::{DbSettings, Receipt, SeatRow, StoreError, within};
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;

@@ -4,13 +4,14 @@
 
 use super::{ActorContext, MatchHandle, actor};
 use crate::fairness::{self, Mismatch, VerifyReport};
+use crate::record::{EntryKind, LogEntry};
 use crate::rules::scorecard::GameScorecard;
 use crate::rules::selfplay::{self, SelfPlayError};
 use crate::rules::{
     BotLevel, BotPolicy, Dice, Figure, Game, GameExtras, Listing, MatchCore, OperatorViews, Outcome, Seed,
     SetupError, Viewer,
 };
-use crate::store::{EntryKind, LogEntry, MatchRow};
+use crate::store::MatchRow;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -328,7 +329,7 @@ mod tests {
             match_id: "m".into(),
             game: "ctg".into(),
             options: sqlx::types::Json(options),
-            status: crate::store::MatchStatus::Open,
+            status: crate::record::MatchStatus::Open,
             seat_count: 2,
             turn_clock_ms: 1,
             disconnect_grace_ms: 1,

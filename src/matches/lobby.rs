@@ -13,8 +13,9 @@ use crate::fairness;
 use crate::input::{InputLimits, PlayerName};
 use crate::matchmaking::{Matchmaker, MatchmakingConfig};
 use crate::protocol::{CreateMatch, CreateTicket, MatchInfo, Opponent, SeatInfo, Ticket};
+use crate::record::MatchStatus;
 use crate::rules::{BotLevel, Outcome, Seat};
-use crate::store::{Fence, GroupPolicy, Journal, Lease, MatchRow, MatchStatus, SeatRow, Store};
+use crate::store::{Fence, GroupPolicy, Journal, Lease, MatchRow, SeatRow, Store};
 use chrono::Utc;
 use serde_json::Value;
 use sqlx::types::Json;
@@ -317,7 +318,7 @@ impl Lobby {
     async fn spawn_actor(
         &self,
         row: &MatchRow,
-        log: Vec<crate::store::LogEntry>,
+        log: Vec<crate::record::LogEntry>,
         fence: Option<Fence>,
     ) -> Result<MatchHandle, ApiError> {
         let game = self

@@ -18,7 +18,8 @@ pub use plan::{Plan, WaitingTicket, plan};
 
 use crate::error::ApiError;
 use crate::matches::{Lobby, Player};
-use crate::protocol::{CreateTicket, Ticket, TicketStatus};
+use crate::protocol::{CreateTicket, Ticket};
+use crate::record::TicketStatus;
 use chrono::Utc;
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,8 +1,8 @@
 //! Bodies of the HTTP API under `/v1`.
 
 use crate::fairness::VerifyReport;
+use crate::record::{EntryKind, MatchStatus, TicketStatus};
 use crate::rules::{Outcome, Seat};
-use crate::store::{EntryKind, MatchStatus};
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -114,17 +114,6 @@ pub struct CreateTicket {
     /// bot wait (`--matchmaking-bot-after-secs`).
     #[serde(default)]
     pub bot_fallback: bool,
-}
-
-// Stored as the same snake_case text in `matchmaking_ticket.status` (its CHECK lists the
-// three): an unknown stored value fails to decode instead of reading as `waiting`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, sqlx::Type)]
-#[serde(rename_all = "snake_case")]
-#[sqlx(type_name = "text", rename_all = "snake_case")]
-pub enum TicketStatus {
-    Waiting,
-    Matched,
-    Cancelled,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]

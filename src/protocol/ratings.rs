@@ -1,7 +1,7 @@
 //! Ratings, leaderboards and match history on the wire.
 
+use crate::record::MatchStatus;
 use crate::rules::Outcome;
-use crate::store::MatchStatus;
 use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

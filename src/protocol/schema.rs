@@ -44,11 +44,11 @@ pub fn files(games: &GameRegistry) -> Vec<(String, String)> {
         ("http/verify.json".to_string(), pretty::<VerifyBody>()),
         (
             "log/command_entry.json".to_string(),
-            pretty::<crate::fairness::CommandRecord>(),
+            pretty::<crate::record::CommandRecord>(),
         ),
         (
             "log/forfeit_entry.json".to_string(),
-            pretty::<crate::fairness::ForfeitRecord>(),
+            pretty::<crate::record::ForfeitRecord>(),
         ),
     ];
     for id in games.ids() {

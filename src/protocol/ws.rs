@@ -50,7 +50,7 @@ pub struct Snapshot {
     pub protocol: u32,
     pub match_id: String,
     pub game: String,
-    pub status: crate::store::MatchStatus,
+    pub status: crate::record::MatchStatus,
     /// The seat this connection plays, or none for a spectator.
     pub seat: Option<Seat>,
     /// The game's view for this viewer (per-game schema in `proto/<game>/view.json`).

@@ -15,9 +15,7 @@
 //!   those games form one rating period measured against the opponents' ratings *before*
 //!   the match (so the order seats are processed in does not matter).
 //!
-//! [`store`] writes the update in the same transaction that finishes the match.
-
-pub mod store;
+//! `store/ratings.rs` writes the update in the same transaction that finishes the match.
 
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};

@@ -40,6 +40,11 @@ pub enum ClaimRefused {
     Store(#[from] StoreError),
 }
 
+/// A new session; `expires_at` is `NULL` for a guest's first token, which lives while the
+/// account is unclaimed.
+pub(super) const SESSION_SQL: &str =
+    "INSERT INTO player_session (token_hash, player_id, created_at, expires_at) VALUES ($1, $2, $3, $4)";
+
 impl Store {
     /// The player a token's hash opens, whatever the session's expiry (the caller compares
     /// it with its own clock, the same way on both backends).
@@ -57,9 +62,7 @@ impl Store {
         now: DateTime<Utc>,
         expires_at: Option<DateTime<Utc>>,
     ) -> StoreResult<()> {
-        const SQL: &str = "INSERT INTO player_session (token_hash, player_id, created_at, expires_at) \
-             VALUES ($1, $2, $3, $4)";
-        with_pool!(self, pool => sqlx::query(SQL)
+        with_pool!(self, pool => sqlx::query(SESSION_SQL)
             .bind(token_hash).bind(player_id).bind(now).bind(expires_at)
             .execute(pool).await.map(|_| ()))?;
         Ok(())

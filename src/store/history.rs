@@ -36,7 +36,7 @@ pub struct MatchRatingRow {
 pub struct PlayerMatchRow {
     pub match_id: String,
     pub game: String,
-    pub status: super::MatchStatus,
+    pub status: crate::record::MatchStatus,
     pub seat: i32,
     pub created_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,

@@ -24,10 +24,10 @@
 //! five arrays per group: one statement to parse however many rows the group has.
 
 use super::cluster::{Fence, check_fences};
-use super::{DbSettings, EntryKind, Finish, NewEntry, Store, StoreError, StoreResult, within};
-use crate::ratings::store::RecordRatings;
+use super::writes::MatchWrites;
+use super::{DbSettings, Store, StoreError, StoreResult, within};
+use crate::record::{EntryKind, Finish, NewEntry};
 use chrono::{DateTime, Utc};
-use sqlx::types::Json;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
@@ -300,8 +300,6 @@ impl Store {
     /// Writes every append of a group in one transaction: the events as multi-row inserts,
     /// then one `UPDATE` per match the group finishes.
     async fn append_group(&self, group: &[Append]) -> StoreResult<()> {
-        const FINISH_SQL: &str = "UPDATE \"match\" SET status = 'finished', finished_at = $2, result = $3 \
-             WHERE match_id = $1";
         let rows: Vec<Row<'_>> = group
             .iter()
             .flat_map(|append| {
@@ -321,14 +319,7 @@ impl Store {
             tx.insert_rows(&rows).await?;
             for append in group {
                 if let Some(finish) = &append.finish {
-                    sqlx::query(FINISH_SQL)
-                        .bind(&append.match_id)
-                        .bind(append.at)
-                        .bind(Json(&finish.result))
-                        .execute(&mut *tx)
-                        .await?;
-                    // As in `Store::append`: a result is never committed without its ratings.
-                    (*tx).record_ratings(&append.match_id, finish, append.at).await?;
+                    (*tx).finish_match(&append.match_id, finish, append.at).await?;
                 }
             }
             tx.commit().await?;
@@ -340,6 +331,8 @@ impl Store {
 type Row<'a> = (&'a str, &'a NewEntry, DateTime<Utc>);
 
 /// Checks the writers' lease epochs inside a journal transaction (cluster mode, PostgreSQL).
+/// A twin: the leases live in PostgreSQL only, so SQLite has nothing to check and refuses a
+/// fenced append outright.
 pub(super) trait CheckFences {
     async fn check_fences(&mut self, fences: &[(&str, Fence)]) -> StoreResult<()>;
 }
@@ -360,7 +353,10 @@ impl CheckFences for sqlx::Transaction<'_, sqlx::Sqlite> {
     }
 }
 
-/// Writes the rows of a group, in the fewest statements each backend allows.
+/// Writes the rows of a group, in the fewest statements each backend allows. A twin, one
+/// body per backend, because the dialects differ by more than a fragment: PostgreSQL binds
+/// five arrays to one `UNNEST` (one statement to parse whatever the group's size); SQLite
+/// has no array type, so it gets multi-row `VALUES` lists of at most [`ROWS_PER_STATEMENT`].
 trait InsertRows {
     async fn insert_rows(&mut self, rows: &[Row<'_>]) -> Result<(), sqlx::Error>;
 }

@@ -1,18 +1,25 @@
 //! The event log and lobby tables, on SQLite or PostgreSQL chosen at run time from
 //! `DATABASE_URL`.
 //!
-//! Both backends run the same SQL text (`$1` placeholders work on both); only the migrations
-//! differ, in their column types (`migrations/sqlite`, `migrations/postgres`). The
-//! `with_pool!` macro writes each query once and type-checks it against both drivers.
+//! Both backends run the same SQL text (`$1` placeholders work on both), written once and
+//! compiled against both drivers by one mechanism (`backend.rs`: `with_pool!`,
+//! `on_each_connection!` and the `Dialect` fragments); the migrations differ in their column
+//! types (`migrations/sqlite`, `migrations/postgres`). Every query the server makes lives
+//! under this module. The values the rows share with the wire and the log are
+//! [`crate::record`]'s.
 //!
 //! `match_event` is append-only: [`Store::append`] writes a batch of entries (and, when the
 //! batch ends the match, the result) in one transaction, so a command is never half-logged.
 
+#[macro_use]
+mod backend;
+mod ratings;
 mod rows;
+mod writes;
 
-pub use rows::{EntryKind, Finish, LogEntry, MatchRow, MatchStatus, NewEntry, SeatRow};
+pub use rows::{MatchRow, SeatRow};
 
-use crate::ratings::store::RecordRatings;
+use crate::record::{EntryKind, Finish, LogEntry, MatchStatus, NewEntry};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::postgres::{PgPool, PgPoolOptions};
@@ -20,6 +27,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use sqlx::types::Json;
 use std::str::FromStr;
 use std::time::Duration;
+use writes::MatchWrites;
 
 /// A database failure. The message never contains bound values (tokens are hashed first anyway).
 #[derive(Debug, thiserror::Error)]
@@ -105,17 +113,6 @@ pub enum Store {
     Postgres(PgPool),
 }
 
-/// Runs `$body` with `$pool` bound to whichever pool the store holds; the body is compiled
-/// once per backend, so a query that does not suit both fails to build.
-macro_rules! with_pool {
-    ($store:expr, $pool:ident => $body:expr) => {
-        match $store {
-            Store::Sqlite($pool) => $body,
-            Store::Postgres($pool) => $body,
-        }
-    };
-}
-
 mod accounts;
 mod history;
 mod quotas;
@@ -185,6 +182,9 @@ impl Store {
     }
 
     async fn migrate(&self) -> StoreResult<()> {
+        // A twin: the same tables in each backend's native column types (`TIMESTAMPTZ` and
+        // `JSONB` on PostgreSQL, `TEXT` on SQLite) and JSON functions in the operator views,
+        // so each has its own migrations.
         match self {
             Store::Sqlite(pool) => sqlx::migrate!("./migrations/sqlite").run(pool).await?,
             Store::Postgres(pool) => sqlx::migrate!("./migrations/postgres").run(pool).await?,
@@ -253,15 +253,13 @@ impl Store {
     ) -> StoreResult<()> {
         const PLAYER_SQL: &str =
             "INSERT INTO player (player_id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)";
-        const SESSION_SQL: &str = "INSERT INTO player_session (token_hash, player_id, created_at, expires_at) \
-             VALUES ($1, $2, $3, NULL)";
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             sqlx::query(PLAYER_SQL)
                 .bind(player_id).bind(name).bind(token_hash).bind(now)
                 .execute(&mut *tx).await?;
-            sqlx::query(SESSION_SQL)
-                .bind(token_hash).bind(player_id).bind(now)
+            sqlx::query(accounts::SESSION_SQL)
+                .bind(token_hash).bind(player_id).bind(now).bind(None::<DateTime<Utc>>)
                 .execute(&mut *tx).await?;
             tx.commit().await?;
         });
@@ -270,29 +268,16 @@ impl Store {
 
     /// Creates a match and its first seats in one transaction.
     pub async fn insert_match(&self, row: &MatchRow, seats: &[SeatRow]) -> StoreResult<()> {
-        const MATCH_SQL: &str = "INSERT INTO \"match\" (match_id, game, options, status, seat_count, turn_clock_ms, \
-             disconnect_grace_ms, seed_commitment, seed, created_at, started_at, finished_at, result) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
-            sqlx::query(MATCH_SQL)
-                .bind(&row.match_id).bind(&row.game).bind(&row.options).bind(row.status)
-                .bind(row.seat_count).bind(row.turn_clock_ms).bind(row.disconnect_grace_ms)
-                .bind(&row.seed_commitment).bind(&row.seed).bind(row.created_at)
-                .bind(row.started_at).bind(row.finished_at).bind(&row.result)
-                .execute(&mut *tx).await?;
-            for seat in seats {
-                sqlx::query(SEAT_SQL)
-                    .bind(&seat.match_id).bind(seat.seat).bind(&seat.player_id).bind(seat.bot).bind(&seat.bot_level)
-                    .execute(&mut *tx).await?;
-            }
+            (*tx).insert_match_rows(row, seats).await?;
             tx.commit().await?;
         });
         Ok(())
     }
 
     pub async fn insert_seat(&self, seat: &SeatRow) -> StoreResult<()> {
-        with_pool!(self, pool => sqlx::query(SEAT_SQL)
+        with_pool!(self, pool => sqlx::query(writes::SEAT_SQL)
             .bind(&seat.match_id).bind(seat.seat).bind(&seat.player_id).bind(seat.bot).bind(&seat.bot_level)
             .execute(pool).await.map(|_| ()))?;
         Ok(())
@@ -375,8 +360,6 @@ impl Store {
     ) -> StoreResult<()> {
         const EVENT_SQL: &str =
             "INSERT INTO match_event (match_id, seq, at, kind, payload) VALUES ($1, $2, $3, $4, $5)";
-        const FINISH_SQL: &str = "UPDATE \"match\" SET status = 'finished', finished_at = $2, result = $3 \
-             WHERE match_id = $1";
         let fences: Vec<(&str, Fence)> = fence.map(|fence| (match_id, fence)).into_iter().collect();
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -388,10 +371,7 @@ impl Store {
                     .execute(&mut *tx).await?;
             }
             if let Some(finish) = finish {
-                sqlx::query(FINISH_SQL).bind(match_id).bind(now).bind(Json(&finish.result))
-                    .execute(&mut *tx).await?;
-                // Ratings change in the same transaction: a result is never recorded unrated.
-                (*tx).record_ratings(match_id, finish, now).await?;
+                (*tx).finish_match(match_id, finish, now).await?;
             }
             tx.commit().await?;
         });
@@ -425,9 +405,6 @@ fn log_entry((seq, at, kind, Json(payload)): (i64, DateTime<Utc>, EntryKind, Jso
         payload,
     }
 }
-
-const SEAT_SQL: &str =
-    "INSERT INTO match_seat (match_id, seat, player_id, bot, bot_level) VALUES ($1, $2, $3, $4, $5)";
 
 #[cfg(test)]
 mod tests {

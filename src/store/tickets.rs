@@ -1,5 +1,6 @@
 //! Matchmaking tickets and the pass that turns waiting tickets into matches.
 
+use super::writes::MatchWrites;
 use super::{MatchRow, SeatRow, Store, StoreResult};
 use crate::config::Clocks;
 use crate::matchmaking::{Plan, TicketRow, WaitingTicket};
@@ -13,11 +14,6 @@ const WAITING_SQL: &str = "SELECT ticket_id, player_id, game, options, options_k
 /// Takes SQLite's single write lock up front: a pass that read first and wrote later could
 /// find that an actor wrote in between and fail instead of waiting. A no-op on PostgreSQL.
 const WRITE_LOCK_SQL: &str = "UPDATE matchmaking_ticket SET status = status WHERE 1 = 0";
-const MATCH_SQL: &str = "INSERT INTO \"match\" (match_id, game, options, status, seat_count, turn_clock_ms, \
-     disconnect_grace_ms, seed_commitment, seed, created_at, started_at, finished_at, result) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
-const SEAT_SQL: &str =
-    "INSERT INTO match_seat (match_id, seat, player_id, bot, bot_level) VALUES ($1, $2, $3, $4, $5)";
 const MATCHED_SQL: &str = "UPDATE matchmaking_ticket SET status = 'matched', match_id = $2 \
      WHERE ticket_id = $1 AND status = 'waiting'";
 
@@ -99,10 +95,7 @@ impl Store {
         planner: impl FnOnce(&[WaitingTicket]) -> Vec<Plan>,
         clocks: Clocks,
     ) -> StoreResult<Vec<String>> {
-        let waiting_sql = match self {
-            Store::Sqlite(_) => WAITING_SQL.to_string(),
-            Store::Postgres(_) => format!("{WAITING_SQL} FOR UPDATE SKIP LOCKED"),
-        };
+        let waiting_sql = format!("{WAITING_SQL}{}", self.dialect().skip_locked);
         let mut created = Vec::new();
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -127,17 +120,7 @@ impl Store {
                         crate::matches::lobby::seat_row(&row.match_id, seat, player)
                     })
                     .collect();
-                sqlx::query(MATCH_SQL)
-                    .bind(&row.match_id).bind(&row.game).bind(&row.options).bind(row.status)
-                    .bind(row.seat_count).bind(row.turn_clock_ms).bind(row.disconnect_grace_ms)
-                    .bind(&row.seed_commitment).bind(&row.seed).bind(row.created_at)
-                    .bind(row.started_at).bind(row.finished_at).bind(&row.result)
-                    .execute(&mut *tx).await?;
-                for seat in &seats {
-                    sqlx::query(SEAT_SQL)
-                        .bind(&seat.match_id).bind(seat.seat).bind(&seat.player_id).bind(seat.bot).bind(&seat.bot_level)
-                        .execute(&mut *tx).await?;
-                }
+                (*tx).insert_match_rows(&row, &seats).await?;
                 for index in &members {
                     sqlx::query(MATCHED_SQL).bind(&waiting[*index].ticket_id).bind(&row.match_id)
                         .execute(&mut *tx).await?;

@@ -263,7 +263,7 @@ impl TestApp {
             .await;
         assert_eq!(status, 200, "{joined}");
         let info: MatchInfo = serde_json::from_value(joined).expect("match info");
-        assert_eq!(info.status, crease::store::MatchStatus::Live);
+        assert_eq!(info.status, crease::record::MatchStatus::Live);
         (info, home, away)
     }
 

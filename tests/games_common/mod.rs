@@ -5,8 +5,9 @@
 
 use crate::common::{Client, TestApp};
 use crease::protocol::{ErrorCode, MatchInfo, PlayerCreated, ServerMessage};
+use crease::record::MatchStatus;
 use crease::rules::{BotPolicy, Dice, Game, Seat, Seed};
-use crease::store::{MatchStatus, Store};
+use crease::store::Store;
 use serde_json::{Value, json};
 
 /// A match of `game` created by the first of `humans` players with `bots` server bots; the

@@ -1,0 +1,75 @@
+//! A match's log: what each entry records, and the payloads of the entries the server writes
+//! itself (a command, a forfeit). An event's payload is the game's own event type.
+
+use crate::rules::Seat;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+// Stored in `match_event.kind` (`TEXT`) as on the wire, the snake_case variant name, like
+// `MatchStatus`.
+/// What a log row records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema, sqlx::Type)]
+#[serde(rename_all = "snake_case")]
+#[sqlx(type_name = "text", rename_all = "snake_case")]
+pub enum EntryKind {
+    /// `{seat, source, command}`: what a seat (or its clock, or a bot) asked.
+    Command,
+    /// One engine event, unredacted.
+    Event,
+    /// `{seat, reason}`: a seat lost without the engine deciding it.
+    Forfeit,
+}
+
+/// What finishes a match in the transaction that writes its last entries: the result, and
+/// the rating pool it counts in (the game's `rating_pool` of the match's options, which the
+/// store cannot work out itself: it does not know the games).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finish {
+    /// The `Outcome`, as JSON.
+    pub result: serde_json::Value,
+    pub rating_pool: String,
+}
+
+/// An entry on its way into the log: the store stamps its time when the append commits.
+#[derive(Clone, Debug)]
+pub struct NewEntry {
+    pub seq: i64,
+    pub kind: EntryKind,
+    /// Already JSON: serialised once from the typed command or event, written as is.
+    pub payload: Box<serde_json::value::RawValue>,
+}
+
+/// An entry as the log holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogEntry {
+    pub seq: i64,
+    pub at: DateTime<Utc>,
+    pub kind: EntryKind,
+    pub payload: Value,
+}
+
+/// Who made the server submit a command. Logged so a reader can tell a player's move from
+/// the one the clock played for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandSource {
+    Player,
+    Timeout,
+    Bot,
+}
+
+/// The payload of a `command` log entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct CommandRecord {
+    pub seat: Seat,
+    pub source: CommandSource,
+    pub command: Value,
+}
+
+/// The payload of a `forfeit` log entry: a seat lost without the engine deciding it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ForfeitRecord {
+    pub seat: Seat,
+    pub reason: String,
+}
