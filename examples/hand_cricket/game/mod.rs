@@ -195,7 +195,7 @@ impl Game for HandCricket {
     }
 
     fn start(_: &State, dice: &mut Dice) -> Vec<Event> {
-        let bats_first = Seat(u8::from(dice.roll(6) % 2 == 0));
+        let bats_first = Seat(u8::from(dice.roll(6).is_multiple_of(2)));
         vec![Event::Tossed { bats_first }]
     }
 
