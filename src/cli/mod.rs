@@ -11,6 +11,7 @@ pub mod bot;
 pub mod load;
 pub mod serve;
 pub mod simulate;
+pub mod solve;
 pub mod verify;
 
 #[derive(Debug, Parser)]
@@ -41,6 +42,8 @@ pub enum Command {
     Bot(bot::Args),
     /// Load-test a running server with many concurrent two-player matches.
     Load(load::Args),
+    /// Rebuild a game's offline tables in data/ from its ruleset data.
+    Solve(solve::Args),
     /// Re-derive every roll of a finished match from its seed and log.
     Verify(verify::Args),
 }
@@ -61,6 +64,7 @@ pub fn run_with(cli: Cli, games: GameRegistry) -> anyhow::Result<()> {
         Some(Command::Serve(config)) => serve::run(*config, games),
         Some(Command::Bot(args)) => bot::run(args, &games),
         Some(Command::Load(args)) => load::run(args),
+        Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Verify(args)) => verify::run(args, &games),
         None => serve::run(cli.serve, games),
     }

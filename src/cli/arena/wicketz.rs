@@ -5,7 +5,7 @@ use crate::rules::wicketz::exploits::Exploit;
 use crate::rules::wicketz::{Options, Wicketz};
 use crate::rules::{Game, Seat, Seed};
 
-super::exploit_set!(Exploit, has_hard: false);
+super::exploit_set!(Exploit, has_hard: true);
 
 pub type WicketzPolicy = Policy<Exploit>;
 
@@ -29,8 +29,7 @@ pub fn play(
         match policies[index] {
             Policy::Bot(policy) => Wicketz::bot_command(view, policy, rng),
             Policy::Exploit(exploit) => exploit.command(view, rng),
-            // Refused by `parse`: this game has no hard bot yet.
-            Policy::Hard => None,
+            Policy::Hard => crate::rules::wicketz::hard::choose(view, rng),
         }
     })
 }

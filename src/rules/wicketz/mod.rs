@@ -9,7 +9,8 @@
 //! Layout: [`options`], [`data`] (ruleset and deck), [`field`], [`indicator`], [`strokes`],
 //! [`cards`], [`reading`] (card reading order and catch rule, pure), [`state`] (fold),
 //! [`events`], [`commands`], [`errors`], [`decide`] (the only dice), [`view`] (views and
-//! redaction), [`bots`], [`generator`] (the deck's documented generator).
+//! redaction), [`bots`], [`hard`] (the `hard` bot), [`outcomes`] (its stroke x delivery
+//! table, solved offline), [`generator`] (the deck's documented generator).
 
 pub mod bots;
 pub mod cards;
@@ -22,8 +23,10 @@ pub mod exploits;
 pub mod extras;
 pub mod field;
 pub mod generator;
+pub mod hard;
 pub mod indicator;
 pub mod options;
+pub mod outcomes;
 pub mod reading;
 pub mod scorecard;
 pub mod state;
@@ -37,7 +40,7 @@ pub use options::Options;
 pub use state::State;
 pub use view::View;
 
-use crate::rules::{BotPolicy, Dice, Game, Outcome, Seat, SetupError, Viewer};
+use crate::rules::{BotLevel, BotPolicy, Dice, Game, Outcome, Seat, SetupError, Viewer};
 
 pub struct Wicketz;
 
@@ -116,6 +119,17 @@ impl Game for Wicketz {
 
     fn bot_command(view: &View, policy: BotPolicy, rng: &mut Dice) -> Option<Command> {
         bots::bot_command(view, policy, rng)
+    }
+
+    fn has_bot(_: BotLevel) -> bool {
+        true
+    }
+
+    fn bot_command_at(view: &View, level: BotLevel, rng: &mut Dice) -> Option<Command> {
+        match level.policy() {
+            Some(policy) => bots::bot_command(view, policy, rng),
+            None => hard::choose(view, rng),
+        }
     }
 
     fn outcome(state: &State) -> Option<Outcome> {

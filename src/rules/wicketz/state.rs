@@ -6,10 +6,10 @@ use super::events::{Ball, Event, HowOut};
 use super::field::Field;
 use super::indicator::{Delivery, Style};
 use super::options::{FieldingRestriction, Options};
-use super::strokes::Line;
+use super::strokes::{Line, Stroke};
 use crate::rules::{Outcome, Seat};
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 pub const BALLS_PER_OVER: u8 = 6;
 pub const BATTERS: u8 = 11;
@@ -103,6 +103,37 @@ impl Over {
     }
 }
 
+/// The strokes the side batting now has played in this innings, by whether the delivery
+/// commanded respect. Public (both sides saw every stroke); a bowler reads the batter's habits
+/// from it. Maps with only the strokes played, so a protocol 2 patch per ball is one count.
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Habits {
+    /// Strokes to good lengths, yorkers, bouncers and googlies.
+    pub respect: BTreeMap<Stroke, u16>,
+    /// Strokes to half volleys, full tosses, long hops and no-balls.
+    pub loose: BTreeMap<Stroke, u16>,
+}
+
+impl Habits {
+    /// The counts for deliveries like `delivery`.
+    pub fn for_delivery(&self, delivery: Delivery) -> &BTreeMap<Stroke, u16> {
+        if delivery.commands_respect() {
+            &self.respect
+        } else {
+            &self.loose
+        }
+    }
+
+    fn count(&mut self, stroke: Stroke, delivery: Delivery) {
+        let counts = if delivery.commands_respect() {
+            &mut self.respect
+        } else {
+            &mut self.loose
+        };
+        *counts.entry(stroke).or_default() += 1;
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct State {
     pub options: Options,
@@ -125,6 +156,8 @@ pub struct State {
     pub last_ball: Option<Ball>,
     /// The last over added few enough runs for the batter to draw a wild card.
     pub wild_card_due: bool,
+    /// The batting side's strokes in the current innings.
+    pub habits: Habits,
     pub outcome: Option<Outcome>,
 }
 
@@ -145,6 +178,7 @@ impl State {
             delivery: None,
             last_ball: None,
             wild_card_due: false,
+            habits: Habits::default(),
             outcome: None,
         }
     }
@@ -261,6 +295,7 @@ impl State {
                 self.last_style = None;
                 self.delivery = None;
                 self.wild_card_due = false;
+                self.habits = Habits::default();
                 self.phase = Phase::AwaitOverSetup;
             }
             Event::OverStarted {
@@ -328,6 +363,9 @@ impl State {
     fn apply_ball(&mut self, ball: &Ball) {
         self.delivery = None;
         self.last_ball = Some(ball.clone());
+        if let Some(stroke) = ball.stroke {
+            self.habits.count(stroke, ball.delivery);
+        }
         let added = u32::from(ball.bat_runs) + u32::from(ball.byes) + u32::from(ball.extras);
         if let Some(over) = &mut self.over {
             over.runs += added;

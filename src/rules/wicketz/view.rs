@@ -11,7 +11,7 @@ use super::events::{Ball, Event};
 use super::field::{Field, Position, bowler_positions, keeper_positions};
 use super::indicator::{Delivery, Style};
 use super::options::Options;
-use super::state::{Innings, Over, Phase, State};
+use super::state::{Habits, Innings, Over, Phase, State};
 use super::strokes::{Line, Stroke, legal_strokes};
 use crate::rules::{Outcome, Seat, Viewer};
 use serde::{Deserialize, Serialize};
@@ -37,6 +37,8 @@ pub struct View {
     pub last_card: Option<Card>,
     /// How many cards are in the dispenser; their order is never sent.
     pub cards_in_dispenser: usize,
+    /// The batting side's strokes this innings (public: every stroke is played on the table).
+    pub habits: Habits,
     /// What this seat is asked now, with its legal choices; `None` when nothing is asked.
     pub ask: Option<Ask>,
     pub outcome: Option<Outcome>,
@@ -97,6 +99,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             .and_then(|b| b.card)
             .map(|id| card(id).clone()),
         cards_in_dispenser: state.dispenser.len(),
+        habits: state.habits.clone(),
         ask,
         outcome: state.outcome.clone(),
     }
