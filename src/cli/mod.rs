@@ -10,6 +10,7 @@ pub mod bot;
 pub mod load;
 pub mod serve;
 pub mod simulate;
+pub mod solve;
 pub mod verify;
 
 #[derive(Debug, Parser)]
@@ -40,6 +41,8 @@ pub enum Command {
     Bot(bot::Args),
     /// Load-test a running server with many concurrent two-player matches.
     Load(load::Args),
+    /// Compute a game's offline bot tables from its ruleset data (written under data/).
+    Solve(solve::Args),
     /// Re-derive every roll of a finished match from its seed and log.
     Verify(verify::Args),
 }
@@ -52,6 +55,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Serve(config)) => serve::run(*config),
         Some(Command::Bot(args)) => bot::run(args),
         Some(Command::Load(args)) => load::run(args),
+        Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Verify(args)) => verify::run(args),
         None => serve::run(cli.serve),
     }

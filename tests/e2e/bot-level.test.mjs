@@ -1,5 +1,5 @@
 // The bot level is chosen beside "Play the bot": `hard` is offered only for a game that has
-// a hard bot (CTG), and the chosen level is what the page asks the server for.
+// a hard bot (CTG, Champions), and the chosen level is what the page asks the server for.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from './server.mjs';
@@ -28,6 +28,8 @@ test('the player picks the bot level, and hard only where the game has one', { t
 
   await page.getByTestId('game-wicketz').click();
   assert.equal(await hard.isDisabled(), true, 'Wicketz has no hard bot');
+  await page.getByTestId('game-champions').click();
+  assert.equal(await hard.isDisabled(), false, 'Champions has one');
   await page.getByTestId('game-ctg').click();
   assert.equal(await hard.isDisabled(), false, 'CTG has one');
   await page.getByTestId('bot-level').selectOption('hard');

@@ -8,7 +8,7 @@ import { toast, renderWho } from './ui.js';
 export const GAMES = {
   ctg: { name: 'Cricket: The Game', seats: '2 players', blurb: 'Hidden bowl card against a chosen zone, over cards, dice.', hardBot: true },
   wicketz: { name: 'Wicketz', seats: '2 players', blurb: 'Bowling indicator, nominated stroke, result cards.' },
-  champions: { name: 'Cricket Champions', seats: '2-5 players', blurb: 'Batting and bowling dice with re-rolls, Xp market.' },
+  champions: { name: 'Cricket Champions', seats: '2-5 players', blurb: 'Batting and bowling dice with re-rolls, Xp market.', hardBot: true },
 };
 
 export function showNameEntry(root, done) {
