@@ -201,7 +201,10 @@ fn ctg_hard_plays_only_legal_commands_in_both_formats_and_both_seats() {
 fn hard_is_offered_only_where_a_game_has_one() {
     assert!(ctg::CtgPolicy::names().contains(&"hard"));
     assert!(wicketz::WicketzPolicy::parse("wicketz", "hard").is_err());
-    assert!(champions::ChampionsPolicy::parse("champions", "hard").is_err());
+    assert_eq!(
+        champions::ChampionsPolicy::parse("champions", "hard").ok(),
+        Some(champions::ChampionsPolicy::Hard)
+    );
 }
 
 #[test]
