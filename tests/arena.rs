@@ -256,7 +256,10 @@ fn hard_is_offered_only_where_a_game_has_one() {
         wicketz::WicketzPolicy::parse("wicketz", "hard").unwrap(),
         wicketz::WicketzPolicy::Hard
     );
-    assert!(champions::ChampionsPolicy::parse("champions", "hard").is_err());
+    assert_eq!(
+        champions::ChampionsPolicy::parse("champions", "hard").ok(),
+        Some(champions::ChampionsPolicy::Hard)
+    );
 }
 
 #[test]
@@ -276,7 +279,7 @@ fn bot_levels_parse_and_bad_ones_are_refused_clearly() {
     // Serialized as the same names, and unknown names refused.
     assert_eq!(serde_json::to_string(&BotLevel::Hard).unwrap(), "\"hard\"");
     assert!(serde_json::from_str::<BotLevel>("\"expert\"").is_err());
-    // The arena takes levels as policy names, and says when a game has no hard bot.
+    // The arena takes levels as policy names.
     assert_eq!(
         ctg::CtgPolicy::parse("ctg", "easy").unwrap(),
         ctg::CtgPolicy::Bot(BotPolicy::Random)
@@ -284,11 +287,6 @@ fn bot_levels_parse_and_bad_ones_are_refused_clearly() {
     assert_eq!(
         ctg::CtgPolicy::parse("ctg", "hard").unwrap(),
         ctg::CtgPolicy::Hard
-    );
-    let error = champions::ChampionsPolicy::parse("champions", "hard").unwrap_err();
-    assert_eq!(
-        error.to_string(),
-        "champions has no hard bot yet; its levels are easy and normal"
     );
 }
 

@@ -1,12 +1,14 @@
 //! Bot levels: a match against server bots may ask for `easy`, `normal` or `hard` bots; the
-//! level is stored with each bot seat and its actor plays at it. `hard` exists for CTG and
-//! Wicketz so far: Cricket Champions refuses it clearly, as they refuse an unknown level or a level with no
-//! bot seat to play it.
+//! level is stored with each bot seat and its actor plays at it. `hard` exists for
+//! every built-in game (CTG, Wicketz and Cricket Champions); a game without one (the toy)
+//! refuses it clearly, as every game refuses an unknown level or a level with no bot seat to
+//! play it.
 
 mod common;
 
 use common::{Client, spawn_app};
 use crease::matches::GameRegistry;
+use crease::rules::champions::Champions;
 use crease::rules::ctg::Ctg;
 use crease::rules::wicketz::Wicketz;
 use serde_json::json;
@@ -62,15 +64,38 @@ async fn a_hard_wicketz_bot_is_accepted_and_plays_a_whole_match() {
 }
 
 #[tokio::test]
-async fn levels_are_refused_clearly_where_they_cannot_be_played() {
+async fn a_hard_champions_bot_is_accepted_and_plays_a_whole_match() {
     let app = spawn_app(GameRegistry::standard()).await;
+    let player = app.player("home").await;
+    let body = json!({ "game": "champions", "opponent": "bot", "bot_level": "hard" });
+    let (status, created) = app.post("/v1/matches", Some(&player.token), body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["match_id"].as_str().expect("match id").to_string();
+    let seats = app.app().store().seats(&id).await.expect("seats");
+    let levels: Vec<Option<&str>> = seats.iter().map(|seat| seat.bot_level.as_deref()).collect();
+    assert_eq!(levels, [None, Some("hard")]);
+    let mut client: Client = app.connect(&id, Some(&player.token), None).await;
+    client.recv().await;
+    let outcome = client.play_to_end::<Champions>(5).await;
+    assert_eq!(outcome.placings.len(), 2, "{outcome:?}");
+    assert!(
+        !outcome.summary.contains("forfeit"),
+        "the hard bot played every turn legally: {}",
+        outcome.summary
+    );
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn levels_are_refused_clearly_where_they_cannot_be_played() {
+    let app = spawn_app(GameRegistry::standard().register::<common::toy::Toy>()).await;
     let player = app.player("home").await;
     for (body, status, code, words) in [
         (
-            json!({ "game": "champions", "opponent": "bot", "bot_level": "hard" }),
+            json!({ "game": "toy", "opponent": "bot", "bot_level": "hard" }),
             400,
             "bad_options",
-            "champions has no hard bot",
+            "toy has no hard bot",
         ),
         (
             json!({ "game": "ctg", "opponent": "bot", "bot_level": "expert" }),

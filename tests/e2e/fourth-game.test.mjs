@@ -27,8 +27,14 @@ test('Hand Cricket is listed, played against the bot, scored and replayed', { ti
   const errors = watchErrors(page);
   await signIn(page, server.url, 'Priya');
 
-  // Listed from the catalogue, after the three built-in games, with its own option fields.
+  // Listed from the catalogue, after the three built-in games, with its own option fields
+  // and the bot levels it has: a `hard` chosen for CTG falls back to `normal` here.
+  const hard = page.locator('[data-testid="bot-level"] option[value="hard"]');
+  await page.getByTestId('game-ctg').click();
+  await page.getByTestId('bot-level').selectOption('hard');
   await page.getByTestId('game-hand_cricket').click();
+  assert.equal(await hard.isDisabled(), true, 'Hand Cricket has no hard bot');
+  assert.equal(await page.getByTestId('bot-level').inputValue(), 'normal');
   await page.getByTestId('opt-overs').fill('1');
   await page.getByTestId('opt-wickets').fill('1');
   await shot(page, 'fourth-game-lobby');

@@ -5,7 +5,7 @@ use crate::rules::champions::exploits::Exploit;
 use crate::rules::champions::{Champions, Options};
 use crate::rules::{Game, Seat, Seed};
 
-super::exploit_set!(Exploit, has_hard: false);
+super::exploit_set!(Exploit, has_hard: true);
 
 pub type ChampionsPolicy = Policy<Exploit>;
 
@@ -23,8 +23,7 @@ pub fn play(deal: &Seed, a_seat: Seat, policies: [ChampionsPolicy; 2]) -> Result
         match policies[index] {
             Policy::Bot(policy) => Champions::bot_command(view, policy, rng),
             Policy::Exploit(exploit) => exploit.command(view, rng),
-            // Refused by `parse`: this game has no hard bot yet.
-            Policy::Hard => None,
+            Policy::Hard => crate::rules::champions::hard::bot_command(view),
         }
     })
 }

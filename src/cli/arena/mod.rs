@@ -118,7 +118,7 @@ pub enum Policy<E> {
 /// The name and description of the `hard` policy.
 const HARD: (&str, &str) = (
     "hard",
-    "mixed strategies for sealed choices, solved from the ruleset",
+    "the game's strongest bot, solved from the ruleset (docs/rules/<game>.md)",
 );
 
 /// The bot policies every game has, by their arena names.

@@ -4,6 +4,7 @@
 
 use clap::Subcommand;
 
+pub mod champions;
 pub mod wicketz;
 
 #[derive(Debug, clap::Args)]
@@ -16,10 +17,13 @@ pub struct Args {
 pub enum GameArgs {
     /// Wicketz: the stroke x delivery outcome table the hard bot prices fields with.
     Wicketz(wicketz::Args),
+    /// Cricket Champions: the hard bot's bowler-reply and card-value table.
+    Champions(champions::Args),
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.game {
+        GameArgs::Champions(args) => champions::run(args),
         GameArgs::Wicketz(args) => wicketz::run(args),
     }
 }

@@ -73,7 +73,7 @@ fn random_command(ask: &Ask, rng: &mut Dice) -> Command {
 }
 
 /// The seat's own state rebuilt from the public view, for evaluating dice with its cards.
-fn player_of(view: &View, seat: Seat) -> Option<PlayerState> {
+pub(super) fn player_of(view: &View, seat: Seat) -> Option<PlayerState> {
     let p = view.players.get(seat.index())?;
     Some(PlayerState {
         xp: p.xp,

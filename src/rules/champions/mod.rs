@@ -15,6 +15,7 @@ pub mod extras;
 pub mod faces;
 pub mod flow;
 pub mod fold;
+pub mod hard;
 pub mod market;
 pub mod options;
 pub mod resolve;
@@ -32,7 +33,7 @@ pub use options::Options;
 pub use state::{Phase, State};
 pub use view::{Ask, View};
 
-use crate::rules::{BotPolicy, Dice, Game, Outcome, Seat, SetupError, Viewer};
+use crate::rules::{BotLevel, BotPolicy, Dice, Game, Outcome, Seat, SetupError, Viewer};
 
 pub struct Champions;
 
@@ -111,6 +112,17 @@ impl Game for Champions {
 
     fn bot_command(view: &View, policy: BotPolicy, rng: &mut Dice) -> Option<Command> {
         bots::bot_command(view, policy, rng)
+    }
+
+    fn has_bot(_: BotLevel) -> bool {
+        true
+    }
+
+    fn bot_command_at(view: &View, level: BotLevel, rng: &mut Dice) -> Option<Command> {
+        match level.policy() {
+            Some(policy) => bots::bot_command(view, policy, rng),
+            None => hard::bot_command(view),
+        }
     }
 
     fn outcome(state: &State) -> Option<Outcome> {

@@ -2,6 +2,7 @@
 //! Seed: 003_a3e523365b63d62b.txt "Championship Cards" and "Winning the Game".
 
 use super::data::{Award, Ruleset};
+use super::faces::Role;
 use super::resolve::OverResult;
 use super::state::{Points, State};
 use crate::rules::Seat;
@@ -21,20 +22,30 @@ pub fn firsts_won(
         if !state.holders(&card.id).is_empty() {
             continue;
         }
-        let winner = match &card.award {
-            Award::FirstSix { sixes } => (result.sixes >= *sixes).then_some(batsman),
-            Award::HatTrick { wickets } => bowler.filter(|_| result.wickets >= *wickets),
-            Award::AllOut => bowler.filter(|_| eliminated_batsman),
-            Award::BestFielder { min_runs, min_saved } => {
-                bowler.filter(|_| result.gross_runs() >= *min_runs && result.saved >= *min_saved)
-            }
-            Award::PurpleCap | Award::OrangeCap => None,
+        let winner = match over_award(&card.award, result, eliminated_batsman) {
+            Some(Role::Batting) => Some(batsman),
+            Some(Role::Bowling) => bowler,
+            None => None,
         };
         if let Some(seat) = winner {
             won.push((seat, card.id.clone()));
         }
     }
     won
+}
+
+/// Which side of an over `award` goes to when the over ends with `result` (`None`: neither,
+/// or an end-of-game cap). Bots weigh a championship card with this same rule.
+pub fn over_award(award: &Award, result: &OverResult, eliminated_batsman: bool) -> Option<Role> {
+    match award {
+        Award::FirstSix { sixes } => (result.sixes >= *sixes).then_some(Role::Batting),
+        Award::HatTrick { wickets } => (result.wickets >= *wickets).then_some(Role::Bowling),
+        Award::AllOut => eliminated_batsman.then_some(Role::Bowling),
+        Award::BestFielder { min_runs, min_saved } => {
+            (result.gross_runs() >= *min_runs && result.saved >= *min_saved).then_some(Role::Bowling)
+        }
+        Award::PurpleCap | Award::OrangeCap => None,
+    }
 }
 
 /// The end-of-game caps: each goes to every eligible player with the most wickets taken /
