@@ -25,7 +25,7 @@ async fn open(
     state.limits.admit_creation(&state.lobby.store, &player).await?;
     Ok((
         StatusCode::CREATED,
-        Json(state.lobby.open_ticket(&player, body).await?),
+        Json(crate::matchmaking::open_ticket(&state.lobby, &player, body).await?),
     ))
 }
 
@@ -35,7 +35,9 @@ async fn show(
     id: TicketId,
 ) -> Result<Json<Ticket>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    Ok(Json(state.lobby.ticket(&player, id.as_str()).await?))
+    Ok(Json(
+        crate::matchmaking::ticket(&state.lobby, &player, id.as_str()).await?,
+    ))
 }
 
 async fn cancel(
@@ -44,5 +46,7 @@ async fn cancel(
     id: TicketId,
 ) -> Result<Json<Ticket>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    Ok(Json(state.lobby.cancel_ticket(&player, id.as_str()).await?))
+    Ok(Json(
+        crate::matchmaking::cancel_ticket(&state.lobby, &player, id.as_str()).await?,
+    ))
 }

@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod cluster;
+pub mod errors;
 pub mod extract;
 pub mod health;
 pub mod history;
