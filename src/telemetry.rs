@@ -5,10 +5,6 @@
 //! recording before [`install`] is a no-op. Histograms get explicit buckets so Prometheus can
 //! aggregate them across scrapes and servers (summaries could not be).
 
-use axum::Router;
-use axum::http::header::CONTENT_TYPE;
-use axum::response::IntoResponse;
-use axum::routing::get;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -131,14 +127,9 @@ fn describe() {
     metrics::gauge!(JOURNAL_QUEUE).set(0.0);
 }
 
-/// `GET /metrics`.
-pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new().route("/metrics", get(render))
-}
-
-async fn render() -> impl IntoResponse {
-    let body = install().map(PrometheusHandle::render).unwrap_or_default();
-    ([(CONTENT_TYPE, "text/plain; version=0.0.4")], body)
+/// The metrics in the Prometheus text format (`GET /metrics`, served by `http::health`).
+pub fn render() -> String {
+    install().map(PrometheusHandle::render).unwrap_or_default()
 }
 
 pub(crate) fn record_db_write(elapsed: Duration, appends: usize, _rows: usize) {
