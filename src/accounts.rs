@@ -10,12 +10,11 @@
 //! Passwords are hashed with argon2id (RustCrypto's `argon2`, OWASP's recommended default
 //! parameters) on the blocking pool, since one hash takes tens of milliseconds of CPU.
 
-use crate::error::ApiError;
 use crate::fairness;
 use crate::input::{Password, Username};
 use crate::matches::Player;
 use crate::protocol::{Account, SessionCreated};
-use crate::store::{AccountRow, ClaimRefused, Store};
+use crate::store::{AccountRow, ClaimRefused, Store, StoreError};
 use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
@@ -50,6 +49,31 @@ fn session_ttl(text: &str) -> Result<Duration, String> {
     Ok(ttl)
 }
 
+/// Why an account request was refused or failed: the accounts' own words, which the HTTP
+/// layer (and only it) turns into status codes.
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    /// The token's player has no account row (it was deleted under a live session).
+    #[error("the player has no account")]
+    NoAccount,
+    /// One refusal for an unknown login name and a wrong password, so that a caller cannot
+    /// learn which names exist.
+    #[error("unknown login name or wrong password")]
+    InvalidCredentials,
+    #[error("this account is claimed already")]
+    AlreadyClaimed,
+    #[error("the login name {0:?} is taken")]
+    UsernameTaken(String),
+    /// A guest's token is the only key to its account, so it cannot log out.
+    #[error("a guest cannot log out before claiming its account")]
+    NotClaimed,
+    /// Hashing or verifying a password failed (a malformed stored hash, a lost task).
+    #[error("{0}")]
+    Password(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 /// Claims, logins and logouts, over the store.
 pub struct Accounts {
     store: Store,
@@ -70,12 +94,12 @@ impl Accounts {
     }
 
     /// The account of `player`, with when the session `token` ends.
-    pub async fn account(&self, player: &Player, token: &str) -> Result<Account, ApiError> {
+    pub async fn account(&self, player: &Player, token: &str) -> Result<Account, AccountError> {
         let row = self
             .store
             .account(&player.player_id)
             .await?
-            .ok_or(ApiError::Unauthorized)?;
+            .ok_or(AccountError::NoAccount)?;
         let session = self.store.session(&fairness::token_hash(token)).await?;
         Ok(account_body(row, session.and_then(|session| session.expires_at)))
     }
@@ -88,7 +112,7 @@ impl Accounts {
         token: &str,
         username: Username,
         password: Password,
-    ) -> Result<Account, ApiError> {
+    ) -> Result<Account, AccountError> {
         let password_hash = hash_password(password).await?;
         let now = Utc::now();
         self.store
@@ -101,9 +125,9 @@ impl Accounts {
             )
             .await
             .map_err(|refused| match refused {
-                ClaimRefused::AlreadyClaimed => ApiError::AlreadyClaimed,
-                ClaimRefused::UsernameTaken => ApiError::UsernameTaken(username.as_str().to_string()),
-                ClaimRefused::Store(error) => error.into(),
+                ClaimRefused::AlreadyClaimed => AccountError::AlreadyClaimed,
+                ClaimRefused::UsernameTaken => AccountError::UsernameTaken(username.as_str().to_string()),
+                ClaimRefused::Store(error) => AccountError::Store(error),
             })?;
         tracing::info!(player_id = %player.player_id, "account claimed");
         self.account(player, token).await
@@ -112,12 +136,16 @@ impl Accounts {
     /// A new session for whoever knows the account's password. An unknown login name and a
     /// wrong password are the same refusal and take the same time (a password is verified
     /// against a stand-in hash), so a caller cannot tell which names exist.
-    pub async fn login(&self, username: Username, password: Password) -> Result<SessionCreated, ApiError> {
+    pub async fn login(
+        &self,
+        username: Username,
+        password: Password,
+    ) -> Result<SessionCreated, AccountError> {
         let login = self.store.login_by_username(username.as_str()).await?;
         let stored = login.as_ref().map(|login| login.password_hash.clone());
         let matches = verify_password(password, stored).await?;
         let Some(login) = login.filter(|_| matches) else {
-            return Err(ApiError::InvalidCredentials);
+            return Err(AccountError::InvalidCredentials);
         };
         let now = Utc::now();
         self.store.purge_expired_sessions(&login.player_id, now).await?;
@@ -143,14 +171,14 @@ impl Accounts {
 
     /// Ends the session `token`, or (`everywhere`) every session of `player`. Refused for a
     /// guest: its token is the only key to the account, and logging out would lose it.
-    pub async fn log_out(&self, player: &Player, token: &str, everywhere: bool) -> Result<u64, ApiError> {
+    pub async fn log_out(&self, player: &Player, token: &str, everywhere: bool) -> Result<u64, AccountError> {
         let account = self
             .store
             .account(&player.player_id)
             .await?
-            .ok_or(ApiError::Unauthorized)?;
+            .ok_or(AccountError::NoAccount)?;
         if account.username.is_none() {
-            return Err(ApiError::NotClaimed);
+            return Err(AccountError::NotClaimed);
         }
         let ended = if everywhere {
             self.store.delete_sessions_of(&player.player_id).await?
@@ -173,15 +201,15 @@ fn account_body(row: AccountRow, session_expires_at: Option<DateTime<Utc>>) -> A
 }
 
 /// The argon2id PHC string of a password, with a fresh random salt.
-async fn hash_password(password: Password) -> Result<String, ApiError> {
+async fn hash_password(password: Password) -> Result<String, AccountError> {
     tokio::task::spawn_blocking(move || {
         Argon2::default()
             .hash_password(password.as_bytes())
             .map(|hash| hash.to_string())
-            .map_err(|error| ApiError::Internal(format!("hashing a password: {error}")))
+            .map_err(|error| AccountError::Password(format!("hashing a password: {error}")))
     })
     .await
-    .map_err(|error| ApiError::Internal(format!("the password hashing task failed: {error}")))?
+    .map_err(|error| AccountError::Password(format!("the password hashing task failed: {error}")))?
 }
 
 /// A hash no password matches in practice (its password is random and thrown away): what an
@@ -195,21 +223,22 @@ static STAND_IN_HASH: LazyLock<Option<String>> = LazyLock::new(|| {
 
 /// Whether `password` is the one `stored` was made from; with no `stored` hash, a stand-in
 /// is checked so the answer (always no) takes as long.
-async fn verify_password(password: Password, stored: Option<String>) -> Result<bool, ApiError> {
+async fn verify_password(password: Password, stored: Option<String>) -> Result<bool, AccountError> {
     tokio::task::spawn_blocking(move || {
         let known = stored.is_some();
         let Some(phc) = stored.or_else(|| STAND_IN_HASH.clone()) else {
-            return Err(ApiError::Internal("no stand-in password hash".into()));
+            return Err(AccountError::Password("no stand-in password hash".into()));
         };
-        let parsed = PasswordHash::new(&phc)
-            .map_err(|error| ApiError::Internal(format!("a stored password hash is malformed: {error}")))?;
+        let parsed = PasswordHash::new(&phc).map_err(|error| {
+            AccountError::Password(format!("a stored password hash is malformed: {error}"))
+        })?;
         let verified = Argon2::default()
             .verify_password(password.as_bytes(), &parsed)
             .is_ok();
         Ok(known && verified)
     })
     .await
-    .map_err(|error| ApiError::Internal(format!("the password check task failed: {error}")))?
+    .map_err(|error| AccountError::Password(format!("the password check task failed: {error}")))?
 }
 
 #[cfg(test)]

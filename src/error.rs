@@ -1,5 +1,6 @@
 //! The HTTP boundary's errors: each variant is one `code` of `{"error": {"code", "message"}}`
-//! with its status. Internal details are logged, never sent.
+//! with its status. Internal details are logged, never sent. Which domain failure becomes
+//! which variant is decided in [`crate::http::errors`], the only place that maps them.
 
 use crate::protocol::{ErrorBody, ErrorDetail};
 use crate::store::StoreError;
@@ -56,29 +57,6 @@ pub enum ApiError {
     Store(StoreError),
     #[error("internal error")]
     Internal(String),
-}
-
-/// A client's bad options are its own (400); a stored match the game cannot rebuild is ours.
-impl From<crate::matches::GameError> for ApiError {
-    fn from(error: crate::matches::GameError) -> Self {
-        match error {
-            crate::matches::GameError::Options(message) => ApiError::BadOptions(message),
-            crate::matches::GameError::Unknown(game) => ApiError::UnknownGame(game),
-            other => ApiError::Internal(other.to_string()),
-        }
-    }
-}
-
-/// An outage is the client's business (503, try again); any other store failure is ours (500).
-impl From<StoreError> for ApiError {
-    fn from(error: StoreError) -> Self {
-        if error.is_unavailable() {
-            tracing::warn!(%error, "request failed: database unavailable");
-            ApiError::Unavailable
-        } else {
-            ApiError::Store(error)
-        }
-    }
 }
 
 impl ApiError {

@@ -89,6 +89,7 @@ pub fn replay<G: Game>(
     log: &[LogEntry],
     mut on_event: impl FnMut(&G::State, i64, &G::Event),
 ) -> Result<Replayed<G>, Mismatch> {
+    crate::telemetry::record_log_replay(G::ID);
     let mismatch = |seq: i64, reason: String| Mismatch { seq, reason };
     let mut core = MatchCore::<G>::new(options, seed).map_err(|error| mismatch(0, error.to_string()))?;
     let mut shadow = core.state.clone();

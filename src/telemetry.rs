@@ -5,10 +5,6 @@
 //! recording before [`install`] is a no-op. Histograms get explicit buckets so Prometheus can
 //! aggregate them across scrapes and servers (summaries could not be).
 
-use axum::Router;
-use axum::http::header::CONTENT_TYPE;
-use axum::response::IntoResponse;
-use axum::routing::get;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -31,8 +27,11 @@ pub const MAILBOX_DEPTH: &str = "crease_actor_mailbox_depth";
 pub const JOURNAL_QUEUE: &str = "crease_journal_queue_depth";
 
 /// Counter with labels `game` and `source` (`recent` or `log`): histories a resume or a live
-/// `/log` read, from the actor's bounded recent past or by replaying the durable log.
+/// `/log` read, from the actor's bounded recent past or by folding the durable log's events.
 pub const HISTORY_READS: &str = "crease_history_reads_total";
+/// Counter with label `game`: whole logs re-run through the engine (`fairness::replay`):
+/// recovery, take-over, verification and finished matches' views, never a live match's read.
+pub const LOG_REPLAYS: &str = "crease_log_replays_total";
 
 /// Counter: journal writes refused because another node had taken the match over (cluster).
 pub const FENCED_WRITES: &str = "crease_cluster_fenced_writes_total";
@@ -111,7 +110,11 @@ fn describe() {
     metrics::describe_counter!(CLAIMS, "Matches this node took over or was given");
     metrics::describe_counter!(
         HISTORY_READS,
-        "Histories read for resumes and live logs, by source: recent (in memory) or log (replayed)"
+        "Histories read for resumes and live logs, by source: recent (in memory) or log (its events folded)"
+    );
+    metrics::describe_counter!(
+        LOG_REPLAYS,
+        "Logs re-run through the engine from the seed: recovery, take-over, verification"
     );
     metrics::describe_histogram!(
         ROUTED_SECONDS,
@@ -124,14 +127,9 @@ fn describe() {
     metrics::gauge!(JOURNAL_QUEUE).set(0.0);
 }
 
-/// `GET /metrics`.
-pub fn router<S: Clone + Send + Sync + 'static>() -> Router<S> {
-    Router::new().route("/metrics", get(render))
-}
-
-async fn render() -> impl IntoResponse {
-    let body = install().map(PrometheusHandle::render).unwrap_or_default();
-    ([(CONTENT_TYPE, "text/plain; version=0.0.4")], body)
+/// The metrics in the Prometheus text format (`GET /metrics`, served by `http::health`).
+pub fn render() -> String {
+    install().map(PrometheusHandle::render).unwrap_or_default()
 }
 
 pub(crate) fn record_db_write(elapsed: Duration, appends: usize, _rows: usize) {
@@ -147,6 +145,10 @@ pub(crate) fn record_command(game: &'static str, kind: String, result: &'static 
 
 pub(crate) fn record_history_read(game: &'static str, source: &'static str) {
     metrics::counter!(HISTORY_READS, "game" => game, "source" => source).increment(1);
+}
+
+pub(crate) fn record_log_replay(game: &'static str) {
+    metrics::counter!(LOG_REPLAYS, "game" => game).increment(1);
 }
 
 pub(crate) fn record_fenced_write() {

@@ -1,7 +1,8 @@
-//! `/v1/openapi.json` documents every route: the routes registered in the source
-//! (`.route("...", get(..).post(..))` in `src/`) and the document's operations must be the
-//! same set, every documented operation must be served (not the router's fallback), and
-//! every `$ref` must resolve.
+//! `/v1/openapi.json` documents every route: the API's routers register each handler with
+//! its operation through utoipa-axum's `routes!`, so no route may be registered past it with
+//! a plain `.route("...", get(..))` in `src/` (the browser client's files aside); every
+//! documented operation must be served (not the router's fallback), and every `$ref` must
+//! resolve.
 
 mod common;
 
@@ -12,7 +13,8 @@ use std::path::Path;
 
 const METHODS: [&str; 5] = ["get", "post", "put", "delete", "patch"];
 
-/// `(path, method)` of every `.route(...)` call in the Rust sources under `dir`.
+/// `(path, method)` of every `.route(...)` call in the Rust sources under `dir`: a route
+/// added to a router without the operation `routes!` registers with it.
 fn registered_routes(dir: &Path, found: &mut BTreeSet<(String, String)>) {
     for entry in std::fs::read_dir(dir).expect("read src") {
         let path = entry.expect("entry").path();
@@ -89,25 +91,16 @@ async fn every_registered_route_is_documented_and_served() {
     assert_eq!(status, 200);
     assert!(document["openapi"].as_str().is_some_and(|v| v.starts_with("3.")));
 
-    let mut registered = BTreeSet::new();
-    registered_routes(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &mut registered,
-    );
+    let mut bypassing = BTreeSet::new();
+    registered_routes(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut bypassing);
     assert!(
-        registered.len() > 10,
-        "the source scan found the routes: {registered:?}"
+        bypassing.is_empty(),
+        "routes registered without their OpenAPI operation (use `routes!`): {bypassing:?}"
     );
     let documented = documented(&document);
-    let undocumented: Vec<_> = registered.difference(&documented).collect();
     assert!(
-        undocumented.is_empty(),
-        "routes missing from /v1/openapi.json: {undocumented:?}"
-    );
-    let unregistered: Vec<_> = documented.difference(&registered).collect();
-    assert!(
-        unregistered.is_empty(),
-        "documented but not registered: {unregistered:?}"
+        documented.len() > 20,
+        "the document lists the operations: {documented:?}"
     );
 
     for (path, method) in &documented {

@@ -1,6 +1,7 @@
 //! Resumes are answered from the actor's bounded recent past, not by replaying the log: a
 //! socket resuming a few rounds back costs no log read, and one resuming from further back
-//! than the actor keeps is still answered exactly, from the log. (One test in its own binary:
+//! than the actor keeps is still answered exactly, from the log. A live match's `/log` is
+//! its stored events folded, never a replay through the engine. (One test in its own binary:
 //! the metrics it reads are process-wide.)
 
 mod common;
@@ -12,6 +13,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
 const READS: &str = "crease_history_reads_total";
+const REPLAYS: &str = "crease_log_replays_total";
 
 /// The snapshot and the events a resume from `from` sends, and the closing update's view.
 async fn resume(
@@ -31,6 +33,15 @@ async fn resume(
         }
     };
     (snapshot.view, client.events(), update.view)
+}
+
+/// Reads `client` until it has been sent every event up to `seq` (the turn clock may have
+/// played more since it was last read); the events it was sent up to there.
+async fn sent_until(client: &mut Client, seq: i64) -> Vec<(i64, Value)> {
+    while client.events().last().is_none_or(|(last, _)| *last < seq) {
+        client.recv().await;
+    }
+    client.events().into_iter().filter(|(at, _)| *at <= seq).collect()
 }
 
 /// Reads the witness's updates into `views` until the one that opens `round`; its seq.
@@ -56,7 +67,8 @@ async fn a_recent_resume_reads_no_log_and_an_old_one_reads_it_exactly() {
     let mut witness = app.connect(&id, Some(&home.token), None).await;
     let mut home_client = app.connect(&id, Some(&home.token), None).await;
     let mut away_client = app.connect(&id, Some(&away.token), None).await;
-    for client in [&mut witness, &mut home_client, &mut away_client] {
+    let mut spectator = app.connect(&id, None, None).await;
+    for client in [&mut witness, &mut home_client, &mut away_client, &mut spectator] {
         client.recv().await;
     }
     // Each round is two picks and a reveal: three events.
@@ -102,6 +114,52 @@ async fn a_recent_resume_reads_no_log_and_an_old_one_reads_it_exactly() {
         (reads("recent").await, reads("log").await),
         (recent, log + 1.0),
         "read from the log"
+    );
+
+    // A live `/log` of a match longer than the recent past: every event each viewer was sent,
+    // from the stored log, with no replay through the engine.
+    let (log, replays) = (reads("log").await, metric(&http, &app.base, REPLAYS, &[]).await);
+    let mut logs = Vec::new();
+    for token in [Some(&home.token), Some(&away.token), None] {
+        let (status, body) = app
+            .get(&format!("/v1/matches/{id}/log"), token.map(String::as_str))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let entries: Vec<(i64, Value)> = body["entries"]
+            .as_array()
+            .expect("entries")
+            .iter()
+            .map(|entry| (entry["seq"].as_i64().expect("seq"), entry["payload"].clone()))
+            .collect();
+        assert!(entries.len() > RECENT_EVENTS);
+        logs.push(entries);
+    }
+    assert_eq!(reads("log").await, log + 3.0, "three reads of the stored log");
+    assert_eq!(
+        metric(&http, &app.base, REPLAYS, &[]).await,
+        replays,
+        "no replay through the engine"
+    );
+    for (entries, client) in logs.iter().zip([&mut witness, &mut away_client, &mut spectator]) {
+        let ServerMessage::Snapshot(snapshot) = &client.transcript[0] else {
+            panic!("a socket opens with its snapshot");
+        };
+        // The sockets connected after the start: what they were sent follows their snapshot.
+        let since: Vec<_> = entries
+            .iter()
+            .filter(|(seq, _)| *seq > snapshot.last_seq)
+            .cloned()
+            .collect();
+        let last = entries.last().expect("entries").0;
+        assert_eq!(
+            sent_until(client, last).await,
+            since,
+            "the log as this viewer was sent it"
+        );
+    }
+    assert_ne!(
+        logs[0], logs[2],
+        "a seat sees its own picks, a spectator does not"
     );
 
     // A resume a few rounds back is again served from memory, and says the same as the log.

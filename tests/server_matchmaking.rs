@@ -10,7 +10,7 @@ use common::{Backend, TestDb, toy_games};
 use crease::app::Application;
 use crease::config::{Clocks, ServeConfig};
 use crease::matches::{Lobby, Player};
-use crease::matchmaking::{MatchmakingConfig, open_ticket, run_pass};
+use crease::matchmaking::{self, MatchmakingConfig, open_ticket, run_pass};
 use crease::protocol::CreateTicket;
 use crease::record::TicketStatus;
 use crease::store::Store;
@@ -155,7 +155,9 @@ async fn app_with(config: MatchmakingConfig) -> (TestDb, Application) {
 
 async fn wait_for_match(lobby: &Lobby, player: &Player, ticket_id: &str) -> Option<String> {
     for _ in 0..200 {
-        let ticket = lobby.ticket(player, ticket_id).await.expect("ticket");
+        let ticket = matchmaking::ticket(lobby, player, ticket_id)
+            .await
+            .expect("ticket");
         if ticket.status == TicketStatus::Matched {
             return ticket.match_id;
         }
@@ -183,8 +185,8 @@ async fn distant_ratings_pair_once_the_window_has_widened() {
         strong.player_id
     );
     app.store().execute_unchecked(&sql).await.expect("seed a rating");
-    let first = lobby.open_ticket(&strong, toy_ticket()).await.expect("ticket");
-    let second = lobby.open_ticket(&weak, toy_ticket()).await.expect("ticket");
+    let first = open_ticket(&lobby, &strong, toy_ticket()).await.expect("ticket");
+    let second = open_ticket(&lobby, &weak, toy_ticket()).await.expect("ticket");
     assert_eq!(
         second.status,
         TicketStatus::Waiting,
@@ -215,9 +217,9 @@ async fn an_opted_in_ticket_gets_a_bot_after_the_wait_and_others_keep_waiting() 
         options: Some(json!({ "rounds": 2 })),
         bot_fallback: true,
     };
-    let with_bot = lobby.open_ticket(&hopeful, opted).await.expect("ticket");
+    let with_bot = open_ticket(&lobby, &hopeful, opted).await.expect("ticket");
     assert_eq!(with_bot.status, TicketStatus::Waiting, "no bot before the wait");
-    let without = lobby.open_ticket(&patient, toy_ticket()).await.expect("ticket");
+    let without = open_ticket(&lobby, &patient, toy_ticket()).await.expect("ticket");
     let match_id = wait_for_match(&lobby, &hopeful, &with_bot.ticket_id)
         .await
         .expect("a bot match");
@@ -227,7 +229,9 @@ async fn an_opted_in_ticket_gets_a_bot_after_the_wait_and_others_keep_waiting() 
         Some(hopeful.player_id.as_str())
     );
     assert!(info.seats[1].bot);
-    let still = lobby.ticket(&patient, &without.ticket_id).await.expect("ticket");
+    let still = matchmaking::ticket(&lobby, &patient, &without.ticket_id)
+        .await
+        .expect("ticket");
     assert_eq!(still.status, TicketStatus::Waiting);
     app.shutdown().await;
 }

@@ -6,17 +6,17 @@ use super::{AppState, JsonBody, bearer, require_player};
 use crate::error::ApiError;
 use crate::input::{Password, Username};
 use crate::protocol::{Account, ClaimAccount, LogIn, SessionCreated, SessionsEnded};
+use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::routing::{delete, get, post};
-use axum::{Json, Router};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/v1/account", get(show))
-        .route("/v1/account/claim", post(claim))
-        .route("/v1/sessions", post(log_in).delete(log_out_everywhere))
-        .route("/v1/sessions/current", delete(log_out))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(show))
+        .routes(routes!(claim))
+        .routes(routes!(log_in, log_out_everywhere))
+        .routes(routes!(log_out))
 }
 
 /// The caller's player and its bearer token (checked).
@@ -26,11 +26,27 @@ async fn caller(state: &AppState, headers: &HeaderMap) -> Result<(crate::matches
     Ok((player, token))
 }
 
+/// The caller's account: its login name once claimed, and when this token expires.
+#[utoipa::path(operation_id = "show_account", get, path = "/v1/account", tag = "accounts", security(("bearer" = [])),
+    responses(
+        (status = 200, body = ref("#/components/schemas/Account")),
+        (status = 401, body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn show(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<Account>, ApiError> {
     let (player, token) = caller(&state, &headers).await?;
     Ok(Json(state.accounts.account(&player, &token).await?))
 }
 
+/// Claims the caller's guest player with a login name and a password, so it can log in
+/// from other devices. The guest token keeps working, and now expires like any session.
+#[utoipa::path(operation_id = "claim_account", post, path = "/v1/account/claim", tag = "accounts", security(("bearer" = [])),
+    request_body = ref("#/components/schemas/ClaimAccount"),
+    responses(
+        (status = 200, body = ref("#/components/schemas/Account")),
+        (status = 400, description = "`bad_request`: the login name or the password is not acceptable", body = ref("#/components/schemas/ErrorBody")),
+        (status = 401, body = ref("#/components/schemas/ErrorBody")),
+        (status = 409, description = "`already_claimed` or `username_taken`", body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn claim(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -44,9 +60,18 @@ async fn claim(
     ))
 }
 
-/// Charged to the rate limits before the password is looked at. A password that could
-/// never have been set (too short, too long) is refused as wrong credentials, not as bad
-/// input: the answer must not depend on what the stored password might be.
+// Charged to the rate limits before the password is looked at. A password that could
+// never have been set (too short, too long) is refused as wrong credentials, not as bad
+// input: the answer must not depend on what the stored password might be.
+/// Logs in to a claimed account: a new bearer token, valid until `expires_at`.
+#[utoipa::path(operation_id = "log_in", post, path = "/v1/sessions", tag = "accounts",
+    request_body = ref("#/components/schemas/LogIn"),
+    responses(
+        (status = 201, body = ref("#/components/schemas/SessionCreated")),
+        (status = 400, body = ref("#/components/schemas/ErrorBody")),
+        (status = 401, description = "`invalid_credentials`: unknown login name or wrong password", body = ref("#/components/schemas/ErrorBody")),
+        (status = 429, description = "`rate_limited`: too many login attempts from this address or for this name; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn log_in(
     ClientAddress(client): ClientAddress,
     State(state): State<AppState>,
@@ -59,12 +84,26 @@ async fn log_in(
     Ok((StatusCode::CREATED, Json(session)))
 }
 
+/// Logs out: the token of this request stops working.
+#[utoipa::path(operation_id = "log_out", delete, path = "/v1/sessions/current", tag = "accounts", security(("bearer" = [])),
+    responses(
+        (status = 200, body = ref("#/components/schemas/SessionsEnded")),
+        (status = 401, body = ref("#/components/schemas/ErrorBody")),
+        (status = 409, description = "`not_claimed`: a guest's token is its account's only key", body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn log_out(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<SessionsEnded>, ApiError> {
     let (player, token) = caller(&state, &headers).await?;
     let ended = state.accounts.log_out(&player, &token, false).await?;
     Ok(Json(SessionsEnded { ended }))
 }
 
+/// Logs out everywhere: every token of the caller's account stops working, this one too.
+#[utoipa::path(operation_id = "log_out_everywhere", delete, path = "/v1/sessions", tag = "accounts", security(("bearer" = [])),
+    responses(
+        (status = 200, body = ref("#/components/schemas/SessionsEnded")),
+        (status = 401, body = ref("#/components/schemas/ErrorBody")),
+        (status = 409, description = "`not_claimed`: a guest's token is its account's only key", body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn log_out_everywhere(
     State(state): State<AppState>,
     headers: HeaderMap,

@@ -3,13 +3,20 @@
 use super::AppState;
 use crate::error::ApiError;
 use crate::protocol::{ClusterInfo, ClusterNode};
+use axum::Json;
 use axum::extract::State;
-use axum::{Json, Router, routing::get};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/v1/cluster", get(cluster))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(cluster))
 }
 
+/// The nodes serving this database (cluster mode), with heartbeats and live matches each;
+/// a single node lists itself.
+#[utoipa::path(operation_id = "cluster", get, path = "/v1/cluster", tag = "health", responses(
+    (status = 200, body = ref("#/components/schemas/ClusterInfo")),
+    (status = 503, description = "the database is unavailable", body = ref("#/components/schemas/ErrorBody")),
+))]
 async fn cluster(State(state): State<AppState>) -> Result<Json<ClusterInfo>, ApiError> {
     let lobby = &state.lobby;
     let Some(cluster) = &lobby.cluster else {

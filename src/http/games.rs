@@ -9,13 +9,19 @@
 use super::AppState;
 use crate::protocol::{GameCatalog, GameListing};
 use crate::rules::BotLevel;
+use axum::Json;
 use axum::extract::State;
-use axum::{Json, Router, routing::get};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/v1/games", get(catalog))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(catalog))
 }
 
+/// Every game this server runs: names, bot levels, rating pools, default options and
+/// where the browser client loads each game's module from.
+#[utoipa::path(operation_id = "game_catalog", get, path = "/v1/games", tag = "games", responses(
+    (status = 200, body = ref("#/components/schemas/GameCatalog")),
+))]
 async fn catalog(State(state): State<AppState>) -> Result<Json<GameCatalog>, crate::error::ApiError> {
     let registry = &state.lobby.games;
     let mut games = Vec::new();

@@ -1,20 +1,31 @@
-//! `/healthz` (the process answers) and `/readyz` (the database answers too).
+//! `/healthz` (the process answers), `/readyz` (the database answers too) and `/metrics`.
 
 use super::AppState;
 use axum::http::StatusCode;
-use axum::{Json, Router, extract::State, routing::get};
+use axum::http::header::CONTENT_TYPE;
+use axum::response::IntoResponse;
+use axum::{Json, extract::State};
 use serde_json::{Value, json};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(healthz))
+        .routes(routes!(readyz))
+        .routes(routes!(metrics))
 }
 
+/// Liveness: the process answers.
+#[utoipa::path(operation_id = "healthz", get, path = "/healthz", tag = "health", responses((status = 200, description = "`{\"status\": \"ok\"}`")))]
 async fn healthz() -> Json<Value> {
     Json(json!({"status": "ok"}))
 }
 
+/// Readiness: the database answers (and, in a cluster, the node is not draining).
+#[utoipa::path(operation_id = "readyz", get, path = "/readyz", tag = "health", responses(
+    (status = 200, description = "ready, with the backend and the number of live matches"),
+    (status = 503, description = "the database is unreachable, or the node is draining"),
+))]
 async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
     let store = &state.lobby.store;
     if state
@@ -44,4 +55,14 @@ async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
             })),
         )
     }
+}
+
+/// Operational metrics in the Prometheus text format (live matches, sockets, commands,
+/// latencies, mailbox depth), for a scraper rather than a game client.
+#[utoipa::path(operation_id = "metrics", get, path = "/metrics", tag = "health", responses(
+    (status = 200, description = "Prometheus text exposition format", content_type = "text/plain")
+))]
+async fn metrics() -> impl IntoResponse {
+    let body = crate::telemetry::render();
+    ([(CONTENT_TYPE, "text/plain; version=0.0.4")], body)
 }

@@ -7,16 +7,17 @@ use crate::protocol::{LogEntryBody, MatchLog, Scorecard, VerifyBody};
 use crate::record::MatchId;
 use crate::record::MatchStatus;
 use crate::rules::{Outcome, Viewer};
+use axum::Json;
 use axum::extract::State;
 use axum::http::HeaderMap;
-use axum::{Json, Router, routing::get};
 use serde::Deserialize;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/v1/matches/{id}/log", get(log))
-        .route("/v1/matches/{id}/scorecard", get(scorecard))
-        .route("/v1/matches/{id}/verify", get(verify))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(log))
+        .routes(routes!(scorecard))
+        .routes(routes!(verify))
 }
 
 #[derive(Deserialize)]
@@ -38,7 +39,11 @@ async fn viewer_of(
     Ok(seat.map_or(Viewer::Spectator, Viewer::Seat))
 }
 
-/// Live: the events the caller may see. Finished: every entry, commands included.
+// Live: the events the caller may see. Finished: every entry, commands included.
+/// The events the caller may see; every entry once the match is over.
+#[utoipa::path(operation_id = "match_log", get, path = "/v1/matches/{id}/log", tag = "history",
+    params(("id" = String, Path, description = "match id")),
+    responses((status = 200, body = ref("#/components/schemas/MatchLog"))))]
 async fn log(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -80,6 +85,10 @@ async fn log(
     }))
 }
 
+/// The cricket scorecard (CTG, Wicketz) or points table (Champions).
+#[utoipa::path(operation_id = "match_scorecard", get, path = "/v1/matches/{id}/scorecard", tag = "history",
+    params(("id" = String, Path, description = "match id")),
+    responses((status = 200, body = ref("#/components/schemas/Scorecard"))))]
 async fn scorecard(State(state): State<AppState>, id: MatchId) -> Result<Json<Scorecard>, ApiError> {
     let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;
@@ -109,6 +118,10 @@ async fn scorecard(State(state): State<AppState>, id: MatchId) -> Result<Json<Sc
     }))
 }
 
+/// Re-derives every roll from the revealed seed and the log.
+#[utoipa::path(operation_id = "match_verify", get, path = "/v1/matches/{id}/verify", tag = "history",
+    params(("id" = String, Path, description = "match id")),
+    responses((status = 200, body = ref("#/components/schemas/VerifyBody"))))]
 async fn verify(State(state): State<AppState>, id: MatchId) -> Result<Json<VerifyBody>, ApiError> {
     let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;

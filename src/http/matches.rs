@@ -9,25 +9,36 @@ use crate::protocol::{CreateMatch, MAX_FRAME_BYTES, MatchInfo, MatchList, Protoc
 use crate::record::MatchId;
 use crate::record::MatchStatus;
 use crate::rules::{Outcome, Seat, Viewer};
+use axum::Json;
 use axum::extract::State;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use axum::{Json, Router, routing::get, routing::post};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use std::time::Duration;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/v1/matches", post(create).get(list))
-        .route("/v1/matches/{id}", get(show))
-        .route("/v1/matches/{id}/join", post(join))
-        .route("/v1/matches/{id}/leave", post(leave))
-        .route("/v1/matches/{id}/ws", get(websocket))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create, list))
+        .routes(routes!(show))
+        .routes(routes!(join))
+        .routes(routes!(leave))
+        .routes(routes!(websocket))
 }
 
+/// Creates a match in the lobby (or against a bot, which starts it at once).
+#[utoipa::path(operation_id = "create_match", post, path = "/v1/matches", tag = "matches", security(("bearer" = [])),
+    request_body = ref("#/components/schemas/CreateMatch"),
+    responses(
+        (status = 201, body = ref("#/components/schemas/MatchInfo")),
+        (status = 400, body = ref("#/components/schemas/ErrorBody")),
+        (status = 401, body = ref("#/components/schemas/ErrorBody")),
+        (status = 409, description = "`too_many_matches`: the player holds the maximum of unfinished matches", body = ref("#/components/schemas/ErrorBody")),
+        (status = 429, description = "`rate_limited`: too many creations from this address or player; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn create(
     _: IpAdmitted,
     State(state): State<AppState>,
@@ -48,6 +59,13 @@ struct ListQuery {
     status: Option<MatchStatus>,
 }
 
+/// Lists matches, optionally by status.
+#[utoipa::path(operation_id = "list_matches", get, path = "/v1/matches", tag = "matches",
+    params(("status" = Option<String>, Query, description = "`open`, `live`, `finished` or `cancelled` (a match status); without it, open, live and finished matches; at most 100 of each, oldest first")),
+    responses(
+        (status = 200, body = ref("#/components/schemas/MatchList")),
+        (status = 400, description = "`bad_request`: `status` is not a match status", body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn list(
     State(state): State<AppState>,
     QueryParams(query): QueryParams<ListQuery>,
@@ -57,10 +75,24 @@ async fn list(
     }))
 }
 
+/// One match; the seed is revealed once it is finished.
+#[utoipa::path(operation_id = "show_match", get, path = "/v1/matches/{id}", tag = "matches",
+    params(("id" = String, Path, description = "match id")),
+    responses(
+        (status = 200, body = ref("#/components/schemas/MatchInfo")),
+        (status = 404, body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn show(State(state): State<AppState>, id: MatchId) -> Result<Json<MatchInfo>, ApiError> {
     Ok(Json(state.lobby.match_info(id.as_str()).await?))
 }
 
+/// Takes a free seat; the match starts when every seat is taken.
+#[utoipa::path(operation_id = "join_match", post, path = "/v1/matches/{id}/join", tag = "matches", security(("bearer" = [])),
+    params(("id" = String, Path, description = "match id")),
+    responses(
+        (status = 200, body = ref("#/components/schemas/MatchInfo")),
+        (status = 409, description = "`match_not_open`, `already_seated` or `too_many_matches`", body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn join(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -74,6 +106,13 @@ async fn join(
     Ok(Json(state.lobby.join(&player, id.as_str()).await?))
 }
 
+/// Leaves an open match (freeing the seat) or forfeits a live one.
+#[utoipa::path(operation_id = "leave_match", post, path = "/v1/matches/{id}/leave", tag = "matches", security(("bearer" = [])),
+    params(("id" = String, Path, description = "match id")),
+    responses(
+        (status = 200, body = ref("#/components/schemas/MatchInfo")),
+        (status = 409, body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn leave(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -96,7 +135,16 @@ struct SocketQuery {
     protocol: Option<u32>,
 }
 
-/// `GET /v1/matches/{id}/ws`: a seat's player with its token, anyone else as a spectator.
+// `GET /v1/matches/{id}/ws`: a seat's player with its token, anyone else as a spectator.
+/// The WebSocket of a match: `ClientMessage` in, `ServerMessage` out (see `proto/`). A
+/// seated player may connect while the match is still open and gets its start's events.
+#[utoipa::path(operation_id = "match_websocket", get, path = "/v1/matches/{id}/ws", tag = "play",
+    params(
+        ("id" = String, Path, description = "match id"),
+        ("token" = Option<String>, Query, description = "player token; none = spectator"),
+        ("resume_from" = Option<i64>, Query, description = "last event seq the client has: the snapshot is the match as of it, then the events after it, then an update to now"),
+    ),
+    responses((status = 101, description = "switching to the WebSocket protocol")))]
 async fn websocket(
     State(state): State<AppState>,
     headers: HeaderMap,

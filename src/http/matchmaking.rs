@@ -5,16 +5,26 @@ use super::{AppState, JsonBody, require_player};
 use crate::error::ApiError;
 use crate::protocol::{CreateTicket, Ticket};
 use crate::record::TicketId;
+use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
-use axum::{Json, Router, routing::get, routing::post};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/v1/matchmaking/tickets", post(open))
-        .route("/v1/matchmaking/tickets/{id}", get(show).delete(cancel))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(open))
+        .routes(routes!(show, cancel))
 }
 
+/// Queues for a rated opponent with the same game and options.
+#[utoipa::path(operation_id = "open_ticket", post, path = "/v1/matchmaking/tickets", tag = "matchmaking", security(("bearer" = [])),
+    request_body = ref("#/components/schemas/CreateTicket"),
+    responses(
+        (status = 201, body = ref("#/components/schemas/Ticket")),
+        (status = 400, body = ref("#/components/schemas/ErrorBody")),
+        (status = 409, description = "`too_many_matches`: the player holds the maximum of unfinished matches", body = ref("#/components/schemas/ErrorBody")),
+        (status = 429, description = "`rate_limited`: too many creations from this address or player; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn open(
     _: IpAdmitted,
     State(state): State<AppState>,
@@ -25,24 +35,39 @@ async fn open(
     state.limits.admit_creation(&state.lobby.store, &player).await?;
     Ok((
         StatusCode::CREATED,
-        Json(state.lobby.open_ticket(&player, body).await?),
+        Json(crate::matchmaking::open_ticket(&state.lobby, &player, body).await?),
     ))
 }
 
+/// Waiting, or the match it was paired into.
+#[utoipa::path(operation_id = "show_ticket", get, path = "/v1/matchmaking/tickets/{id}", tag = "matchmaking", security(("bearer" = [])),
+    params(("id" = String, Path, description = "ticket id")),
+    responses(
+        (status = 200, body = ref("#/components/schemas/Ticket")),
+        (status = 403, body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn show(
     State(state): State<AppState>,
     headers: HeaderMap,
     id: TicketId,
 ) -> Result<Json<Ticket>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    Ok(Json(state.lobby.ticket(&player, id.as_str()).await?))
+    Ok(Json(
+        crate::matchmaking::ticket(&state.lobby, &player, id.as_str()).await?,
+    ))
 }
 
+/// Cancels a waiting ticket.
+#[utoipa::path(operation_id = "cancel_ticket", delete, path = "/v1/matchmaking/tickets/{id}", tag = "matchmaking", security(("bearer" = [])),
+    params(("id" = String, Path, description = "ticket id")),
+    responses((status = 200, body = ref("#/components/schemas/Ticket"))))]
 async fn cancel(
     State(state): State<AppState>,
     headers: HeaderMap,
     id: TicketId,
 ) -> Result<Json<Ticket>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    Ok(Json(state.lobby.cancel_ticket(&player, id.as_str()).await?))
+    Ok(Json(
+        crate::matchmaking::cancel_ticket(&state.lobby, &player, id.as_str()).await?,
+    ))
 }

@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod cluster;
+pub mod errors;
 pub mod extract;
 pub mod games;
 pub mod health;
@@ -24,6 +25,8 @@ use axum::http::HeaderMap;
 pub use extract::{JsonBody, PathText, QueryParams};
 use std::sync::Arc;
 use tokio::sync::watch;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -41,9 +44,9 @@ pub struct AppState {
 /// Largest request body the API reads.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
-pub fn router(state: AppState) -> Router {
-    let games = state.lobby.games.clone();
-    Router::new()
+/// Every API route with its OpenAPI operation: each router registers both at once.
+pub fn api_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
         .merge(health::router())
         .merge(cluster::router())
         .merge(players::router())
@@ -54,8 +57,12 @@ pub fn router(state: AppState) -> Router {
         .merge(matchmaking::router())
         .merge(ratings::router())
         .merge(openapi::router())
-        .merge(crate::telemetry::router())
-        .fallback(|| async { ApiError::NotFound("route") })
+}
+
+pub fn router(state: AppState) -> Router {
+    let games = state.lobby.games.clone();
+    let (api, _) = api_routes().split_for_parts();
+    api.fallback(|| async { ApiError::NotFound("route") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         // axum's limit, not tower-http's: its rejection reaches [`JsonBody`], which answers

@@ -6,12 +6,21 @@ use crate::error::ApiError;
 use crate::input::PlayerName;
 use crate::protocol::{CreatePlayer, PlayerCreated};
 use axum::http::StatusCode;
-use axum::{Json, Router, extract::State, routing::post};
+use axum::{Json, extract::State};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/v1/players", post(create))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(create))
 }
 
+/// Creates a guest player; the token is shown once and stored only as a hash.
+#[utoipa::path(operation_id = "create_player", post, path = "/v1/players", tag = "players",
+    request_body = ref("#/components/schemas/CreatePlayer"),
+    responses(
+        (status = 201, body = ref("#/components/schemas/PlayerCreated")),
+        (status = 400, body = ref("#/components/schemas/ErrorBody")),
+        (status = 429, description = "`rate_limited`: too many creations from this address or player; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn create(
     _: IpAdmitted,
     State(state): State<AppState>,

@@ -11,15 +11,16 @@ use crate::protocol::{
 use crate::record::PlayerId;
 use crate::rules::{Outcome, Seat};
 use crate::store::PlayerMatchRow;
+use axum::Json;
 use axum::extract::State;
-use axum::{Json, Router, routing::get};
 use serde::Deserialize;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/v1/leaderboards/{game}", get(leaderboard))
-        .route("/v1/players/{id}", get(profile))
-        .route("/v1/players/{id}/matches", get(matches))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(leaderboard))
+        .routes(routes!(profile))
+        .routes(routes!(matches))
 }
 
 const DEFAULT_LIMIT: i64 = 50;
@@ -64,6 +65,18 @@ fn next_cursor<T>(rows: &mut Vec<T>, limit: i64, offset: i64) -> Option<String> 
     }
 }
 
+/// One page of a game's Glicko-2 leaderboard for one format.
+#[utoipa::path(operation_id = "leaderboard", get, path = "/v1/leaderboards/{game}", tag = "ratings",
+    params(
+        ("game" = String, Path, description = "ctg, wicketz or champions"),
+        ("format" = Option<String>, Query, description = "rating pool, e.g. t10; default: the game's default options"),
+        ("limit" = Option<i64>, Query, description = "1 to 200, default 50"),
+        ("cursor" = Option<String>, Query, description = "`next_cursor` of the previous page"),
+    ),
+    responses(
+        (status = 200, body = ref("#/components/schemas/Leaderboard")),
+        (status = 400, body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn leaderboard(
     State(state): State<AppState>,
     PathText(game): PathText,
@@ -127,6 +140,13 @@ fn player_match(row: PlayerMatchRow) -> PlayerMatch {
     }
 }
 
+/// A player's profile: ratings per game and format, and the ten latest matches.
+#[utoipa::path(operation_id = "player_profile", get, path = "/v1/players/{id}", tag = "players",
+    params(("id" = String, Path, description = "player id")),
+    responses(
+        (status = 200, body = ref("#/components/schemas/PlayerProfile")),
+        (status = 404, body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn profile(State(state): State<AppState>, id: PlayerId) -> Result<Json<PlayerProfile>, ApiError> {
     let id = id.into_string();
     let store = &state.lobby.store;
@@ -182,6 +202,18 @@ async fn profile(State(state): State<AppState>, id: PlayerId) -> Result<Json<Pla
     }))
 }
 
+/// A player's matches, newest first, with rating changes.
+#[utoipa::path(operation_id = "player_matches", get, path = "/v1/players/{id}/matches", tag = "players",
+    params(
+        ("id" = String, Path, description = "player id"),
+        ("limit" = Option<i64>, Query, description = "1 to 200, default 50"),
+        ("cursor" = Option<String>, Query, description = "`next_cursor` of the previous page"),
+    ),
+    responses(
+        (status = 200, body = ref("#/components/schemas/PlayerMatches")),
+        (status = 400, body = ref("#/components/schemas/ErrorBody")),
+        (status = 404, body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn matches(
     State(state): State<AppState>,
     id: PlayerId,

@@ -38,12 +38,6 @@ pub enum InputError {
     Password(String),
 }
 
-impl From<InputError> for crate::error::ApiError {
-    fn from(error: InputError) -> Self {
-        crate::error::ApiError::BadRequest(error.to_string())
-    }
-}
-
 /// `text` unchanged if it holds no control character (Unicode category Cc: C0, DEL, C1).
 pub fn printable<'a>(field: &str, text: &'a str) -> Result<&'a str, InputError> {
     match text.chars().find(|c| c.is_control()) {

@@ -28,7 +28,7 @@
 //! has acked.
 
 use super::handle::{ActorMessage, CommandError, MAILBOX, Subscription, ViewerBatch};
-use super::recent::Recent;
+use super::recent::{self, Recent};
 use super::{ActorContext, MatchHandle};
 use crate::fairness::{self, Mismatch};
 use crate::protocol::delta::{self, HeldView};
@@ -520,8 +520,8 @@ impl<G: Game> MatchActor<G> {
     }
 
     /// The viewer's view as of seq `from` and the events after it that it may see: from the
-    /// recent past when it reaches back to `from`, else re-derived from the durable log;
-    /// `None` if the log cannot be read or replayed.
+    /// recent past when it reaches back to `from`, else folded from the durable log;
+    /// `None` if the log cannot be read.
     async fn history(&self, viewer: Viewer, from: i64) -> Option<(Value, Vec<(i64, G::Event)>)> {
         if let Some(recent) = self.recent.since(viewer, from) {
             crate::telemetry::record_history_read(G::ID, "recent");
@@ -535,36 +535,15 @@ impl<G: Game> MatchActor<G> {
                 return None;
             }
         };
-        // The state after entry `from` is the one after the last event at or before it (or
-        // the state before the start): only that one is rendered, not one per event.
-        let last_before = log
-            .iter()
-            .filter(|entry| entry.kind == EntryKind::Event && entry.seq <= from)
-            .map(|entry| entry.seq)
-            .next_back();
-        let mut view = match last_before {
-            None => {
-                let initial = MatchCore::<G>::new(&self.options, &self.seed).ok()?;
-                Some(to_json(&G::view(&initial.state, viewer)))
+        // Folded as logged, not replayed through the engine (see `recent::from_log`).
+        let initial = MatchCore::<G>::new(&self.options, &self.seed).ok()?.state;
+        match recent::from_log::<G>(initial, &log, viewer, from) {
+            Ok(history) => Some((history.view, history.events)),
+            Err(error) => {
+                tracing::error!(match_id = %self.context.match_id, %error, "the log does not read back");
+                None
             }
-            Some(_) => None,
-        };
-        let mut visible = Vec::new();
-        let replayed = fairness::replay::<G>(&self.options, &self.seed, &log, |state, seq, event| {
-            if Some(seq) == last_before {
-                view = Some(to_json(&G::view(state, viewer)));
-            }
-            if seq > from
-                && let Some(event) = G::redact(state, event, viewer)
-            {
-                visible.push((seq, event));
-            }
-        });
-        if let Err(mismatch) = replayed {
-            tracing::error!(match_id = %self.context.match_id, %mismatch, "the log does not replay");
-            return None;
         }
-        Some((view?, visible))
     }
 
     /// The events after `from` as `viewer` may see them, re-derived from the durable log. If

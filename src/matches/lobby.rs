@@ -8,20 +8,56 @@
 use super::{ActorContext, GameError, GameRegistry, LiveMatches, MatchHandle};
 use crate::cluster::Cluster;
 use crate::config::Clocks;
-use crate::error::ApiError;
 use crate::fairness;
 use crate::input::{InputLimits, PlayerName};
 use crate::matchmaking::{Matchmaker, MatchmakingConfig};
-use crate::protocol::{CreateMatch, CreateTicket, MatchInfo, Opponent, SeatInfo, Ticket};
+use crate::protocol::{CreateMatch, MatchInfo, Opponent, SeatInfo};
 use crate::record::MatchStatus;
 use crate::rules::{BotLevel, Outcome, Seat};
-use crate::store::{Fence, GroupPolicy, Journal, Lease, MatchRow, SeatRow, Store};
+use crate::store::{Fence, GroupPolicy, Journal, Lease, MatchRow, SeatRow, Store, StoreError};
 use chrono::Utc;
 use serde_json::Value;
 use sqlx::types::Json;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::task::JoinHandle;
+
+/// Why the lobby refused or failed a request: the lobby's own words, which the HTTP layer
+/// (and only it) turns into status codes.
+#[derive(Debug, thiserror::Error)]
+pub enum LobbyError {
+    #[error("match not found")]
+    MatchNotFound,
+    /// The match is not waiting for players (it started, finished or was cancelled).
+    #[error("the match is not open for joining")]
+    NotOpen,
+    /// Every seat is taken, or another join took the last free one first.
+    #[error("the match has no free seat")]
+    NoFreeSeat,
+    #[error("the match is not live")]
+    NotLive,
+    #[error("you already have a seat in this match")]
+    AlreadySeated,
+    #[error("you have no seat in this match")]
+    NotSeated,
+    /// A turn clock or disconnect grace outside the server's limits.
+    #[error("{0}")]
+    Clock(String),
+    /// Bot seats asked for in a way that contradicts itself or the seat count.
+    #[error("{0}")]
+    BotSeats(String),
+    /// A bot level the game has no bot for.
+    #[error("{0}")]
+    NoBotAtLevel(String),
+    /// An unknown game, options it refuses, or a stored match it cannot rebuild.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// In a cluster, only gateway nodes are up: no node can run a new match yet.
+    #[error("no node can run the match")]
+    NoNodeToRun,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
 
 /// A player known by a valid token.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,7 +124,7 @@ impl Lobby {
         self
     }
 
-    pub async fn create_player(&self, name: PlayerName) -> Result<(Player, String), ApiError> {
+    pub async fn create_player(&self, name: PlayerName) -> Result<(Player, String), StoreError> {
         let token = fairness::new_token();
         let player = Player {
             player_id: uuid::Uuid::new_v4().to_string(),
@@ -103,7 +139,7 @@ impl Lobby {
 
     /// The player a bearer token opens: a session that exists and has not expired (see
     /// [`crate::accounts`]). Expiry is compared here, on this clock, so both backends agree.
-    pub async fn authenticate(&self, token: &str) -> Result<Option<Player>, ApiError> {
+    pub async fn authenticate(&self, token: &str) -> Result<Option<Player>, StoreError> {
         let found = self.store.session(&fairness::token_hash(token)).await?;
         let now = Utc::now();
         Ok(found
@@ -114,31 +150,31 @@ impl Lobby {
             }))
     }
 
-    pub async fn create_match(&self, player: &Player, request: CreateMatch) -> Result<MatchInfo, ApiError> {
+    pub async fn create_match(&self, player: &Player, request: CreateMatch) -> Result<MatchInfo, LobbyError> {
         let game = self
             .games
             .get(&request.game)
-            .ok_or_else(|| ApiError::UnknownGame(request.game.clone()))?;
+            .ok_or_else(|| GameError::Unknown(request.game.clone()))?;
         let (options, seat_count) = game.check_options(options_object(request.options)?)?;
         let clocks = Clocks {
             turn: match request.turn_clock_secs {
                 None => self.clocks.turn,
-                Some(secs) => self.limits.turn_clock(secs).map_err(ApiError::BadOptions)?,
+                Some(secs) => self.limits.turn_clock(secs).map_err(LobbyError::Clock)?,
             },
             disconnect_grace: match request.disconnect_grace_secs {
                 None => self.clocks.disconnect_grace,
-                Some(secs) => self.limits.disconnect_grace(secs).map_err(ApiError::BadOptions)?,
+                Some(secs) => self.limits.disconnect_grace(secs).map_err(LobbyError::Clock)?,
             },
         };
         let bots = bot_seats(request.opponent, request.bots, seat_count)?;
         let level = match request.bot_level {
             Some(_) if bots == 0 => {
-                return Err(ApiError::BadRequest(
+                return Err(LobbyError::BotSeats(
                     "`bot_level` is for bot seats: ask for `opponent: \"bot\"` or `bots`".into(),
                 ));
             }
             Some(level) if !game.has_bot(level) => {
-                return Err(ApiError::BadOptions(format!(
+                return Err(LobbyError::NoBotAtLevel(format!(
                     "{} has no {} bot yet: use easy or normal",
                     game.id(),
                     level.name()
@@ -157,25 +193,25 @@ impl Lobby {
         self.match_info(&row.match_id).await
     }
 
-    pub async fn join(&self, player: &Player, match_id: &str) -> Result<MatchInfo, ApiError> {
+    pub async fn join(&self, player: &Player, match_id: &str) -> Result<MatchInfo, LobbyError> {
         let _guard = self.seats_lock.lock().await;
         let row = self
             .store
             .get_match(match_id)
             .await?
-            .ok_or(ApiError::NotFound("match"))?;
+            .ok_or(LobbyError::MatchNotFound)?;
         if row.status() != MatchStatus::Open {
-            return Err(ApiError::MatchNotOpen);
+            return Err(LobbyError::NotOpen);
         }
         let seats = self.store.seats(match_id).await?;
         if seats
             .iter()
             .any(|seat| seat.player_id.as_deref() == Some(&player.player_id))
         {
-            return Err(ApiError::AlreadySeated);
+            return Err(LobbyError::AlreadySeated);
         }
         let free = (0..row.seat_count).find(|index| seats.iter().all(|seat| seat.seat != *index));
-        let free = free.ok_or(ApiError::MatchNotOpen)?;
+        let free = free.ok_or(LobbyError::NoFreeSeat)?;
         // The lock above is this process's: in a cluster another node may take the same seat
         // at the same moment, and the seat's primary key lets only one of them have it.
         if let Err(error) = self
@@ -184,10 +220,8 @@ impl Lobby {
             .await
         {
             return Err(match error {
-                crate::store::StoreError::Database(sqlx::Error::Database(taken))
-                    if taken.is_unique_violation() =>
-                {
-                    ApiError::MatchNotOpen
+                StoreError::Database(sqlx::Error::Database(taken)) if taken.is_unique_violation() => {
+                    LobbyError::NoFreeSeat
                 }
                 error => error.into(),
             });
@@ -206,18 +240,18 @@ impl Lobby {
 
     /// Leaving an open match frees the seat (the last one out cancels it); leaving a live
     /// match forfeits it.
-    pub async fn leave(&self, player: &Player, match_id: &str) -> Result<MatchInfo, ApiError> {
+    pub async fn leave(&self, player: &Player, match_id: &str) -> Result<MatchInfo, LobbyError> {
         let guard = self.seats_lock.lock().await;
         let row = self
             .store
             .get_match(match_id)
             .await?
-            .ok_or(ApiError::NotFound("match"))?;
+            .ok_or(LobbyError::MatchNotFound)?;
         let seats = self.store.seats(match_id).await?;
         let mine = seats
             .iter()
             .find(|seat| seat.player_id.as_deref() == Some(&player.player_id))
-            .ok_or(ApiError::NotSeated)?;
+            .ok_or(LobbyError::NotSeated)?;
         match row.status() {
             MatchStatus::Open => {
                 self.store.delete_seat(match_id, mine.seat).await?;
@@ -228,21 +262,21 @@ impl Lobby {
                 }
             }
             MatchStatus::Live => {
-                let handle = self.handle_for(&row).ok_or(ApiError::MatchNotLive)?;
+                let handle = self.handle_for(&row).ok_or(LobbyError::NotLive)?;
                 drop(guard);
                 handle
                     .forfeit(Seat(mine.seat as u8), "left the match")
                     .await
-                    .map_err(|_| ApiError::MatchNotLive)?;
+                    .map_err(|_| LobbyError::NotLive)?;
             }
-            MatchStatus::Finished | MatchStatus::Cancelled => return Err(ApiError::MatchNotLive),
+            MatchStatus::Finished | MatchStatus::Cancelled => return Err(LobbyError::NotLive),
         }
         self.match_info(match_id).await
     }
 
     /// Marks the match live and spawns its actor, which logs the game's start. In a cluster
     /// the match is placed on the least-loaded node instead, which may be this one.
-    pub(crate) async fn start(&self, match_id: &str) -> Result<(), ApiError> {
+    pub(crate) async fn start(&self, match_id: &str) -> Result<(), LobbyError> {
         self.store
             .set_status(match_id, MatchStatus::Live, Utc::now())
             .await?;
@@ -259,14 +293,14 @@ impl Lobby {
 
     /// Gives a match that just went live its first lease, on the least-loaded node, and has
     /// that node start it. If the chosen node does not confirm, this node takes it over.
-    async fn place(&self, cluster: &Cluster, match_id: &str) -> Result<(), ApiError> {
+    async fn place(&self, cluster: &Cluster, match_id: &str) -> Result<(), LobbyError> {
         let me = cluster.node_id();
         let target = match self.store.least_loaded_node().await? {
             Some(node) => node,
             None if cluster.node.runs_matches => me.to_string(),
             // Only gateway nodes are up: nobody can run the match yet; a node that joins
             // claims it (it is live and unleased).
-            None => return Err(ApiError::Unavailable),
+            None => return Err(LobbyError::NoNodeToRun),
         };
         let Some(lease) = self.store.place_match(match_id, &target).await? else {
             return Ok(()); // another node placed it first
@@ -290,7 +324,7 @@ impl Lobby {
     /// Runs a match under a lease this node holds: rebuilt from its log (empty for a match
     /// that has not started), its writes fenced by the lease's epoch. With `wait_for_start`,
     /// returns once the game's start is durably logged.
-    pub(crate) async fn run_placed(&self, lease: Lease, wait_for_start: bool) -> Result<(), ApiError> {
+    pub(crate) async fn run_placed(&self, lease: Lease, wait_for_start: bool) -> Result<(), LobbyError> {
         let row = self.match_row(&lease.match_id).await?;
         let log = self.store.log(&lease.match_id).await?;
         let fresh = log.is_empty();
@@ -320,7 +354,7 @@ impl Lobby {
         row: &MatchRow,
         log: Vec<crate::record::LogEntry>,
         fence: Option<Fence>,
-    ) -> Result<MatchHandle, ApiError> {
+    ) -> Result<MatchHandle, LobbyError> {
         let game = self
             .games
             .get(&row.game)
@@ -356,7 +390,7 @@ impl Lobby {
     /// Restarts every live match from its log. A log that does not replay is reported and
     /// left alone rather than resumed wrongly. In a cluster the nodes claim live matches by
     /// lease instead ([`crate::cluster::node::claim`]).
-    pub async fn recover(&self) -> Result<usize, ApiError> {
+    pub async fn recover(&self) -> Result<usize, LobbyError> {
         if let Some(cluster) = &self.cluster {
             return Ok(crate::cluster::node::claim(self, cluster).await);
         }
@@ -416,19 +450,19 @@ impl Lobby {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub async fn match_row(&self, match_id: &str) -> Result<MatchRow, ApiError> {
+    pub async fn match_row(&self, match_id: &str) -> Result<MatchRow, LobbyError> {
         self.store
             .get_match(match_id)
             .await?
-            .ok_or(ApiError::NotFound("match"))
+            .ok_or(LobbyError::MatchNotFound)
     }
 
-    pub async fn match_info(&self, match_id: &str) -> Result<MatchInfo, ApiError> {
+    pub async fn match_info(&self, match_id: &str) -> Result<MatchInfo, LobbyError> {
         let row = self.match_row(match_id).await?;
-        self.info_of(row).await
+        Ok(self.info_of(row).await?)
     }
 
-    async fn info_of(&self, row: MatchRow) -> Result<MatchInfo, ApiError> {
+    async fn info_of(&self, row: MatchRow) -> Result<MatchInfo, StoreError> {
         let seats = self.store.seats_with_names(&row.match_id).await?;
         let status = row.status();
         let result = row
@@ -462,7 +496,7 @@ impl Lobby {
         })
     }
 
-    pub async fn list(&self, status: Option<MatchStatus>) -> Result<Vec<MatchInfo>, ApiError> {
+    pub async fn list(&self, status: Option<MatchStatus>) -> Result<Vec<MatchInfo>, StoreError> {
         let statuses = match status {
             Some(status) => vec![status],
             None => vec![MatchStatus::Open, MatchStatus::Live, MatchStatus::Finished],
@@ -477,36 +511,22 @@ impl Lobby {
     }
 
     /// The seat a player holds in a match, if any.
-    pub async fn seat_of(&self, player: &Player, match_id: &str) -> Result<Option<Seat>, ApiError> {
+    pub async fn seat_of(&self, player: &Player, match_id: &str) -> Result<Option<Seat>, StoreError> {
         let seats = self.store.seats(match_id).await?;
         Ok(seats
             .iter()
             .find(|seat| seat.player_id.as_deref() == Some(&player.player_id))
             .map(|seat| Seat(seat.seat as u8)))
     }
-
-    /// Stores a ticket and pairs it at once if players in rating range are waiting.
-    pub async fn open_ticket(&self, player: &Player, mut request: CreateTicket) -> Result<Ticket, ApiError> {
-        request.options = options_object(request.options)?;
-        crate::matchmaking::open_ticket(self, player, request).await
-    }
-
-    pub async fn ticket(&self, player: &Player, ticket_id: &str) -> Result<Ticket, ApiError> {
-        crate::matchmaking::ticket(self, player, ticket_id).await
-    }
-
-    pub async fn cancel_ticket(&self, player: &Player, ticket_id: &str) -> Result<Ticket, ApiError> {
-        crate::matchmaking::cancel_ticket(self, player, ticket_id).await
-    }
 }
 
 /// A game's options must be a JSON object (or absent / `null` for the defaults): serde would
 /// otherwise read `[]` as a struct with every field defaulted.
-fn options_object(options: Option<Value>) -> Result<Option<Value>, ApiError> {
+pub(crate) fn options_object(options: Option<Value>) -> Result<Option<Value>, GameError> {
     match options {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Object(map)) => Ok(Some(Value::Object(map))),
-        Some(_) => Err(ApiError::BadOptions(
+        Some(_) => Err(GameError::Options(
             "`options` must be a JSON object (or absent for the game's defaults)".into(),
         )),
     }
@@ -559,15 +579,15 @@ fn bot_seat_row(match_id: &str, seat: u8, level: BotLevel) -> SeatRow {
 
 /// How many seats after the creator's go to server-side bots: all of them for
 /// `opponent: "bot"`, `bots` of them otherwise (the creator always keeps a seat).
-fn bot_seats(opponent: Option<Opponent>, bots: Option<u8>, seat_count: u8) -> Result<u8, ApiError> {
+fn bot_seats(opponent: Option<Opponent>, bots: Option<u8>, seat_count: u8) -> Result<u8, LobbyError> {
     let others = seat_count.saturating_sub(1);
     match (opponent, bots) {
         (Some(Opponent::Bot), None) => Ok(others),
         (Some(Opponent::Bot), Some(bots)) if bots == others => Ok(others),
-        (Some(Opponent::Bot), Some(_)) => Err(ApiError::BadRequest(
+        (Some(Opponent::Bot), Some(_)) => Err(LobbyError::BotSeats(
             "`opponent: \"bot\"` fills every other seat; leave out `bots` or make it match".into(),
         )),
-        (None, Some(bots)) if bots > others => Err(ApiError::BadRequest(format!(
+        (None, Some(bots)) if bots > others => Err(LobbyError::BotSeats(format!(
             "`bots` must be at most {others}: this match has {seat_count} seats, one is yours"
         ))),
         (None, bots) => Ok(bots.unwrap_or(0)),

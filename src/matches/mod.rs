@@ -21,7 +21,7 @@ pub mod recent;
 pub use games::{GameError, GameKind, GameRegistry, GameSchemas, Simulated};
 pub use handle::{CommandError, MatchHandle, Subscription, ViewerBatch};
 pub use live::LiveMatches;
-pub use lobby::{Lobby, Player};
+pub use lobby::{Lobby, LobbyError, Player};
 
 use crate::config::Clocks;
 use crate::store::{Fence, Journal, SeatRow, Store};

@@ -3,9 +3,12 @@
 //!
 //! Memory stays bounded: one extra state and at most [`RECENT_EVENTS`] events. Older events
 //! are folded into the base state as new ones arrive, so a client that was away for longer
-//! than that is served from the log, as before; that is rare, and always correct.
+//! than that (and the `/log` of an older match) is served from the stored log by
+//! [`from_log`], which folds the logged events without re-running the engine.
 
+use crate::record::{EntryKind, LogEntry};
 use crate::rules::{Game, Viewer};
+use serde::Deserialize;
 use serde_json::Value;
 use std::collections::VecDeque;
 
@@ -20,6 +23,45 @@ pub const RECENT_EVENTS: usize = 128;
 pub struct History<E> {
     pub view: Value,
     pub events: Vec<(i64, E)>,
+}
+
+/// The viewer's view after entry `from` and the events after it that it may see, from a
+/// live match's stored log and the state before its start.
+///
+/// The events are folded as logged, with [`Game::apply`]: no command is re-decided and
+/// no die re-rolled. That is exact for the actor that asks, because every entry of its
+/// log was either verified by [`crate::fairness::replay`] when it rebuilt the match or
+/// written by itself after deciding it (writes are fenced, so no other node's are in
+/// it); the replay would fold the very same events into the very same states.
+pub fn from_log<G: Game>(
+    initial: G::State,
+    log: &[LogEntry],
+    viewer: Viewer,
+    from: i64,
+) -> Result<History<G::Event>, serde_json::Error> {
+    let mut state = initial;
+    let mut view = None;
+    let mut visible = Vec::new();
+    for entry in log.iter().filter(|entry| entry.kind == EntryKind::Event) {
+        if entry.seq > from && view.is_none() {
+            view = Some(serde_json::to_value(G::view(&state, viewer))?);
+        }
+        let event = G::Event::deserialize(&entry.payload)?;
+        G::apply(&mut state, &event);
+        if entry.seq > from
+            && let Some(event) = G::redact(&state, &event, viewer)
+        {
+            visible.push((entry.seq, event));
+        }
+    }
+    let view = match view {
+        Some(view) => view,
+        None => serde_json::to_value(G::view(&state, viewer))?,
+    };
+    Ok(History {
+        view,
+        events: visible,
+    })
 }
 
 /// The state after log entry `base_seq`, and the events logged after it, in seq order.
@@ -157,6 +199,108 @@ mod tests {
                 assert_eq!(kept.events, visible, "the events after {from}");
             }
             assert!(recent.since(viewer, recent.base_seq - 1).is_none());
+        }
+    }
+
+    /// A CTG match's first `events` events as its actor logs them: the start's events, then
+    /// each command's entry followed by its events, numbered from 1.
+    fn logged_match(options: &Options, seed: &Seed, events: usize) -> Vec<LogEntry> {
+        use crate::record::{CommandRecord, CommandSource};
+        use crate::rules::MatchCore;
+        let mut core = MatchCore::<Ctg>::new(options, seed).expect("options");
+        let mut bots = Dice::new(&Seed::from_u64(9));
+        let mut log = Vec::new();
+        let push = |log: &mut Vec<LogEntry>, kind, payload| {
+            let seq = log.len() as i64 + 1;
+            log.push(LogEntry {
+                seq,
+                at: chrono::Utc::now(),
+                kind,
+                payload,
+            });
+        };
+        for event in core.start() {
+            push(
+                &mut log,
+                EntryKind::Event,
+                serde_json::to_value(event).expect("an event"),
+            );
+        }
+        while log.len() < events && Ctg::outcome(&core.state).is_none() {
+            let seat = Seat(core.state.pending_mask().trailing_zeros() as u8);
+            let ask = view::ask(&core.state, seat).expect("asked");
+            let situation = view::situation(&core.state, seat);
+            let command = bot::choose(&ask, &situation, BotPolicy::Random, &mut bots);
+            let submitted = core.submit(seat, &command).expect("legal");
+            let record = CommandRecord {
+                seat,
+                source: CommandSource::Bot,
+                command: serde_json::to_value(command).expect("a command"),
+            };
+            push(
+                &mut log,
+                EntryKind::Command,
+                serde_json::to_value(record).expect("a record"),
+            );
+            for event in submitted.events {
+                push(
+                    &mut log,
+                    EntryKind::Event,
+                    serde_json::to_value(event).expect("an event"),
+                );
+            }
+        }
+        log
+    }
+
+    /// What a history read answered before it folded the stored events: the view after the
+    /// last event at or before `from` and the redacted events after it, both taken from
+    /// `fairness::replay`, which re-runs every command through the engine.
+    fn replayed(options: &Options, seed: &Seed, log: &[LogEntry], viewer: Viewer, from: i64) -> String {
+        let last_before = log
+            .iter()
+            .filter(|entry| entry.kind == EntryKind::Event && entry.seq <= from)
+            .map(|entry| entry.seq)
+            .next_back();
+        let initial = crate::rules::MatchCore::<Ctg>::new(options, seed).expect("options");
+        let mut view = last_before
+            .is_none()
+            .then(|| serde_json::to_value(Ctg::view(&initial.state, viewer)).expect("a view"));
+        let mut visible = Vec::new();
+        crate::fairness::replay::<Ctg>(options, seed, log, |state, seq, event| {
+            if Some(seq) == last_before {
+                view = Some(serde_json::to_value(Ctg::view(state, viewer)).expect("a view"));
+            }
+            if seq > from
+                && let Some(event) = Ctg::redact(state, event, viewer)
+            {
+                visible.push((seq, event));
+            }
+        })
+        .expect("the log replays");
+        serde_json::to_string(&(view.expect("a view"), visible)).expect("json")
+    }
+
+    /// Folding the stored events answers, byte for byte, what replaying the log through the
+    /// engine answered, for each viewer and from the start (a live `/log`), the middle and
+    /// the end of a match far longer than the recent past.
+    #[test]
+    fn the_stored_events_folded_answer_as_the_replay_did() {
+        let (options, seed) = (Options::default(), Seed::from_u64(11));
+        let log = logged_match(&options, &seed, 6 * RECENT_EVENTS);
+        let last = log.last().expect("entries").seq;
+        assert!(last as usize >= 6 * RECENT_EVENTS, "{last}");
+        for viewer in [Viewer::Seat(Seat(0)), Viewer::Seat(Seat(1)), Viewer::Spectator] {
+            for from in [0, 1, last / 3, last / 2 + 1, last - 1, last] {
+                let initial = Ctg::initial_state(&options).expect("options");
+                let folded = from_log::<Ctg>(initial, &log, viewer, from).expect("folds");
+                let folded = serde_json::to_string(&(folded.view, folded.events)).expect("json");
+                assert_eq!(
+                    folded,
+                    replayed(&options, &seed, &log, viewer, from),
+                    "{viewer:?} from {from}"
+                );
+            }
         }
     }
 }

@@ -16,10 +16,10 @@ mod plan;
 pub use crate::config::MatchmakingConfig;
 pub use plan::{Plan, WaitingTicket, plan};
 
-use crate::error::ApiError;
-use crate::matches::{Lobby, Player};
+use crate::matches::{GameError, Lobby, LobbyError, Player};
 use crate::protocol::{CreateTicket, Ticket};
 use crate::record::TicketStatus;
+use crate::store::StoreError;
 use chrono::Utc;
 use std::sync::Arc;
 use std::time::Duration;
@@ -47,13 +47,40 @@ impl Default for Matchmaker {
     }
 }
 
+/// Why a ticket was refused or a pass failed: matchmaking's own words, which the HTTP layer
+/// (and only it) turns into status codes.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchmakingError {
+    #[error("ticket not found")]
+    TicketNotFound,
+    /// The ticket exists but another player opened it.
+    #[error("this ticket is not yours")]
+    NotYourTicket,
+    /// An unknown game or options it refuses.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// The options could not be written as the key that groups compatible tickets.
+    #[error("the options do not serialise: {0}")]
+    OptionsKey(serde_json::Error),
+    /// A match the pass paired could not be started.
+    #[error("starting a paired match: {0}")]
+    Start(#[from] LobbyError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 /// Stores a waiting ticket (with the player's current rating) without pairing it.
-pub async fn enqueue(lobby: &Lobby, player: &Player, request: CreateTicket) -> Result<String, ApiError> {
+pub async fn enqueue(
+    lobby: &Lobby,
+    player: &Player,
+    request: CreateTicket,
+) -> Result<String, MatchmakingError> {
+    let options = crate::matches::lobby::options_object(request.options)?;
     let game = lobby
         .games
         .get(&request.game)
-        .ok_or_else(|| ApiError::UnknownGame(request.game.clone()))?;
-    let (options, seat_count) = game.check_options(request.options)?;
+        .ok_or_else(|| GameError::Unknown(request.game.clone()))?;
+    let (options, seat_count) = game.check_options(options)?;
     let format = game.rating_pool(&options)?;
     let rating = lobby
         .store
@@ -64,8 +91,7 @@ pub async fn enqueue(lobby: &Lobby, player: &Player, request: CreateTicket) -> R
         ticket_id: uuid::Uuid::new_v4().to_string(),
         player_id: player.player_id.clone(),
         game: game.id().to_string(),
-        options_key: serde_json::to_string(&options)
-            .map_err(|error| ApiError::Internal(error.to_string()))?,
+        options_key: serde_json::to_string(&options).map_err(MatchmakingError::OptionsKey)?,
         options,
         seat_count,
         rating,
@@ -77,7 +103,7 @@ pub async fn enqueue(lobby: &Lobby, player: &Player, request: CreateTicket) -> R
 }
 
 /// One pass: pairs what can be paired now and starts those matches. Returns their ids.
-pub async fn run_pass(lobby: &Lobby) -> Result<Vec<String>, ApiError> {
+pub async fn run_pass(lobby: &Lobby) -> Result<Vec<String>, MatchmakingError> {
     let _one_at_a_time = lobby.matchmaker.pass.lock().await;
     let config = lobby.matchmaker.config;
     let created = lobby
@@ -91,26 +117,34 @@ pub async fn run_pass(lobby: &Lobby) -> Result<Vec<String>, ApiError> {
 }
 
 /// `POST /v1/matchmaking/tickets`: store the ticket, try to pair at once, report.
-pub async fn open_ticket(lobby: &Lobby, player: &Player, request: CreateTicket) -> Result<Ticket, ApiError> {
+pub async fn open_ticket(
+    lobby: &Lobby,
+    player: &Player,
+    request: CreateTicket,
+) -> Result<Ticket, MatchmakingError> {
     let ticket_id = enqueue(lobby, player, request).await?;
     run_pass(lobby).await?;
     ticket(lobby, player, &ticket_id).await
 }
 
-pub async fn ticket(lobby: &Lobby, player: &Player, ticket_id: &str) -> Result<Ticket, ApiError> {
+pub async fn ticket(lobby: &Lobby, player: &Player, ticket_id: &str) -> Result<Ticket, MatchmakingError> {
     let row = lobby
         .store
         .ticket(ticket_id)
         .await?
-        .ok_or(ApiError::NotFound("ticket"))?;
+        .ok_or(MatchmakingError::TicketNotFound)?;
     if row.player_id != player.player_id {
-        return Err(ApiError::Forbidden);
+        return Err(MatchmakingError::NotYourTicket);
     }
     Ok(row.into_ticket())
 }
 
 /// Cancels a waiting ticket; a matched one stays matched.
-pub async fn cancel_ticket(lobby: &Lobby, player: &Player, ticket_id: &str) -> Result<Ticket, ApiError> {
+pub async fn cancel_ticket(
+    lobby: &Lobby,
+    player: &Player,
+    ticket_id: &str,
+) -> Result<Ticket, MatchmakingError> {
     ticket(lobby, player, ticket_id).await?;
     lobby.store.cancel_ticket(ticket_id).await?;
     ticket(lobby, player, ticket_id).await
