@@ -43,16 +43,16 @@ fn record<G: Game>(options: &G::Options, seed: u64) -> Recorded<G> {
     Recorded { started, commands }
 }
 
-/// The actor's step: decide on a copy, adopt it once committed.
+/// The actor's step: decide without touching the match, adopt the result once committed.
+/// (Until the single emitter, this was a copy of the match and `submit_observed` on it.)
 fn actor_step<G: Game>(core: &mut MatchCore<G>, seat: Seat, command: &G::Command) -> usize {
-    let mut next = core.clone();
-    let submitted = next
-        .submit_observed(seat, command, |state, event| {
+    let accepted = core
+        .decide_observed(seat, command, |state, event| {
             black_box((state, event));
         })
         .expect("legal");
-    *core = next;
-    submitted.events.len()
+    *core = accepted.next;
+    accepted.submitted.events.len()
 }
 
 fn bench_game<G: Game>(c: &mut Criterion, name: &str, recorded: &Recorded<G>) {
