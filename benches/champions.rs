@@ -1,10 +1,11 @@
-//! One Cricket Champions over through `decide` + `apply` (three batting rolls, two bowling
+//! One Cricket Champions over through `MatchCore::submit` (each command decided on one copy,
+//! its events folded once) (three batting rolls, two bowling
 //! rolls, both stops), and the pure resolution alone.
 
 use crease::rules::champions::data::ruleset;
 use crease::rules::champions::resolve::{BattingSide, BowlingSide, RoleMods, resolve_over};
 use crease::rules::champions::{Champions, Command, Face, Options};
-use crease::rules::{Game, MatchCore, Seed};
+use crease::rules::{MatchCore, Seed};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -24,15 +25,11 @@ fn one_over(c: &mut Criterion) {
     ];
     c.bench_function("champions_one_over", |b| {
         b.iter(|| {
-            let mut state = core.state.clone();
-            let mut dice = core.dice.clone();
+            let mut over = core.clone();
             for (seat, command) in &script {
-                let events = Champions::decide(&state, *seat, command, &mut dice).expect("legal");
-                for event in &events {
-                    Champions::apply(&mut state, event);
-                }
+                over.submit(*seat, command).expect("legal");
             }
-            black_box(state)
+            black_box(over)
         })
     });
     let mods = RoleMods::default();

@@ -1,5 +1,6 @@
 //! One Wicketz ball: `decide` for a stroke (deal, read, catch spins, next delivery) plus the
-//! fold of its events, from a mid-innings state.
+//! fold of its events, from a mid-innings state, as the match runs it ([`MatchCore::decide`]:
+//! one copy of the state, each event folded once).
 
 use crease::rules::wicketz::Wicketz;
 use crease::rules::wicketz::state::Phase;
@@ -29,15 +30,7 @@ fn one_ball(c: &mut Criterion) {
     let seat = Wicketz::pending(&core.state)[0];
     let command = Wicketz::default_command(&core.state, seat).expect("a stroke is asked");
     c.bench_function("wicketz_one_ball_decide_and_apply", |b| {
-        b.iter(|| {
-            let mut dice = core.dice.clone();
-            let events = Wicketz::decide(&core.state, seat, &command, &mut dice).expect("legal");
-            let mut state = core.state.clone();
-            for event in &events {
-                Wicketz::apply(&mut state, event);
-            }
-            black_box(state)
-        })
+        b.iter(|| black_box(core.decide(seat, &command).expect("legal")))
     });
     c.bench_function("wicketz_view_for_the_batter", |b| {
         b.iter(|| black_box(Wicketz::view(&core.state, Viewer::Seat(seat))))

@@ -37,9 +37,11 @@
 //! # How a command flows
 //!
 //! socket frame -> gateway decodes and authenticates (token -> seat) -> match handle
-//! (bounded channel) -> match actor: `Game::decide` on a copy, `Game::apply` and per-viewer
-//! `Game::redact` into serialised frames -> events appended to the log (group commit) -> the
-//! copy is adopted -> per-viewer broadcast of the frames and the new view -> ack.
+//! (bounded channel) -> match actor: `Game::decide` on a copy of the match through the
+//! shared `rules::Emitter`, which folds each event into the copy once (`Game::apply`) as it is
+//! emitted, and per-viewer `Game::redact` into serialised frames -> events appended to the
+//! log (group commit) -> the copy is adopted as it is -> per-viewer broadcast of the frames
+//! and the new view -> ack.
 //! A refused command writes nothing and gets a typed error.
 
 pub mod accounts;

@@ -25,8 +25,7 @@ fn play(players: u8, seed: u64, heuristic: &[bool]) -> Played {
         let seat = pending[0];
         // default_command is legal at every step (tried on a copy).
         let default = Champions::default_command(&core.state, seat).expect("a default");
-        Champions::decide(&core.state, seat, &default, &mut core.dice.clone())
-            .expect("default_command is legal");
+        core.decide(seat, &default).expect("default_command is legal");
         for other in 0..players {
             let viewer = Viewer::Seat(Seat(other));
             let view = Champions::view(&core.state, viewer);

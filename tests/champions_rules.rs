@@ -632,11 +632,9 @@ fn options_default_to_two_players_and_refuse_unknown_fields_and_bad_counts() {
 /// The draw pile order is the only hidden thing: it never reaches a view or a redacted event.
 #[test]
 fn draw_pile_order_never_in_views_or_redacted_events() {
-    let mut state = Champions::initial_state(&Options { players: 3 }).expect("state");
-    let events = Champions::start(&state, &mut crease::rules::Dice::new(&Seed::from_u64(15)));
-    for e in &events {
-        Champions::apply(&mut state, e);
-    }
+    let mut core = MatchCore::<Champions>::new(&Options { players: 3 }, &Seed::from_u64(15)).expect("state");
+    let events = core.start();
+    let state = core.state;
     let pile = state.draw_pile.clone();
     assert_eq!(pile.len(), 12);
     for viewer in [Viewer::Spectator, Viewer::Seat(Seat(0)), Viewer::Seat(Seat(2))] {

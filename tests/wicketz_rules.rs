@@ -16,7 +16,7 @@ use crease::rules::wicketz::reading::{Reading, catch_rule, read_card};
 use crease::rules::wicketz::state::Phase;
 use crease::rules::wicketz::strokes::{Line, Stroke};
 use crease::rules::wicketz::{Command, Event, Options, State, Wicketz, WicketzReject};
-use crease::rules::{Dice, Game, Reject, RejectKind, Seat, Seed};
+use crease::rules::{Dice, Emitter, Game, Reject, RejectKind, Seat, Seed, emit};
 
 const BAT: Seat = Seat(0);
 const BOWL: Seat = Seat(1);
@@ -88,8 +88,18 @@ fn facing(mut state: State, delivery: Delivery, line: Line, good_line: Option<bo
     state
 }
 
+/// The rules' answer to `command` on a copy of `state`: its events.
+fn decide(
+    state: &State,
+    seat: Seat,
+    command: &Command,
+    dice: &mut Dice,
+) -> Result<Vec<Event>, WicketzReject> {
+    emit::decide::<Wicketz>(state, seat, command, dice).map(|decided| decided.events)
+}
+
 fn play(state: &State, stroke: Stroke) -> Result<Vec<Event>, WicketzReject> {
-    Wicketz::decide(
+    decide(
         state,
         BAT,
         &Command::Play {
@@ -152,7 +162,11 @@ fn runs_off(card: &Card, stroke: Stroke) -> u8 {
 #[test]
 fn seed_002_start_shuffles_all_246_cards_then_tosses() {
     let state = Wicketz::initial_state(&Options::default()).unwrap();
-    let events = Wicketz::start(&state, &mut dice());
+    let mut opened = state.clone();
+    let mut start_dice = dice();
+    let mut emitter = Emitter::<Wicketz>::new(&mut opened, &mut start_dice);
+    Wicketz::start(&mut emitter);
+    let events = emitter.into_events();
     let [Event::DispenserShuffled { order }, Event::TossWon { seat }] = events.as_slice() else {
         panic!("unexpected start: {events:?}");
     };
@@ -164,14 +178,14 @@ fn seed_002_start_shuffles_all_246_cards_then_tosses() {
     fold(&mut started, &events);
     assert_eq!(Wicketz::pending(&started), vec![*seat]);
     let loser = Seat(1 - seat.0);
-    let refused = Wicketz::decide(
+    let refused = decide(
         &started,
         loser,
         &Command::ChooseInnings { bat: true },
         &mut dice(),
     );
     assert_eq!(refused.unwrap_err().kind(), RejectKind::NotYourTurn);
-    let chosen = Wicketz::decide(
+    let chosen = decide(
         &started,
         *seat,
         &Command::ChooseInnings { bat: false },
@@ -239,7 +253,7 @@ fn seed_002_bouncer_googly_segment_depends_on_pace_or_spin() {
 fn seed_002_keeper_and_bowler_positions_are_enforced() {
     let state = match_with(Options::default(), all_cards());
     let set = |field: Field| {
-        Wicketz::decide(
+        decide(
             &state,
             BOWL,
             &Command::SetOver {
@@ -302,7 +316,7 @@ fn seed_002_fielding_restriction_applies_in_the_first_overs_only() {
     assert_eq!(state.restriction_for(6), Some(2));
     assert_eq!(state.restriction_for(7), None);
     let set = |state: &State| {
-        Wicketz::decide(
+        decide(
             state,
             BOWL,
             &Command::SetOver {
@@ -342,7 +356,7 @@ fn set_over_without_a_field_in_a_restricted_over_keeps_a_legal_field() {
         state.field.validate(state.restriction_for(0)).is_err(),
         "6 outside, 2 allowed"
     );
-    let events = Wicketz::decide(
+    let events = decide(
         &state,
         BOWL,
         &Command::SetOver {
@@ -360,7 +374,7 @@ fn set_over_without_a_field_in_a_restricted_over_keeps_a_legal_field() {
     assert_eq!(field, &crease::rules::wicketz::decide::field_to_keep(&state));
     // Outside the restriction the field is kept exactly.
     state.options.fielding_restriction = FieldingRestriction::Off;
-    let events = Wicketz::decide(
+    let events = decide(
         &state,
         BOWL,
         &Command::SetOver {
@@ -403,7 +417,7 @@ fn seed_002_a_stroke_deals_the_front_card_of_the_dispenser() {
         None,
     );
     assert_eq!(
-        Wicketz::decide(
+        decide(
             &state,
             BOWL,
             &Command::Play {
@@ -801,7 +815,7 @@ fn a_spent_cycle_is_reshuffled_before_the_next_card() {
 fn seed_002_bowling_variations_need_the_option_and_pre_spin_off_and_leg_lines() {
     let state = match_with(Options::default(), all_cards());
     let set = |state: &State, line| {
-        Wicketz::decide(
+        decide(
             state,
             BOWL,
             &Command::SetOver {
@@ -910,7 +924,7 @@ fn seed_002_wild_card_after_a_quiet_over_for_one_ball() {
     );
     fold(&mut state, &[Event::OverCompleted { number: 0, runs: 2 }]);
     assert!(state.wild_card_due);
-    let events = Wicketz::decide(
+    let events = decide(
         &state,
         BOWL,
         &Command::SetOver {
@@ -930,7 +944,7 @@ fn seed_002_wild_card_after_a_quiet_over_for_one_ball() {
     } else {
         Stroke::Leave
     };
-    let used = Wicketz::decide(
+    let used = decide(
         &state,
         BAT,
         &Command::Play {
@@ -951,7 +965,7 @@ fn seed_002_wild_card_after_a_quiet_over_for_one_ball() {
     let mut after = state.clone();
     fold(&mut after, &used);
     if after.phase == Phase::AwaitStroke {
-        let again = Wicketz::decide(
+        let again = decide(
             &after,
             BAT,
             &Command::Play {
@@ -993,7 +1007,7 @@ fn a_wild_card_cannot_be_played_when_none_was_drawn() {
         Line::Wicket,
         None,
     );
-    let refused = Wicketz::decide(
+    let refused = decide(
         &state,
         BAT,
         &Command::Play {
@@ -1204,7 +1218,7 @@ fn passing_the_target_ends_the_match_with_a_wickets_margin() {
         ],
     );
     assert_eq!(state.target(), Some(1));
-    let events = Wicketz::decide(
+    let events = decide(
         &state,
         BAT,
         &Command::Play {
@@ -1218,7 +1232,7 @@ fn passing_the_target_ends_the_match_with_a_wickets_margin() {
         RejectKind::NotYourTurn,
         "seat 1 bats now"
     );
-    let events = Wicketz::decide(
+    let events = decide(
         &state,
         BOWL,
         &Command::Play {
@@ -1283,7 +1297,7 @@ fn seed_002_two_innings_last_side_chases_the_aggregate() {
     assert_eq!(state.target(), Some(51));
     // One short of the target, the bye passes the aggregate and ends the match at once.
     state.innings[3].runs = 50;
-    let events = Wicketz::decide(
+    let events = decide(
         &state,
         BOWL,
         &Command::Play {

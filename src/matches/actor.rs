@@ -1,6 +1,7 @@
 //! The actor of one live match: the only code that writes its log.
 //!
-//! Every change follows the same path: decide on a copy of the match ([`MatchCore`]),
+//! Every change follows the same path: decide on a copy of the match ([`MatchCore::decide_observed`],
+//! which folds each event into the copy once, as the rules emit it, and redacts it there),
 //! append the command and its events in one transaction, and only then adopt the copy,
 //! broadcast the redacted events and ack. A refused command or a failed write leaves the
 //! match exactly as it was. Clocks are `tokio::time` deadlines, so tests can pause time.
@@ -623,11 +624,12 @@ impl<G: Game> MatchActor<G> {
         }
         let typed =
             G::Command::deserialize(&command).map_err(|error| CommandError::BadCommand(error.to_string()))?;
-        let mut next = self.core.clone();
-        // The command's own row comes first, then its events.
+        // The command's own row comes first, then its events. The live match stays as it is
+        // until the journal commits: `accepted.next` is the copy the events were folded into.
         let mut redactor = self.redactor(self.next_seq + 1);
-        let submitted = next
-            .submit_observed(seat, &typed, |state, event| redactor.observe::<G>(state, event))
+        let accepted = self
+            .core
+            .decide_observed(seat, &typed, |state, event| redactor.observe::<G>(state, event))
             .map_err(|reject| match reject.kind() {
                 RejectKind::NotYourTurn => CommandError::NotYourTurn(reject.to_string()),
                 RejectKind::IllegalMove => CommandError::IllegalMove {
@@ -641,8 +643,13 @@ impl<G: Game> MatchActor<G> {
             source,
             command,
         };
-        self.commit_events(next, Some(record), submitted.events, redactor.redacted)
-            .await
+        self.commit_events(
+            accepted.next,
+            Some(record),
+            accepted.submitted.events,
+            redactor.redacted,
+        )
+        .await
     }
 
     /// Appends `[command,] events` (and the result if they end the match), then adopts `next`

@@ -95,24 +95,44 @@ impl Dice {
 
     /// A die with `sides` faces numbered from 1.
     pub fn roll(&mut self, sides: u8) -> u8 {
-        self.below(u32::from(sides)) as u8 + 1
+        Roller::roll(self, sides)
     }
 
     /// True with probability `numerator / denominator`.
     pub fn chance(&mut self, numerator: u32, denominator: u32) -> bool {
-        self.below(denominator) < numerator
+        Roller::chance(self, numerator, denominator)
     }
 
     /// Fisher-Yates, last index first.
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i as u32 + 1) as usize;
-            items.swap(i, j);
-        }
+        fisher_yates(self, items);
     }
 
     /// Index into a table of integer weights (e.g. a spinner with segments out of 20).
     pub fn weighted(&mut self, weights: &[u32]) -> usize {
+        Roller::weighted(self, weights)
+    }
+}
+
+/// Where the rules' chance comes from: the match's [`Dice`] in play, exact faces in a rule
+/// test (`tests/ctg_harness`). Every draw is made of `below`, so a roller answering `below`
+/// as the dice do gets the same faces, spins and shuffles.
+pub trait Roller {
+    /// A uniform number in `0..n`.
+    fn below(&mut self, n: u32) -> u32;
+
+    /// A die with `sides` faces numbered from 1.
+    fn roll(&mut self, sides: u8) -> u8 {
+        self.below(u32::from(sides)) as u8 + 1
+    }
+
+    /// True with probability `numerator / denominator`.
+    fn chance(&mut self, numerator: u32, denominator: u32) -> bool {
+        self.below(denominator) < numerator
+    }
+
+    /// Index into a table of integer weights (e.g. a spinner with segments out of 20).
+    fn weighted(&mut self, weights: &[u32]) -> usize {
         let total: u32 = weights.iter().sum();
         let mut pick = self.below(total.max(1));
         for (index, weight) in weights.iter().enumerate() {
@@ -122,6 +142,27 @@ impl Dice {
             pick -= weight;
         }
         weights.len().saturating_sub(1)
+    }
+}
+
+impl Roller for Dice {
+    fn below(&mut self, n: u32) -> u32 {
+        Dice::below(self, n)
+    }
+}
+
+// A generic method would make `Roller` unusable as `dyn Roller`, which is how the rules hold it.
+impl dyn Roller + '_ {
+    /// Fisher-Yates, last index first: the same draws as [`Dice::shuffle`].
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        fisher_yates(self, items);
+    }
+}
+
+fn fisher_yates<T>(roller: &mut (impl Roller + ?Sized), items: &mut [T]) {
+    for i in (1..items.len()).rev() {
+        let j = roller.below(i as u32 + 1) as usize;
+        items.swap(i, j);
     }
 }
 

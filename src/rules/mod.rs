@@ -7,9 +7,12 @@
 //!
 //! The split between [`Game::decide`] and [`Game::apply`] is what makes matches
 //! event-sourced: `decide` is the only place rules are checked and dice drawn, `apply` only
-//! folds facts that already happened. Rebuilding a match is folding its log.
+//! folds facts that already happened. Rebuilding a match is folding its log. `decide` writes
+//! its events through an [`Emitter`], which folds each into a copy of the state as it is
+//! emitted, and that copy becomes the match: one copy and one fold per command.
 
 pub mod dice;
+pub mod emit;
 pub mod extras;
 pub mod runner;
 pub mod scorecard;
@@ -22,9 +25,10 @@ pub mod wicketz;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 
-pub use dice::{Dice, Seed};
+pub use dice::{Dice, Roller, Seed};
+pub use emit::Emitter;
 pub use extras::{Figure, GameExtras, Listing, OperatorViews};
-pub use runner::{MatchCore, Submitted};
+pub use runner::{Accepted, MatchCore, Submitted};
 
 /// A place at the table, numbered from 0 in the order seats were created.
 #[derive(
@@ -200,19 +204,23 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// be rebuilt from its options and its log.
     fn initial_state(options: &Self::Options) -> Result<Self::State, SetupError>;
 
-    /// What the server does when every seat is filled (pitch card, toss, first shuffle).
-    fn start(state: &Self::State, dice: &mut Dice) -> Vec<Self::Event>;
+    /// What the server does when every seat is filled (pitch card, toss, first shuffle),
+    /// emitted into `emitter`, whose state is the match before it.
+    fn start(emitter: &mut Emitter<'_, Self>);
 
-    /// Checks a command against the rules and returns what happens. The only place dice
-    /// are drawn after `start`.
+    /// Checks a command against the rules and emits what happens into `emitter`, whose state
+    /// is the match before it and, as each event is emitted, after it. The only place dice
+    /// are drawn after `start`. On refusal the caller drops the emitter's state, so a rule
+    /// may check late; the engines still check before they emit, which lets the simulators
+    /// decide on their live state.
     fn decide(
-        state: &Self::State,
+        emitter: &mut Emitter<'_, Self>,
         seat: Seat,
         command: &Self::Command,
-        dice: &mut Dice,
-    ) -> Result<Vec<Self::Event>, Self::Reject>;
+    ) -> Result<(), Self::Reject>;
 
-    /// Folds one event into the state. Never fails, never draws dice.
+    /// Folds one event into the state. Never fails, never draws dice. The only fold: the
+    /// emitter calls it as events are emitted, replays call it on logged events.
     fn apply(state: &mut Self::State, event: &Self::Event);
 
     /// What `viewer` may see now, including the decisions asked of that seat.

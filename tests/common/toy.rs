@@ -4,7 +4,8 @@
 //! rolled for the seat that picked lower. Highest total after `rounds` rounds wins.
 
 use crease::rules::{
-    BotPolicy, Dice, Game, GameExtras, Listing, Outcome, Reject, RejectKind, Seat, SetupError, Viewer,
+    BotPolicy, Dice, Emitter, Game, GameExtras, Listing, Outcome, Reject, RejectKind, Seat, SetupError,
+    Viewer,
 };
 use serde::{Deserialize, Serialize};
 
@@ -121,16 +122,13 @@ impl Game for Toy {
         })
     }
 
-    fn start(_: &ToyState, dice: &mut Dice) -> Vec<ToyEvent> {
-        vec![ToyEvent::Started { toss: dice.roll(6) }]
+    fn start(emitter: &mut Emitter<'_, Toy>) {
+        let toss = emitter.dice().roll(6);
+        emitter.emit(ToyEvent::Started { toss });
     }
 
-    fn decide(
-        state: &ToyState,
-        seat: Seat,
-        command: &ToyCommand,
-        dice: &mut Dice,
-    ) -> Result<Vec<ToyEvent>, ToyReject> {
+    fn decide(emitter: &mut Emitter<'_, Toy>, seat: Seat, command: &ToyCommand) -> Result<(), ToyReject> {
+        let state = emitter.state();
         if over(state) {
             return Err(ToyReject::Over);
         }
@@ -141,17 +139,18 @@ impl Game for Toy {
         if state.picks[seat.index()].is_some() {
             return Err(ToyReject::AlreadyPicked);
         }
-        let mut events = vec![ToyEvent::Picked {
+        let other = state.picks[1 - seat.index()];
+        let before = state.totals;
+        emitter.emit(ToyEvent::Picked {
             seat,
             value: Some(value),
-        }];
-        let other = state.picks[1 - seat.index()];
+        });
         if let Some(other) = other {
             let mut picks = [0u8; 2];
             picks[seat.index()] = value;
             picks[1 - seat.index()] = other;
-            let roll = dice.roll(6);
-            let mut totals = state.totals;
+            let roll = emitter.dice().roll(6);
+            let mut totals = before;
             totals[0] += u32::from(picks[0]);
             totals[1] += u32::from(picks[1]);
             if picks[0] < picks[1] {
@@ -159,9 +158,9 @@ impl Game for Toy {
             } else if picks[1] < picks[0] {
                 totals[1] += u32::from(roll);
             }
-            events.push(ToyEvent::Revealed { picks, roll, totals });
+            emitter.emit(ToyEvent::Revealed { picks, roll, totals });
         }
-        Ok(events)
+        Ok(())
     }
 
     fn apply(state: &mut ToyState, event: &ToyEvent) {

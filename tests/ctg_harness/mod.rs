@@ -3,13 +3,13 @@
 #![allow(dead_code)] // each test binary uses its own subset
 
 use crease::rules::ctg::command::Command;
-use crease::rules::ctg::engine::{self, Roller};
+use crease::rules::ctg::engine;
 use crease::rules::ctg::event::{BallEnd, Event};
 use crease::rules::ctg::field::Field;
 use crease::rules::ctg::state::{Phase, SkillsUsed, State};
 use crease::rules::ctg::types::{Attitude, BowlType, Effect, Format, Role};
 use crease::rules::ctg::{Ctg, Options, bot, view};
-use crease::rules::{Dice, Game, Seat, Seed};
+use crease::rules::{Dice, Game, Roller, Seat, Seed};
 
 /// Exact faces, in the order the engine draws them; fails if the engine draws more.
 pub struct Faces(pub Vec<u8>);

@@ -8,7 +8,7 @@
 
 mod extras;
 
-use crease::rules::{BotPolicy, Dice, Game, Outcome, Reject, RejectKind, Seat, SetupError, Viewer};
+use crease::rules::{BotPolicy, Dice, Emitter, Game, Outcome, Reject, RejectKind, Seat, SetupError, Viewer};
 use serde::{Deserialize, Serialize};
 
 pub struct HandCricket;
@@ -194,61 +194,16 @@ impl Game for HandCricket {
         })
     }
 
-    fn start(_: &State, dice: &mut Dice) -> Vec<Event> {
-        let bats_first = Seat(u8::from(dice.roll(6).is_multiple_of(2)));
-        vec![Event::Tossed { bats_first }]
+    fn start(emitter: &mut Emitter<'_, Self>) {
+        let bats_first = Seat(u8::from(emitter.dice().roll(6).is_multiple_of(2)));
+        emitter.emit(Event::Tossed { bats_first });
     }
 
-    fn decide(state: &State, seat: Seat, command: &Command, _: &mut Dice) -> Result<Vec<Event>, HandReject> {
-        let Command::Show { fingers } = *command;
-        let batting = match (state.over(), state.batting()) {
-            (true, _) => return Err(HandReject::Over),
-            (false, None) => return Err(HandReject::NotStarted),
-            (false, Some(batting)) => batting,
-        };
-        if !FINGERS.contains(&fingers) {
-            return Err(HandReject::Fingers(fingers));
+    fn decide(emitter: &mut Emitter<'_, Self>, seat: Seat, command: &Command) -> Result<(), HandReject> {
+        for event in ball_events(emitter.state(), seat, command)? {
+            emitter.emit(event);
         }
-        if state.shown[seat.index()].is_some() {
-            return Err(HandReject::AlreadyShown);
-        }
-        let mut events = vec![Event::Shown {
-            seat,
-            fingers: Some(fingers),
-        }];
-        let Some(other) = state.shown[1 - seat.index()] else {
-            return Ok(events);
-        };
-        let (batter_fingers, bowler_fingers) = if seat == batting {
-            (fingers, other)
-        } else {
-            (other, fingers)
-        };
-        let out = batter_fingers == bowler_fingers;
-        let ball = Ball {
-            innings: state.innings + 1,
-            batting,
-            batter_fingers,
-            bowler_fingers,
-            runs: if out { 0 } else { batter_fingers },
-            out,
-        };
-        events.push(Event::Bowled { ball });
-        let mut score = state.scores[batting.index()];
-        score.runs += u32::from(ball.runs);
-        score.wickets += u8::from(out);
-        score.balls += 1;
-        let chased = state.innings == 1 && score.runs > state.scores[1 - batting.index()].runs;
-        if score.wickets >= state.options.wickets
-            || score.balls >= u16::from(state.options.overs) * 6
-            || chased
-        {
-            events.push(Event::InningsClosed {
-                innings: state.innings + 1,
-                score,
-            });
-        }
-        Ok(events)
+        Ok(())
     }
 
     fn apply(state: &mut State, event: &Event) {
@@ -353,6 +308,58 @@ impl Game for HandCricket {
         };
         Some(Outcome { placings, summary })
     }
+}
+
+/// The events of `seat` showing its fingers: the sealed show, and once both hands are out
+/// the ball and, if it ends the innings, the close. Worked out from the state before any of
+/// them, since the emitter folds each one as it goes.
+fn ball_events(state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, HandReject> {
+    let Command::Show { fingers } = *command;
+    let batting = match (state.over(), state.batting()) {
+        (true, _) => return Err(HandReject::Over),
+        (false, None) => return Err(HandReject::NotStarted),
+        (false, Some(batting)) => batting,
+    };
+    if !FINGERS.contains(&fingers) {
+        return Err(HandReject::Fingers(fingers));
+    }
+    if state.shown[seat.index()].is_some() {
+        return Err(HandReject::AlreadyShown);
+    }
+    let mut events = vec![Event::Shown {
+        seat,
+        fingers: Some(fingers),
+    }];
+    let Some(other) = state.shown[1 - seat.index()] else {
+        return Ok(events);
+    };
+    let (batter_fingers, bowler_fingers) = if seat == batting {
+        (fingers, other)
+    } else {
+        (other, fingers)
+    };
+    let out = batter_fingers == bowler_fingers;
+    let ball = Ball {
+        innings: state.innings + 1,
+        batting,
+        batter_fingers,
+        bowler_fingers,
+        runs: if out { 0 } else { batter_fingers },
+        out,
+    };
+    events.push(Event::Bowled { ball });
+    let mut score = state.scores[batting.index()];
+    score.runs += u32::from(ball.runs);
+    score.wickets += u8::from(out);
+    score.balls += 1;
+    let chased = state.innings == 1 && score.runs > state.scores[1 - batting.index()].runs;
+    if score.wickets >= state.options.wickets || score.balls >= u16::from(state.options.overs) * 6 || chased {
+        events.push(Event::InningsClosed {
+            innings: state.innings + 1,
+            score,
+        });
+    }
+    Ok(events)
 }
 
 fn place_first(winner: Seat) -> Vec<u8> {

@@ -33,7 +33,7 @@ pub use options::Options;
 pub use state::{Phase, State};
 pub use view::{Ask, View};
 
-use crate::rules::{BotLevel, BotPolicy, Dice, Game, Outcome, Seat, SetupError, Viewer};
+use crate::rules::{BotLevel, BotPolicy, Dice, Emitter, Game, Outcome, Seat, SetupError, Viewer};
 
 pub struct Champions;
 
@@ -57,17 +57,16 @@ impl Game for Champions {
         Ok(State::new(options.validated_players()?))
     }
 
-    fn start(state: &State, dice: &mut Dice) -> Vec<Event> {
-        flow::start(state, dice)
+    fn start(emitter: &mut Emitter<'_, Champions>) {
+        flow::start(emitter);
     }
 
     fn decide(
-        state: &State,
+        emitter: &mut Emitter<'_, Champions>,
         seat: Seat,
         command: &Command,
-        dice: &mut Dice,
-    ) -> Result<Vec<Event>, ChampionsReject> {
-        flow::decide(state, seat, command, dice)
+    ) -> Result<(), ChampionsReject> {
+        flow::decide(emitter, seat, command)
     }
 
     fn apply(state: &mut State, event: &Event) {

@@ -1,20 +1,21 @@
 //! Rounds: the shuffled player order, the stadium pairing of batsman and bowler, and the
 //! hand-over from overs to buying to the next round.
 
+use super::Champions;
 use super::cards::roll_limit;
 use super::data::Ruleset;
 use super::events::Event;
 use super::faces::Role;
-use super::flow::{Builder, end_match};
+use super::flow::end_match;
 use super::state::State;
-use crate::rules::{Dice, Seat};
+use crate::rules::{Emitter, Seat};
 
 /// Stadium pairing [ASSUMED `stadium_bowler_offset` = 1]: in player order, player i bats
 /// against player i+offset (wrapping; an offset that would pair a player with themselves
 /// falls back to 1). An eliminated batsman's over is skipped; an eliminated bowler's over is the
 /// special last over. Seed: 003_a3e523365b63d62b.txt "Player Elimination".
-pub(super) fn next_over_or_buying(b: &mut Builder, rules: &Ruleset, from: u32) {
-    let order = b.state.order.clone();
+pub(super) fn next_over_or_buying(em: &mut Emitter<Champions>, rules: &Ruleset, from: u32) {
+    let order = em.state().order.clone();
     let n = order.len() as u32;
     let offset = match rules.stadium_bowler_offset % n.max(1) {
         0 => 1,
@@ -22,21 +23,21 @@ pub(super) fn next_over_or_buying(b: &mut Builder, rules: &Ruleset, from: u32) {
     };
     for index in from..n {
         let batsman = order[index as usize];
-        if b.state.players[batsman.index()].eliminated {
+        if em.state().players[batsman.index()].eliminated {
             continue;
         }
         let bowler_seat = order[((index + offset) % n) as usize];
-        let bowler = (!b.state.players[bowler_seat.index()].eliminated).then_some(bowler_seat);
+        let bowler = (!em.state().players[bowler_seat.index()].eliminated).then_some(bowler_seat);
         let batting_rolls = roll_limit(
             rules,
-            &b.state.players[batsman.index()],
+            &em.state().players[batsman.index()],
             Role::Batting,
             bowler.is_none(),
         );
         let bowling_rolls = bowler
-            .map(|s| roll_limit(rules, &b.state.players[s.index()], Role::Bowling, false))
+            .map(|s| roll_limit(rules, &em.state().players[s.index()], Role::Bowling, false))
             .unwrap_or(0);
-        b.push(Event::OverStarted {
+        em.emit(Event::OverStarted {
             index,
             batsman,
             bowler,
@@ -45,9 +46,9 @@ pub(super) fn next_over_or_buying(b: &mut Builder, rules: &Ruleset, from: u32) {
         });
         return;
     }
-    match first_active_after(&b.state, None) {
-        Some(seat) => b.push(Event::BuyTurn { seat }),
-        None => end_match(b, rules),
+    match first_active_after(em.state(), None) {
+        Some(seat) => em.emit(Event::BuyTurn { seat }),
+        None => end_match(em, rules),
     }
 }
 
@@ -65,20 +66,20 @@ fn first_active_after(state: &State, after: Option<Seat>) -> Option<Seat> {
 
 /// Seed: 003_a3e523365b63d62b.txt "At the start of every round, take player order cards
 /// equal to the number of players, shuffle and distribute."
-pub(super) fn start_round(b: &mut Builder, rules: &Ruleset, round: u32, dice: &mut Dice) {
-    let mut order = b.state.active_seats();
-    dice.shuffle(&mut order);
-    b.push(Event::RoundStarted { round, order });
-    next_over_or_buying(b, rules, 0);
+pub(super) fn start_round(em: &mut Emitter<Champions>, rules: &Ruleset, round: u32) {
+    let mut order = em.state().active_seats();
+    em.dice().shuffle(&mut order);
+    em.emit(Event::RoundStarted { round, order });
+    next_over_or_buying(em, rules, 0);
 }
 
-pub(super) fn next_buyer_or_round(b: &mut Builder, rules: &Ruleset, after: Seat, dice: &mut Dice) {
-    if let Some(seat) = first_active_after(&b.state, Some(after)) {
-        b.push(Event::BuyTurn { seat });
-    } else if b.state.round >= rules.rounds {
-        end_match(b, rules);
+pub(super) fn next_buyer_or_round(em: &mut Emitter<Champions>, rules: &Ruleset, after: Seat) {
+    if let Some(seat) = first_active_after(em.state(), Some(after)) {
+        em.emit(Event::BuyTurn { seat });
+    } else if em.state().round >= rules.rounds {
+        end_match(em, rules);
     } else {
-        let next = b.state.round + 1;
-        start_round(b, rules, next, dice);
+        let next = em.state().round + 1;
+        start_round(em, rules, next);
     }
 }

@@ -34,7 +34,7 @@ pub use reject::CtgReject;
 pub use state::State;
 pub use view::View;
 
-use crate::rules::{BotLevel, BotPolicy, Dice, Game, Outcome, Seat, SetupError, Viewer};
+use crate::rules::{BotLevel, BotPolicy, Dice, Emitter, Game, Outcome, Seat, SetupError, Viewer};
 
 /// Cricket: The Game.
 pub struct Ctg;
@@ -61,23 +61,12 @@ impl Game for Ctg {
         Ok(State::new(options, rules))
     }
 
-    fn start(state: &State, _dice: &mut Dice) -> Vec<Event> {
-        let mut scratch = state.clone();
-        let mut out = Vec::new();
-        engine::start(&mut scratch, &mut out);
-        out
+    fn start(emitter: &mut Emitter<'_, Ctg>) {
+        engine::emit_start(emitter);
     }
 
-    fn decide(
-        state: &State,
-        seat: Seat,
-        command: &Command,
-        dice: &mut Dice,
-    ) -> Result<Vec<Event>, CtgReject> {
-        let mut scratch = state.clone();
-        let mut out = Vec::with_capacity(8);
-        engine::execute(&mut scratch, seat, command, dice, &mut out)?;
-        Ok(out)
+    fn decide(emitter: &mut Emitter<'_, Ctg>, seat: Seat, command: &Command) -> Result<(), CtgReject> {
+        engine::decide(emitter, seat, command)
     }
 
     fn apply(state: &mut State, event: &Event) {

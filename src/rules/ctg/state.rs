@@ -5,7 +5,7 @@
 //! it, so re-folding a log rebuilds exactly the state the engine saw.
 
 use super::data::{Ruleset, Squad};
-use super::event::{BallEnd, Event, Shot, SquadChoice};
+use super::event::{BallEnd, Event, RollFor, Shot, SquadChoice};
 use super::field::{Field, FieldRules, OUTFIELD_LIMIT, RESTRICTED_OUTFIELD_LIMIT};
 use super::options::{BowledChanceReading, ExpressSixes, Options, TieRule};
 use super::types::{Attitude, BowlType, Dismissal, Effect, Format, Role};
@@ -471,6 +471,12 @@ pub fn apply(state: &mut State, event: &Event) {
             state.ball.bat = bat;
             state.skills.reroll_to_hit += 1;
         }
+        // A catch held ends the ball (a review that overturns it makes a dot), so while the
+        // ball goes on, its last catch roll was a drop, in the area the ball went to.
+        Event::Roll {
+            roll_for: RollFor::Catch,
+            ..
+        } => state.ball.dropped_in = super::resolve::area_of(state.ball.distance),
         Event::MissChosen { .. } | Event::Roll { .. } => {}
         Event::Distance {
             distance,

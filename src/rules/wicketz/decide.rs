@@ -1,9 +1,10 @@
 //! Checking commands and producing events: the only place Wicketz draws dice.
 //!
-//! `decide` works on a scratch copy of the state and folds each event as it emits it, so the
-//! choices it makes after an event (end of over, end of innings, the next delivery) see
-//! exactly the state a replay will see.
+//! `decide` emits through the shared [`Emitter`], which folds each event into the match's
+//! copy as it is emitted, so the choices it makes after an event (end of over, end of
+//! innings, the next delivery) see exactly the state a replay will see.
 
+use super::Wicketz;
 use super::cards::Card;
 use super::commands::Command;
 use super::data::{Ruleset, card, deck, ruleset};
@@ -15,61 +16,42 @@ use super::options::{MeritScale, Reshuffle};
 use super::reading::{Reading, catch_rule, read_card};
 use super::state::{ALL_OUT, BALLS_PER_OVER, Phase, State, other};
 use super::strokes::{Line, Stroke, StrokeRefusal, check_stroke};
-use crate::rules::{Dice, Outcome, Seat};
+use crate::rules::{Emitter, Outcome, Seat};
 
-struct Turn<'a> {
-    state: State,
-    events: Vec<Event>,
-    dice: &'a mut Dice,
-}
-
-impl Turn<'_> {
-    fn emit(&mut self, event: Event) {
-        self.state.apply(&event);
-        self.events.push(event);
-    }
-
+/// The Wicketz rules' own way of emitting.
+impl Emitter<'_, Wicketz> {
     /// Takes the front card, reshuffling first when the cycle is spent (see [`Reshuffle`]).
     /// `announce` names the event: a card dealt for a ball, or a wild card drawn face up.
     fn draw_card(&mut self, announce: fn(u16) -> Event) -> u16 {
-        let spent = self.state.fresh == 0 && self.state.options.reshuffle == Reshuffle::EveryCycle;
-        if spent || self.state.dispenser.is_empty() {
-            let mut order: Vec<u16> = if self.state.dispenser.is_empty() {
-                self.state.out_this_over.clone()
+        let state = self.state();
+        let spent = state.fresh == 0 && state.options.reshuffle == Reshuffle::EveryCycle;
+        if spent || state.dispenser.is_empty() {
+            let mut order: Vec<u16> = if state.dispenser.is_empty() {
+                state.out_this_over.clone()
             } else {
-                self.state.dispenser.iter().copied().collect()
+                state.dispenser.iter().copied().collect()
             };
-            self.dice.shuffle(&mut order);
+            self.dice().shuffle(&mut order);
             self.emit(Event::DispenserShuffled { order });
         }
         // The deck is never empty (validated), so after the refill above a front card exists.
-        let card = self.state.dispenser.front().copied().unwrap_or(1);
+        let card = self.state().dispenser.front().copied().unwrap_or(1);
         self.emit(announce(card));
         card
     }
 }
 
 /// Seed: "The cards should be shuffled prior to the first game played"; then the coin toss.
-pub fn start(state: &State, dice: &mut Dice) -> Vec<Event> {
-    let mut turn = Turn {
-        state: state.clone(),
-        events: Vec::new(),
-        dice,
-    };
+pub fn start(em: &mut Emitter<Wicketz>) {
     let mut order: Vec<u16> = deck().iter().map(|c| c.id).collect();
-    turn.dice.shuffle(&mut order);
-    turn.emit(Event::DispenserShuffled { order });
-    let seat = Seat(turn.dice.below(2) as u8);
-    turn.emit(Event::TossWon { seat });
-    turn.events
+    em.dice().shuffle(&mut order);
+    em.emit(Event::DispenserShuffled { order });
+    let seat = Seat(em.dice().below(2) as u8);
+    em.emit(Event::TossWon { seat });
 }
 
-pub fn decide(
-    state: &State,
-    seat: Seat,
-    command: &Command,
-    dice: &mut Dice,
-) -> Result<Vec<Event>, WicketzReject> {
+pub fn decide(em: &mut Emitter<Wicketz>, seat: Seat, command: &Command) -> Result<(), WicketzReject> {
+    let state = em.state();
     let awaited = pending(state);
     match state.phase {
         Phase::Finished => return Err(WicketzReject::MatchOver),
@@ -77,17 +59,11 @@ pub fn decide(
         _ if !awaited.contains(&seat) => return Err(WicketzReject::NotYourTurn { awaited }),
         _ => {}
     }
-    let mut turn = Turn {
-        state: state.clone(),
-        events: Vec::new(),
-        dice,
-    };
     match command {
-        Command::ChooseInnings { bat } => choose_innings(&mut turn, seat, *bat)?,
-        Command::SetOver { style, field, line } => set_over(&mut turn, *style, field.as_ref(), *line)?,
-        Command::Play { stroke, wild_card } => play(&mut turn, *stroke, *wild_card)?,
+        Command::ChooseInnings { bat } => choose_innings(em, seat, *bat),
+        Command::SetOver { style, field, line } => set_over(em, *style, field.as_ref(), *line),
+        Command::Play { stroke, wild_card } => play(em, *stroke, *wild_card),
     }
-    Ok(turn.events)
 }
 
 pub fn pending(state: &State) -> Vec<Seat> {
@@ -100,13 +76,13 @@ pub fn pending(state: &State) -> Vec<Seat> {
     seat.into_iter().collect()
 }
 
-fn choose_innings(turn: &mut Turn, seat: Seat, bat: bool) -> Result<(), WicketzReject> {
-    if turn.state.phase != Phase::AwaitToss {
+fn choose_innings(em: &mut Emitter<Wicketz>, seat: Seat, bat: bool) -> Result<(), WicketzReject> {
+    if em.state().phase != Phase::AwaitToss {
         return Err(WicketzReject::NotTossTime);
     }
     let batting_first = if bat { seat } else { other(seat) };
-    turn.emit(Event::InningsChosen { batting_first });
-    turn.emit(Event::InningsOpened {
+    em.emit(Event::InningsChosen { batting_first });
+    em.emit(Event::InningsOpened {
         number: 1,
         batting: batting_first,
     });
@@ -123,29 +99,29 @@ pub fn field_to_keep(state: &State) -> Field {
 }
 
 fn set_over(
-    turn: &mut Turn,
+    em: &mut Emitter<Wicketz>,
     style: Style,
     field: Option<&Field>,
     line: Option<Line>,
 ) -> Result<(), WicketzReject> {
-    if turn.state.phase != Phase::AwaitOverSetup {
+    if em.state().phase != Phase::AwaitOverSetup {
         return Err(WicketzReject::NotBetweenOvers);
     }
     let line = line.unwrap_or_default();
-    if line != Line::Wicket && !turn.state.options.bowling_variations {
+    if line != Line::Wicket && !em.state().options.bowling_variations {
         return Err(WicketzReject::BowlingVariationsOff { line });
     }
-    let number = turn.state.next_over_number();
+    let number = em.state().next_over_number();
     // Without a field the side keeps its own, brought in if this over is restricted: the
     // field the view suggests, so a bare `set_over` is never refused for a field not sent.
     let field = match field {
         Some(field) => field.clone(),
-        None => field_to_keep(&turn.state),
+        None => field_to_keep(em.state()),
     };
     field
-        .validate(turn.state.restriction_for(number))
+        .validate(em.state().restriction_for(number))
         .map_err(WicketzReject::IllegalField)?;
-    turn.emit(Event::OverStarted {
+    em.emit(Event::OverStarted {
         number,
         style,
         line,
@@ -154,36 +130,36 @@ fn set_over(
     let rules = ruleset();
     if line != Line::Wicket {
         let chance = rules.line_pre_spin_good;
-        let good = turn.dice.chance(chance.numerator, chance.denominator);
-        turn.emit(Event::LineSpun { good });
+        let good = em.dice().chance(chance.numerator, chance.denominator);
+        em.emit(Event::LineSpun { good });
     }
-    if turn.state.options.wild_card && turn.state.wild_card_due {
-        turn.draw_card(|card| Event::WildCardDrawn { card });
+    if em.state().options.wild_card && em.state().wild_card_due {
+        em.draw_card(|card| Event::WildCardDrawn { card });
     }
-    bowl_next(turn, rules);
+    bowl_next(em, rules);
     Ok(())
 }
 
 /// Spins the indicator until a ball needs a stroke; wides are scored at once and re-bowled.
-fn bowl_next(turn: &mut Turn, rules: &Ruleset) {
-    let Some(style) = turn.state.over.as_ref().map(|o| o.style) else {
+fn bowl_next(em: &mut Emitter<Wicketz>, rules: &Ruleset) {
+    let Some(style) = em.state().over.as_ref().map(|o| o.style) else {
         return;
     };
     let segments = rules.segments();
     let weights = rules.segment_weights();
     loop {
-        let index = turn.dice.weighted(&weights);
+        let index = em.dice().weighted(&weights);
         let delivery = indicator::spin(&segments, index, style);
-        turn.emit(Event::Delivered { delivery });
+        em.emit(Event::Delivered { delivery });
         if delivery != Delivery::Wide {
             return;
         }
-        let striker = turn.state.current().map_or(0, |i| i.striker);
-        turn.emit(Event::BallCompleted {
+        let striker = em.state().current().map_or(0, |i| i.striker);
+        em.emit(Event::BallCompleted {
             ball: wide_ball(striker, rules),
         });
-        if innings_finished(&turn.state) {
-            close_innings(turn, rules);
+        if innings_finished(em.state()) {
+            close_innings(em, rules);
             return;
         }
     }
@@ -207,9 +183,9 @@ pub fn wide_ball(striker: u8, rules: &Ruleset) -> Ball {
     }
 }
 
-fn play(turn: &mut Turn, stroke: Stroke, use_wild_card: bool) -> Result<(), WicketzReject> {
+fn play(em: &mut Emitter<Wicketz>, stroke: Stroke, use_wild_card: bool) -> Result<(), WicketzReject> {
     let (Phase::AwaitStroke, Some(delivery), Some(over)) =
-        (turn.state.phase, turn.state.delivery, &turn.state.over)
+        (em.state().phase, em.state().delivery, &em.state().over)
     else {
         return Err(WicketzReject::NoDeliveryToPlay);
     };
@@ -232,26 +208,26 @@ fn play(turn: &mut Turn, stroke: Stroke, use_wild_card: bool) -> Result<(), Wick
     let rules = ruleset();
     let card_id = match wild {
         Some(card) => card,
-        None => turn.draw_card(|card| Event::CardDealt { card }),
+        None => em.draw_card(|card| Event::CardDealt { card }),
     };
-    let striker = turn.state.current().map_or(0, |i| i.striker);
+    let striker = em.state().current().map_or(0, |i| i.striker);
     let catch_chance = rules.catch_not_out;
-    let dice = &mut *turn.dice;
+    let (state, dice) = em.state_and_dice();
     let ball = resolve_ball(
         &BallSetup {
             card: card(card_id),
             stroke,
             delivery,
-            field: &turn.state.field,
+            field: &state.field,
             striker,
             wild_card: wild.is_some(),
-            no_ball_extra: turn.state.options.no_ball_extra,
+            no_ball_extra: state.options.no_ball_extra,
         },
         rules,
         || dice.chance(catch_chance.numerator, catch_chance.denominator),
     );
-    turn.emit(Event::BallCompleted { ball });
-    after_ball(turn, rules);
+    em.emit(Event::BallCompleted { ball });
+    after_ball(em, rules);
     Ok(())
 }
 
@@ -312,19 +288,19 @@ pub fn resolve_ball(setup: &BallSetup, rules: &Ruleset, spin: impl FnMut() -> bo
     }
 }
 
-fn after_ball(turn: &mut Turn, rules: &Ruleset) {
-    if innings_finished(&turn.state) {
-        close_innings(turn, rules);
+fn after_ball(em: &mut Emitter<Wicketz>, rules: &Ruleset) {
+    if innings_finished(em.state()) {
+        close_innings(em, rules);
         return;
     }
-    if let Some(over) = &turn.state.over
+    if let Some(over) = &em.state().over
         && over.legal_balls >= BALLS_PER_OVER
     {
         let (number, runs) = (over.number, over.runs);
-        turn.emit(Event::OverCompleted { number, runs });
+        em.emit(Event::OverCompleted { number, runs });
         return;
     }
-    bowl_next(turn, rules);
+    bowl_next(em, rules);
 }
 
 /// Seed: "until the side is dismissed at the fall of the tenth wicket or if the prescribed
@@ -339,16 +315,16 @@ pub fn innings_finished(state: &State) -> bool {
     innings.wickets >= ALL_OUT || overs_done || chased
 }
 
-fn close_innings(turn: &mut Turn, rules: &Ruleset) {
-    let Some(innings) = turn.state.current() else {
+fn close_innings(em: &mut Emitter<Wicketz>, rules: &Ruleset) {
+    let Some(innings) = em.state().current() else {
         return;
     };
-    let overs = match turn.state.options.merit_scale {
-        MeritScale::AgreedOvers => u32::from(turn.state.options.overs),
+    let overs = match em.state().options.merit_scale {
+        MeritScale::AgreedOvers => u32::from(em.state().options.overs),
         MeritScale::OversBowled => innings.legal_balls.div_ceil(u32::from(BALLS_PER_OVER)).max(1),
     };
     let (number, batting) = (innings.number, innings.batting);
-    turn.emit(Event::InningsClosed {
+    em.emit(Event::InningsClosed {
         number,
         runs: innings.runs,
         wickets: innings.wickets,
@@ -358,17 +334,17 @@ fn close_innings(turn: &mut Turn, rules: &Ruleset) {
     // A side that would bat last while already ahead on aggregate has won by an innings: with
     // `stop_when_target_passed` its chase would end before the first ball, so it is not opened.
     let next = other(batting);
-    let won_by_an_innings = turn.state.options.stop_when_target_passed
-        && turn.state.innings.len() + 1 == turn.state.total_innings()
-        && turn.state.aggregate_target(next) == 0;
-    if turn.state.innings.len() < turn.state.total_innings() && !won_by_an_innings {
-        turn.emit(Event::InningsOpened {
+    let won_by_an_innings = em.state().options.stop_when_target_passed
+        && em.state().innings.len() + 1 == em.state().total_innings()
+        && em.state().aggregate_target(next) == 0;
+    if em.state().innings.len() < em.state().total_innings() && !won_by_an_innings {
+        em.emit(Event::InningsOpened {
             number: number + 1,
             batting: next,
         });
     } else {
-        let outcome = outcome_of(&turn.state);
-        turn.emit(Event::MatchFinished { outcome });
+        let outcome = outcome_of(em.state());
+        em.emit(Event::MatchFinished { outcome });
     }
 }
 

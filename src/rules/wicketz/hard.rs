@@ -485,20 +485,16 @@ mod tests {
     /// A started match, played by the heuristic up to the bowling side's first over of the
     /// first innings: its view as the bowler sees it.
     fn bowler_view() -> View {
-        let mut state = Wicketz::initial_state(&Options::default()).unwrap();
-        let mut dice = Dice::new(&Seed::from_u64(1));
-        for event in Wicketz::start(&state, &mut dice) {
-            Wicketz::apply(&mut state, &event);
+        let mut core =
+            crate::rules::MatchCore::<Wicketz>::new(&Options::default(), &Seed::from_u64(1)).unwrap();
+        core.start();
+        while !matches!(core.state.phase, super::super::state::Phase::AwaitOverSetup) {
+            let seat = Wicketz::pending(&core.state)[0];
+            let command = Wicketz::default_command(&core.state, seat).unwrap();
+            core.submit(seat, &command).unwrap();
         }
-        while !matches!(state.phase, super::super::state::Phase::AwaitOverSetup) {
-            let seat = Wicketz::pending(&state)[0];
-            let command = Wicketz::default_command(&state, seat).unwrap();
-            for event in Wicketz::decide(&state, seat, &command, &mut dice).unwrap() {
-                Wicketz::apply(&mut state, &event);
-            }
-        }
-        let seat: Seat = Wicketz::pending(&state)[0];
-        Wicketz::view(&state, Viewer::Seat(seat))
+        let seat: Seat = Wicketz::pending(&core.state)[0];
+        Wicketz::view(&core.state, Viewer::Seat(seat))
     }
 
     fn planned_field(view: &View, rng: &mut Dice) -> Field {

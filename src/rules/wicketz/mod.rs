@@ -40,7 +40,7 @@ pub use options::Options;
 pub use state::State;
 pub use view::View;
 
-use crate::rules::{BotLevel, BotPolicy, Dice, Game, Outcome, Seat, SetupError, Viewer};
+use crate::rules::{BotLevel, BotPolicy, Dice, Emitter, Game, Outcome, Seat, SetupError, Viewer};
 
 pub struct Wicketz;
 
@@ -68,17 +68,16 @@ impl Game for Wicketz {
         Ok(State::new(options.clone()))
     }
 
-    fn start(state: &State, dice: &mut Dice) -> Vec<Event> {
-        decide::start(state, dice)
+    fn start(emitter: &mut Emitter<'_, Wicketz>) {
+        decide::start(emitter);
     }
 
     fn decide(
-        state: &State,
+        emitter: &mut Emitter<'_, Wicketz>,
         seat: Seat,
         command: &Command,
-        dice: &mut Dice,
-    ) -> Result<Vec<Event>, WicketzReject> {
-        decide::decide(state, seat, command, dice)
+    ) -> Result<(), WicketzReject> {
+        decide::decide(emitter, seat, command)
     }
 
     fn apply(state: &mut State, event: &Event) {

@@ -4,19 +4,19 @@
 use super::*;
 
 pub(super) fn maybe_reveal(em: &mut Emit) {
-    let ball = em.state.ball;
+    let ball = em.state().ball;
     let (Some(card), Some(shot)) = (ball.sealed_card, ball.sealed_shot) else {
         return;
     };
-    let specialist = em.state.striker_card().role == Role::Batter;
-    let zones = em.state.rules.bowl_cards[em.state.bowl_type().index()][usize::from(card)].zones;
-    let advantage = resolve::advantage(em.state.striker_confidence(), shot.zone, zones, specialist);
+    let specialist = em.state().striker_card().role == Role::Batter;
+    let zones = em.state().rules.bowl_cards[em.state().bowl_type().index()][usize::from(card)].zones;
+    let advantage = resolve::advantage(em.state().striker_confidence(), shot.zone, zones, specialist);
     em.emit(Event::Revealed {
         card,
         shot,
         advantage,
     });
-    let (add, d8) = skills_available(em.state);
+    let (add, d8) = skills_available(em.state());
     if add || d8 {
         em.wait(Phase::Skills);
     } else {
@@ -36,11 +36,11 @@ pub fn skills_available(state: &State) -> (bool, bool) {
 
 /// Turns the next over card (none on a free hit) and applies "revealed" effects.
 pub(super) fn reveal_over_card(em: &mut Emit) {
-    if !em.state.free_hit {
-        let slot = em.state.slot.min(5);
-        let card = dealt_card(em.state, slot);
+    if !em.state().free_hit {
+        let slot = em.state().slot.min(5);
+        let card = dealt_card(em.state(), slot);
         em.emit(Event::OverCardRevealed { slot, card });
-        if em.state.ball.effect == Some(Effect::QuickSingle) {
+        if em.state().ball.effect == Some(Effect::QuickSingle) {
             em.wait(Phase::QuickSingle);
             return;
         }
@@ -49,7 +49,7 @@ pub(super) fn reveal_over_card(em: &mut Emit) {
 }
 
 pub(super) fn deliver(em: &mut Emit) {
-    let s = &*em.state;
+    let s = em.state();
     let pitch_d8 = !s.delivered_this_over
         && s.pitch
             .and_then(|p| s.rules.pitch_cards.get(usize::from(p)))
@@ -67,7 +67,7 @@ pub(super) fn deliver(em: &mut Emit) {
         bat_sides,
     });
     let clean = bowl == bowl_sides && bat == 1;
-    if !clean && em.state.skills.reroll_to_hit < em.state.rules.skills.reroll_to_hit_per_innings {
+    if !clean && em.state().skills.reroll_to_hit < em.state().rules.skills.reroll_to_hit_per_innings {
         em.wait(Phase::RerollToHit);
     } else {
         judge(em);
@@ -105,15 +105,15 @@ pub fn miss_options(state: &State) -> u8 {
 }
 
 pub(super) fn judge(em: &mut Emit) {
-    let protected = em.state.protected();
-    match contact_now(em.state) {
+    let protected = em.state().protected();
+    match contact_now(em.state()) {
         Contact::CleanBowled if protected => dot(em),
         Contact::CleanBowled => out_ball(em, Dismissal::CleanBowled, 0, false),
         Contact::NaturalSix => boundary(em, 6),
         Contact::NaturalFour => boundary(em, 4),
         Contact::Block => dot(em),
         Contact::Miss(_) => {
-            let options = miss_options(em.state);
+            let options = miss_options(em.state());
             match options.count_ones() {
                 0 => dot(em),
                 1 => {
@@ -131,20 +131,20 @@ pub(super) fn judge(em: &mut Emit) {
 }
 
 pub(super) fn resolve_miss(em: &mut Emit, option: MissOption) {
-    let attitude = attitude_now(em.state);
+    let attitude = attitude_now(em.state());
     let out = match option {
         MissOption::Bowled => {
             let chance = em
-                .state
+                .state()
                 .rules
-                .bowled_chance(em.state.bowled_chance_reading, attitude);
+                .bowled_chance(em.state().bowled_chance_reading, attitude);
             em.chance(RollFor::BowledChance, chance.sides, chance.min)
                 .then_some(Dismissal::Bowled)
         }
         MissOption::Slips => {
             let mut caught = false;
-            let min = em.state.rules.slip_catch_min;
-            for _ in 0..em.state.field.slips() {
+            let min = em.state().rules.slip_catch_min;
+            for _ in 0..em.state().field.slips() {
                 caught |= em.chance(RollFor::SlipCatch, 6, min);
             }
             caught.then_some(Dismissal::CaughtInSlips)
@@ -165,7 +165,7 @@ pub(super) fn resolve_miss(em: &mut Emit, option: MissOption) {
 
 /// A dismissal the batting side may review once per innings, in formats with DRS.
 pub(super) fn appeal(em: &mut Emit, dismissal: Dismissal) {
-    if dismissal.reviewable() && em.state.format.has_drs() && !em.state.drs_used {
+    if dismissal.reviewable() && em.state().format.has_drs() && !em.state().drs_used {
         em.emit(Event::Appeal { dismissal });
         em.wait(Phase::Review);
     } else {
@@ -174,11 +174,11 @@ pub(super) fn appeal(em: &mut Emit, dismissal: Dismissal) {
 }
 
 pub(super) fn strike(em: &mut Emit, margin: u8) {
-    let attitude = attitude_now(em.state);
-    match em.state.ball.effect {
+    let attitude = attitude_now(em.state());
+    match em.state().ball.effect {
         Some(Effect::GreatShot) if margin >= 2 => {
             let runs = resolve::great_shot_runs(attitude);
-            let ball = ball_runs(em.state, runs, 0);
+            let ball = ball_runs(em.state(), runs, 0);
             return end_ball(em, ball);
         }
         Some(Effect::Boundary) => {
@@ -197,8 +197,8 @@ pub(super) fn strike(em: &mut Emit, margin: u8) {
         }
         _ => {}
     }
-    let rolled = em.roll(em.state.format.distance_sides());
-    let distance = resolve::spin_distance(em.state.bowl_type(), margin, rolled);
+    let rolled = em.roll(em.state().format.distance_sides());
+    let distance = resolve::spin_distance(em.state().bowl_type(), margin, rolled);
     em.emit(Event::Distance {
         rolled,
         distance,
@@ -222,7 +222,7 @@ pub fn distance_options(state: &State) -> (bool, bool) {
 }
 
 pub(super) fn ask_distance(em: &mut Emit) {
-    let (add, reroll) = distance_options(em.state);
+    let (add, reroll) = distance_options(em.state());
     if add || reroll {
         em.wait(Phase::Distance);
     } else {
@@ -231,14 +231,14 @@ pub(super) fn ask_distance(em: &mut Emit) {
 }
 
 pub(super) fn distance_choice(em: &mut Emit, choice: DistanceChoice) -> Result<(), CtgReject> {
-    let (add, reroll) = distance_options(em.state);
+    let (add, reroll) = distance_options(em.state());
     match choice {
         DistanceChoice::Accept => bounce(em),
         DistanceChoice::AddOne => {
             if !add {
                 return Err(CtgReject::AddOneUnavailable);
             }
-            let rolled = em.state.ball.distance;
+            let rolled = em.state().ball.distance;
             em.emit(Event::Distance {
                 rolled,
                 distance: rolled + 1,
@@ -251,19 +251,19 @@ pub(super) fn distance_choice(em: &mut Emit, choice: DistanceChoice) -> Result<(
             if !reroll {
                 return Err(CtgReject::RerollUnavailable);
             }
-            let margin = match contact_now(em.state) {
+            let margin = match contact_now(em.state()) {
                 Contact::Strike(m) => m,
                 _ => 0,
             };
-            let rolled = em.roll(em.state.format.distance_sides());
-            let distance = resolve::spin_distance(em.state.bowl_type(), margin, rolled);
+            let rolled = em.roll(em.state().format.distance_sides());
+            let distance = resolve::spin_distance(em.state().bowl_type(), margin, rolled);
             em.emit(Event::Distance {
                 rolled,
                 distance,
                 rerolled: true,
                 added_one: false,
             });
-            let (add, _) = distance_options(em.state);
+            let (add, _) = distance_options(em.state());
             if add { em.wait(Phase::Distance) } else { bounce(em) }
         }
     }
@@ -276,7 +276,7 @@ pub(super) fn bounce(em: &mut Emit) {
         face,
         rerolled: false,
     });
-    if em.state.skills.reroll_bounce < em.state.rules.skills.reroll_bounce_per_innings {
+    if em.state().skills.reroll_bounce < em.state().rules.skills.reroll_bounce_per_innings {
         em.wait(Phase::RerollBounce);
     } else {
         land(em);
@@ -285,7 +285,7 @@ pub(super) fn bounce(em: &mut Emit) {
 
 /// Catch, boundary or where the ball stops. Seed: 001_10260e69616bd853.txt "Catch".
 pub(super) fn land(em: &mut Emit) {
-    let s = &*em.state;
+    let s = em.state();
     let zone = s.ball.shot.map(|s| s.zone).unwrap_or(1);
     let face = s.rules.bounce_face(attitude_now(s), s.ball.bounce);
     let distance = s.ball.distance;
@@ -297,12 +297,12 @@ pub(super) fn land(em: &mut Emit) {
         if great_catch {
             target = target.min(resolve::GREAT_CATCH_MIN);
         }
+        // A drop is folded from the catch roll (`state::apply`): the fielder's area is kept.
         if em.chance(RollFor::Catch, 6, target) {
             return appeal(em, Dismissal::Caught);
         }
-        em.state.ball.dropped_in = area;
     }
-    match resolve::travel(em.state.format, distance, face) {
+    match resolve::travel(em.state().format, distance, face) {
         Travel::Six => boundary(em, 6),
         Travel::Four => boundary(em, 4),
         Travel::Stops(_) => em.wait(Phase::Run),
@@ -320,22 +320,22 @@ pub fn run_choice(state: &State) -> resolve::RunChoice {
 }
 
 pub(super) fn run(em: &mut Emit, attempt: bool) {
-    let choice = run_choice(em.state);
+    let choice = run_choice(em.state());
     em.emit(Event::RunDecided { attempt });
     if !attempt {
-        let ball = ball_runs(em.state, choice.safe, 0);
+        let ball = ball_runs(em.state(), choice.safe, 0);
         return end_ball(em, ball);
     }
-    if em.state.ball.effect == Some(Effect::RunOut)
+    if em.state().ball.effect == Some(Effect::RunOut)
         && choice.run_out_min == resolve::RUN_OUT_CARD_MIN
-        && attitude_now(em.state) == Attitude::Aggressive
+        && attitude_now(em.state()) == Attitude::Aggressive
     {
         change_confidence(em, -1);
     }
     if em.chance(RollFor::RunOut, 6, choice.run_out_min) {
         out_ball(em, Dismissal::RunOut, choice.attempt - 1, choice.attempt % 2 == 1);
     } else {
-        let ball = ball_runs(em.state, choice.attempt, 0);
+        let ball = ball_runs(em.state(), choice.attempt, 0);
         end_ball(em, ball);
     }
 }
@@ -354,13 +354,13 @@ pub(super) fn ball_runs(state: &State, runs: u8, boundary: u8) -> BallEnd {
 }
 
 pub(super) fn dot(em: &mut Emit) {
-    let ball = ball_runs(em.state, 0, 0);
+    let ball = ball_runs(em.state(), 0, 0);
     end_ball(em, ball);
 }
 
 pub(super) fn boundary(em: &mut Emit, runs: u8) {
     boundary_confidence(em);
-    let ball = ball_runs(em.state, runs, runs);
+    let ball = ball_runs(em.state(), runs, runs);
     end_ball(em, ball);
 }
 
@@ -368,14 +368,14 @@ pub(super) fn out_ball(em: &mut Emit, dismissal: Dismissal, runs: u8, swap: bool
     let ball = BallEnd {
         wicket: Some(dismissal),
         swap,
-        ..ball_runs(em.state, runs, 0)
+        ..ball_runs(em.state(), runs, 0)
     };
     end_ball(em, ball);
 }
 
 pub(super) fn end_ball(em: &mut Emit, ball: BallEnd) {
     em.emit(Event::BallEnded { ball });
-    if em.state.balls_in_over >= 6 && !em.state.free_hit {
+    if em.state().balls_in_over >= 6 && !em.state().free_hit {
         em.emit(Event::OverEnded);
     }
     advance(em);

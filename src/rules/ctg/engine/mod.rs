@@ -1,20 +1,22 @@
 //! The rules: checks a command, draws dice, emits events.
 //!
 //! Every handler validates first and only then emits, so a refused command leaves the state
-//! and the dice untouched; [`execute`] can therefore run on the live state (the simulator)
-//! or on a scratch copy (`Game::decide`). Each emitted event is applied at once, so later
-//! rules see its effect exactly as a replay will.
+//! and the dice untouched; [`decide`] can therefore run on the live state (the simulator,
+//! through [`execute`]) or on the match's copy (`Game::decide`). It writes through the
+//! shared [`Emitter`], which applies each event at once, so later rules see its effect
+//! exactly as a replay will.
 //!
 //! This file holds the command checks; `over` the flow between deliveries; `ball` one
 //! delivery from the reveal to its end.
 
+use super::Ctg;
 use super::command::{Command, TossChoice};
 use super::event::{BallEnd, Event, RollFor, Shot, Skill, SquadChoice};
 use super::reject::CtgReject;
 use super::resolve::{self, Contact, Travel};
-use super::state::{self, NONE, Phase, State, apply};
+use super::state::{self, NONE, Phase, State};
 use super::types::{Attitude, BowlType, Dismissal, DistanceChoice, Effect, MissOption, Role};
-use crate::rules::{Dice, Seat};
+use crate::rules::{Emitter, Roller, Seat};
 
 mod ball;
 mod over;
@@ -23,50 +25,17 @@ use ball::*;
 pub use ball::{distance_options, miss_options, run_choice, skills_available};
 use over::*;
 
-/// Where the engine's chance comes from: the match's [`Dice`], or exact faces in tests.
-pub trait Roller {
-    /// A uniform number in `0..n`.
-    fn below(&mut self, n: u32) -> u32;
+/// The emitter the CTG rules write into.
+type Emit<'a> = Emitter<'a, Ctg>;
 
-    /// A die with `sides` faces numbered from 1.
-    fn roll(&mut self, sides: u8) -> u8 {
-        self.below(u32::from(sides)) as u8 + 1
-    }
-}
-
-impl Roller for Dice {
-    fn below(&mut self, n: u32) -> u32 {
-        Dice::below(self, n)
-    }
-}
-
-/// Fisher-Yates, last index first: the same order of draws as [`Dice::shuffle`].
-fn shuffle<T>(roller: &mut dyn Roller, items: &mut [T]) {
-    for i in (1..items.len()).rev() {
-        let j = roller.below(i as u32 + 1) as usize;
-        items.swap(i, j);
-    }
-}
-
-/// Where the engine writes events: the state they fold into and the log.
-struct Emit<'a> {
-    state: &'a mut State,
-    out: &'a mut Vec<Event>,
-    dice: &'a mut dyn Roller,
-}
-
-impl Emit<'_> {
-    fn emit(&mut self, event: Event) {
-        apply(self.state, &event);
-        self.out.push(event);
-    }
-
+/// The engine's own ways of emitting, shared by every handler.
+impl Emitter<'_, Ctg> {
     fn wait(&mut self, phase: Phase) {
         self.emit(Event::Await { phase });
     }
 
     fn roll(&mut self, sides: u8) -> u8 {
-        self.dice.roll(sides)
+        self.dice().roll(sides)
     }
 
     /// A logged chance roll: returns whether the face reached `min`.
@@ -82,15 +51,29 @@ impl Emit<'_> {
 }
 
 /// Emits the opening events: the game waits for both squads.
-pub fn start(state: &mut State, out: &mut Vec<Event>) {
-    let event = Event::Await {
-        phase: Phase::SelectSquad,
-    };
-    apply(state, &event);
-    out.push(event);
+pub fn emit_start(em: &mut Emit) {
+    em.wait(Phase::SelectSquad);
 }
 
-/// Checks `command` from `seat` and, if legal, applies it with its consequences.
+/// [`emit_start`] straight onto `state`, appending to `out`.
+pub fn start(state: &mut State, out: &mut Vec<Event>) {
+    let mut dice = NoDice;
+    let mut em = Emit::new(state, &mut dice);
+    emit_start(&mut em);
+    out.extend(em.into_events());
+}
+
+/// The start draws nothing.
+struct NoDice;
+
+impl Roller for NoDice {
+    fn below(&mut self, _: u32) -> u32 {
+        unreachable!("the CTG start draws no dice")
+    }
+}
+
+/// [`decide`] straight onto `state`, appending to `out`: for the simulator and rule tests,
+/// which keep no copy (a refused command has emitted nothing, see the module's doc).
 pub fn execute(
     state: &mut State,
     seat: Seat,
@@ -98,6 +81,15 @@ pub fn execute(
     dice: &mut dyn Roller,
     out: &mut Vec<Event>,
 ) -> Result<(), CtgReject> {
+    let mut em = Emit::new(state, dice);
+    let decided = decide(&mut em, seat, command);
+    out.extend(em.into_events());
+    decided
+}
+
+/// Checks `command` from `seat` and, if legal, emits it with its consequences.
+pub fn decide(em: &mut Emit, seat: Seat, command: &Command) -> Result<(), CtgReject> {
+    let state = em.state();
     if state.phase == Phase::MatchOver {
         return Err(CtgReject::MatchOver);
     }
@@ -119,10 +111,9 @@ pub fn execute(
     }
     let phase = state.phase;
     let wrong = || CtgReject::WrongCommand { asked: phase };
-    let mut em = Emit { state, out, dice };
     match (phase, *command) {
         (Phase::SelectSquad, Command::SelectSquad { drop, batting_order }) => {
-            select_squad(&mut em, seat, drop, batting_order)
+            select_squad(em, seat, drop, batting_order)
         }
         (Phase::Toss, Command::Toss { choice }) => {
             let batting = match choice {
@@ -130,10 +121,10 @@ pub fn execute(
                 TossChoice::Bowl => Seat(1 - seat.0),
             };
             em.emit(Event::InningsStarted { innings: 0, batting });
-            advance(&mut em);
+            advance(em);
             Ok(())
         }
-        (Phase::ChooseBowler, Command::ChooseBowler { bowler }) => choose_bowler(&mut em, bowler),
+        (Phase::ChooseBowler, Command::ChooseBowler { bowler }) => choose_bowler(em, bowler),
         (
             Phase::Openers,
             Command::Openers {
@@ -143,9 +134,9 @@ pub fn execute(
                 non_striker_attitude,
             },
         ) => {
-            let available = state::available_batters(em.state);
+            let available = state::available_batters(em.state());
             for p in [striker, non_striker] {
-                check_batter(em.state, available, p)?;
+                check_batter(em.state(), available, p)?;
             }
             if striker == non_striker {
                 return Err(CtgReject::SameBatterTwice);
@@ -158,22 +149,22 @@ pub fn execute(
                 batter: non_striker,
                 attitude: non_striker_attitude,
             });
-            advance(&mut em);
+            advance(em);
             Ok(())
         }
         (Phase::NextBatter, Command::NextBatter { batter, attitude }) => {
-            check_batter(em.state, state::available_batters(em.state), batter)?;
+            check_batter(em.state(), state::available_batters(em.state()), batter)?;
             em.emit(Event::BatterIn { batter, attitude });
-            advance(&mut em);
+            advance(em);
             Ok(())
         }
         (Phase::PowerPlay, Command::PowerPlay { call }) => {
             em.emit(Event::PowerPlay { called: call });
-            advance(&mut em);
+            advance(em);
             Ok(())
         }
         (Phase::SetField, Command::SetField { field }) => {
-            em.state
+            em.state()
                 .field_rules()
                 .check(field)
                 .map_err(CtgReject::IllegalField)?;
@@ -181,54 +172,54 @@ pub fn execute(
             em.wait(Phase::Sealed);
             Ok(())
         }
-        (Phase::Sealed, Command::Bowl { card }) if seat == em.state.fielding() => {
-            let deck = &em.state.rules.bowl_cards[em.state.bowl_type().index()];
+        (Phase::Sealed, Command::Bowl { card }) if seat == em.state().fielding() => {
+            let deck = &em.state().rules.bowl_cards[em.state().bowl_type().index()];
             if usize::from(card) >= deck.len() {
                 return Err(CtgReject::CardNotInHand(card));
             }
             em.emit(Event::BowlSealed { card: Some(card) });
-            maybe_reveal(&mut em);
+            maybe_reveal(em);
             Ok(())
         }
-        (Phase::Sealed, Command::Shot { zone, attitude }) if seat == em.state.batting => {
+        (Phase::Sealed, Command::Shot { zone, attitude }) if seat == em.state().batting => {
             if !(1..=5).contains(&zone) {
                 return Err(CtgReject::NoSuchZone(zone));
             }
             em.emit(Event::ShotSealed {
                 shot: Some(Shot { zone, attitude }),
             });
-            maybe_reveal(&mut em);
+            maybe_reveal(em);
             Ok(())
         }
         (Phase::Skills, Command::Skills { add_one, roll_d8 }) => {
-            let (can_add, can_d8) = skills_available(em.state);
+            let (can_add, can_d8) = skills_available(em.state());
             if (add_one && !can_add) || (roll_d8 && !can_d8) {
                 return Err(CtgReject::SkillUnavailable);
             }
             if roll_d8 {
-                let advantage = em.state.ball.advantage;
+                let advantage = em.state().ball.advantage;
                 em.emit(Event::SkillPlayed {
                     skill: Skill::RollD8,
                     advantage,
                 });
             }
             if add_one {
-                let specialist = em.state.striker_card().role == Role::Batter;
-                let advantage = resolve::clamp_advantage(em.state.ball.advantage + 1, specialist);
+                let specialist = em.state().striker_card().role == Role::Batter;
+                let advantage = resolve::clamp_advantage(em.state().ball.advantage + 1, specialist);
                 em.emit(Event::SkillPlayed {
                     skill: Skill::AddOne,
                     advantage,
                 });
             }
-            reveal_over_card(&mut em);
+            reveal_over_card(em);
             Ok(())
         }
         (Phase::QuickSingle, Command::QuickSingle { take }) => {
             em.emit(Event::QuickSingle { taken: take });
             if take {
-                let legal = !em.state.ball.no_ball;
+                let legal = !em.state().ball.no_ball;
                 end_ball(
-                    &mut em,
+                    em,
                     BallEnd {
                         runs: 1,
                         legal,
@@ -237,46 +228,46 @@ pub fn execute(
                     },
                 );
             } else {
-                deliver(&mut em);
+                deliver(em);
             }
             Ok(())
         }
         (Phase::RerollToHit, Command::Reroll { reroll }) => {
             if reroll {
-                let sides = em.state.ball.bat_sides;
+                let sides = em.state().ball.bat_sides;
                 let bat = em.roll(sides);
                 em.emit(Event::ToHitRerolled { bat });
             }
-            judge(&mut em);
+            judge(em);
             Ok(())
         }
         (Phase::Miss, Command::Miss { option }) => {
-            if miss_options(em.state) & option.bit() == 0 {
+            if miss_options(em.state()) & option.bit() == 0 {
                 return Err(CtgReject::MissOptionUnavailable);
             }
             em.emit(Event::MissChosen { option });
-            resolve_miss(&mut em, option);
+            resolve_miss(em, option);
             Ok(())
         }
-        (Phase::Distance, Command::Distance { choice }) => distance_choice(&mut em, choice),
+        (Phase::Distance, Command::Distance { choice }) => distance_choice(em, choice),
         (Phase::RerollBounce, Command::Reroll { reroll }) => {
             if reroll {
                 let face = em.roll(6);
                 em.emit(Event::Bounce { face, rerolled: true });
             }
-            land(&mut em);
+            land(em);
             Ok(())
         }
         (Phase::Run, Command::Run { attempt }) => {
-            run(&mut em, attempt);
+            run(em, attempt);
             Ok(())
         }
         (Phase::Review, Command::Review { review }) => {
-            let Some(dismissal) = em.state.ball.appeal else {
+            let Some(dismissal) = em.state().ball.appeal else {
                 return Err(wrong());
             };
             if review {
-                let min = em.state.rules.drs_overturn_min;
+                let min = em.state().rules.drs_overturn_min;
                 let face = em.roll(6);
                 em.emit(Event::Roll {
                     roll_for: RollFor::Review,
@@ -286,11 +277,11 @@ pub fn execute(
                 let overturned = face >= min;
                 em.emit(Event::Reviewed { face, overturned });
                 if overturned {
-                    dot(&mut em);
+                    dot(em);
                     return Ok(());
                 }
             }
-            out_ball(&mut em, dismissal, 0, false);
+            out_ball(em, dismissal, 0, false);
             Ok(())
         }
         _ => Err(wrong()),
@@ -299,14 +290,14 @@ pub fn execute(
 
 fn select_squad(em: &mut Emit, seat: Seat, drop: u8, order: [u8; 11]) -> Result<(), CtgReject> {
     let side = seat.index();
-    if em.state.selection[side].is_some() {
+    if em.state().selection[side].is_some() {
         return Err(CtgReject::AlreadySealed);
     }
     if drop >= 12 {
         return Err(CtgReject::NoSuchPlayer(drop));
     }
     if !matches!(
-        em.state.cards[side][usize::from(drop)].role,
+        em.state().cards[side][usize::from(drop)].role,
         Role::Pace | Role::Spin
     ) {
         return Err(CtgReject::DropNotPaceOrSpin);
@@ -326,12 +317,12 @@ fn select_squad(em: &mut Emit, seat: Seat, drop: u8, order: [u8; 11]) -> Result<
         seat,
         choice: Some(choice),
     });
-    if let [Some(a), Some(b)] = em.state.selection {
+    if let [Some(a), Some(b)] = em.state().selection {
         em.emit(Event::SquadsRevealed { choices: [a, b] });
-        let cards = em.state.rules.pitch_cards.len() as u32;
-        let card = em.dice.below(cards) as u8;
+        let cards = em.state().rules.pitch_cards.len() as u32;
+        let card = em.dice().below(cards) as u8;
         em.emit(Event::PitchDrawn { card });
-        let seat = Seat(em.dice.below(2) as u8);
+        let seat = Seat(em.dice().below(2) as u8);
         em.emit(Event::TossWon { seat });
         em.wait(Phase::Toss);
     }
@@ -383,7 +374,7 @@ pub fn legal_bowlers(state: &State) -> u16 {
 }
 
 fn choose_bowler(em: &mut Emit, bowler: u8) -> Result<(), CtgReject> {
-    if let Some(reject) = bowler_reject(em.state, bowler) {
+    if let Some(reject) = bowler_reject(em.state(), bowler) {
         return Err(reject);
     }
     em.emit(Event::BowlerChosen { bowler });

@@ -15,7 +15,7 @@ pub(super) fn innings_complete(state: &State) -> bool {
 /// batters, express cards, and finally the field for the next delivery.
 pub(super) fn advance(em: &mut Emit) {
     loop {
-        let s = &*em.state;
+        let s = em.state();
         if s.phase == Phase::MatchOver {
             return;
         }
@@ -28,11 +28,11 @@ pub(super) fn advance(em: &mut Emit) {
                 wickets,
             });
             if innings == 0 {
-                let batting = em.state.fielding();
+                let batting = em.state().fielding();
                 em.emit(Event::InningsStarted { innings: 1, batting });
                 continue;
             }
-            let winner = winner(em.state);
+            let winner = winner(em.state());
             em.emit(Event::MatchEnded { winner });
             return;
         }
@@ -61,7 +61,7 @@ pub(super) fn advance(em: &mut Emit) {
         if s.dealt.is_none() {
             let deck = s.rules.over_decks[s.bowl_type().index()].len();
             let mut order: Vec<u8> = (0..deck as u8).collect();
-            shuffle(em.dice, &mut order);
+            em.dice().shuffle(&mut order);
             let mut cards = [0u8; 6];
             cards.copy_from_slice(&order[..6]);
             em.emit(Event::OverDealt { cards: Some(cards) });
@@ -101,9 +101,9 @@ pub(super) fn dealt_card(state: &State, slot: u8) -> u8 {
 
 /// Resolves the next express card. Seed: 000_c44664d019aef0c0.txt express values 1-9.
 pub(super) fn express(em: &mut Emit) {
-    let slot = em.state.slot;
-    let card = dealt_card(em.state, slot);
-    let value = em.state.rules.over_decks[em.state.bowl_type().index()][usize::from(card)].express;
+    let slot = em.state().slot;
+    let card = dealt_card(em.state(), slot);
+    let value = em.state().rules.over_decks[em.state().bowl_type().index()][usize::from(card)].express;
     em.emit(Event::OverCardRevealed { slot, card });
     let base = BallEnd {
         legal: true,
@@ -119,7 +119,7 @@ pub(super) fn express(em: &mut Emit) {
                 ..base
             }
         }
-        6 if two_express_sixes(em.state, slot) => {
+        6 if two_express_sixes(em.state(), slot) => {
             if em.chance(RollFor::ExpressSixes, 6, resolve::EXPRESS_SIXES_BOWLED_MIN) {
                 BallEnd {
                     wicket: Some(Dismissal::Bowled),
@@ -136,7 +136,7 @@ pub(super) fn express(em: &mut Emit) {
                 face,
                 sides: 8,
             });
-            let runs = em.state.rules.express_seven[em.state.bowl_type().index()][usize::from(face - 1)];
+            let runs = em.state().rules.express_seven[em.state().bowl_type().index()][usize::from(face - 1)];
             let boundary = if matches!(runs, 4 | 6) { runs } else { 0 };
             if boundary > 0 {
                 boundary_confidence(em);
@@ -149,13 +149,13 @@ pub(super) fn express(em: &mut Emit) {
             }
         }
         8 => {
-            let attitude = em.state.attitude[usize::from(em.state.striker.min(11))];
-            let delta = em.state.rules.patience[attitude.index()];
+            let attitude = em.state().attitude[usize::from(em.state().striker.min(11))];
+            let delta = em.state().rules.patience[attitude.index()];
             change_confidence(em, delta);
             base
         }
         9 => {
-            let min = em.state.rules.express_run_out_min;
+            let min = em.state().rules.express_run_out_min;
             if em.chance(RollFor::ExpressRunOut, 6, min) {
                 BallEnd {
                     wicket: Some(Dismissal::RunOut),
@@ -184,11 +184,11 @@ fn two_express_sixes(state: &State, slot: u8) -> bool {
 }
 
 pub(super) fn change_confidence(em: &mut Emit, delta: i8) {
-    if delta == 0 || em.state.striker == NONE {
+    if delta == 0 || em.state().striker == NONE {
         return;
     }
-    let player = em.state.striker;
-    let before = em.state.striker_confidence();
+    let player = em.state().striker;
+    let before = em.state().striker_confidence();
     let confidence = resolve::clamp_confidence(before + delta);
     if confidence != before {
         em.emit(Event::ConfidenceChanged { player, confidence });
