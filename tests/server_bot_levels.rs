@@ -8,17 +8,19 @@ mod common;
 
 use common::{Client, spawn_app};
 use crease::matches::GameRegistry;
+use crease::rules::Game;
 use crease::rules::champions::Champions;
 use crease::rules::ctg::Ctg;
 use crease::rules::wicketz::Wicketz;
-use serde_json::json;
+use serde_json::{Value, json};
 
-#[tokio::test]
-async fn a_hard_ctg_bot_is_stored_with_its_seat_and_plays_a_whole_match() {
+/// A match against a `hard` bot of `game`: the level is stored with the bot's seat, and
+/// the bot plays the whole match with legal moves (a refused server-bot move would end it
+/// as a forfeit).
+async fn a_hard_bot_plays_a_whole_match<G: Game>(game: &str, options: Value, seed: u64) {
     let app = spawn_app(GameRegistry::standard()).await;
     let player = app.player("home").await;
-    let body =
-        json!({ "game": "ctg", "options": { "format": "t10" }, "opponent": "bot", "bot_level": "hard" });
+    let body = json!({ "game": game, "options": options, "opponent": "bot", "bot_level": "hard" });
     let (status, created) = app.post("/v1/matches", Some(&player.token), body).await;
     assert_eq!(status, 201, "{created}");
     let id = created["match_id"].as_str().expect("match id").to_string();
@@ -27,63 +29,32 @@ async fn a_hard_ctg_bot_is_stored_with_its_seat_and_plays_a_whole_match() {
         .iter()
         .map(|seat| (seat.bot, seat.bot_level.as_deref()))
         .collect();
-    assert_eq!(levels, [(false, None), (true, Some("hard"))]);
+    assert_eq!(levels, [(false, None), (true, Some("hard"))], "{game}");
     let mut client: Client = app.connect(&id, Some(&player.token), None).await;
     client.recv().await;
-    let outcome = client.play_to_end::<Ctg>(5).await;
-    assert_eq!(outcome.placings.len(), 2, "{outcome:?}");
+    let outcome = client.play_to_end::<G>(seed).await;
+    assert_eq!(outcome.placings.len(), 2, "{game}: {outcome:?}");
     assert!(
         !outcome.summary.contains("forfeit"),
-        "the hard bot played every ball legally: {}",
+        "{game}: the hard bot played every move legally: {}",
         outcome.summary
     );
     app.stop().await;
+}
+
+#[tokio::test]
+async fn a_hard_ctg_bot_is_stored_with_its_seat_and_plays_a_whole_match() {
+    a_hard_bot_plays_a_whole_match::<Ctg>("ctg", json!({ "format": "t10" }), 5).await;
 }
 
 #[tokio::test]
 async fn a_hard_wicketz_bot_is_accepted_and_plays_a_whole_match() {
-    let app = spawn_app(GameRegistry::standard()).await;
-    let player = app.player("home").await;
-    let body =
-        json!({ "game": "wicketz", "options": { "overs": 2 }, "opponent": "bot", "bot_level": "hard" });
-    let (status, created) = app.post("/v1/matches", Some(&player.token), body).await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["match_id"].as_str().expect("match id").to_string();
-    let seats = app.app().store().seats(&id).await.expect("seats");
-    assert_eq!(seats[1].bot_level.as_deref(), Some("hard"));
-    let mut client: Client = app.connect(&id, Some(&player.token), None).await;
-    client.recv().await;
-    let outcome = client.play_to_end::<Wicketz>(7).await;
-    assert_eq!(outcome.placings.len(), 2, "{outcome:?}");
-    assert!(
-        !outcome.summary.contains("forfeit"),
-        "the hard bot played every ball legally: {}",
-        outcome.summary
-    );
-    app.stop().await;
+    a_hard_bot_plays_a_whole_match::<Wicketz>("wicketz", json!({ "overs": 2 }), 7).await;
 }
 
 #[tokio::test]
 async fn a_hard_champions_bot_is_accepted_and_plays_a_whole_match() {
-    let app = spawn_app(GameRegistry::standard()).await;
-    let player = app.player("home").await;
-    let body = json!({ "game": "champions", "opponent": "bot", "bot_level": "hard" });
-    let (status, created) = app.post("/v1/matches", Some(&player.token), body).await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["match_id"].as_str().expect("match id").to_string();
-    let seats = app.app().store().seats(&id).await.expect("seats");
-    let levels: Vec<Option<&str>> = seats.iter().map(|seat| seat.bot_level.as_deref()).collect();
-    assert_eq!(levels, [None, Some("hard")]);
-    let mut client: Client = app.connect(&id, Some(&player.token), None).await;
-    client.recv().await;
-    let outcome = client.play_to_end::<Champions>(5).await;
-    assert_eq!(outcome.placings.len(), 2, "{outcome:?}");
-    assert!(
-        !outcome.summary.contains("forfeit"),
-        "the hard bot played every turn legally: {}",
-        outcome.summary
-    );
-    app.stop().await;
+    a_hard_bot_plays_a_whole_match::<Champions>("champions", json!({ "players": 2 }), 5).await;
 }
 
 #[tokio::test]
