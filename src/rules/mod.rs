@@ -116,8 +116,8 @@ pub enum BotPolicy {
 }
 
 /// How strongly a bot plays, as a player picks it: `easy` is the random policy, `normal`
-/// the heuristic (the server's default bot), `hard` the game's mixed-strategy bot, which
-/// only some games have so far (CTG: `ctg::hard`; Champions: `champions::hard`).
+/// the heuristic (the server's default bot), `hard` the game's strongest bot, solved from its
+/// ruleset (`ctg::hard`, `wicketz::hard`, `champions::hard`); a game without one refuses it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BotLevel {
