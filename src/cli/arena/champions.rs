@@ -5,7 +5,7 @@ use crate::rules::champions::exploits::Exploit;
 use crate::rules::champions::{Champions, Options};
 use crate::rules::{Game, Seat, Seed};
 
-super::exploit_set!(Exploit, has_hard: true);
+super::exploit_set!(Exploit);
 
 pub type ChampionsPolicy = Policy<Exploit>;
 

@@ -6,7 +6,7 @@ use crate::rules::ctg::sim::{self, StrictError};
 use crate::rules::ctg::{Options, bot, hard, types::Format};
 use crate::rules::{Seat, Seed};
 
-super::exploit_set!(Exploit, has_hard: true);
+super::exploit_set!(Exploit);
 
 pub type CtgPolicy = Policy<Exploit>;
 

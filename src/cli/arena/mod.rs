@@ -65,8 +65,6 @@ pub enum ArenaError {
         name: String,
         known: String,
     },
-    #[error("{game} has no hard bot yet; its levels are easy and normal")]
-    NoHardBot { game: &'static str },
     #[error("the match options are invalid: {0}")]
     Setup(String),
     #[error("policy `{policy}` was refused a command: {detail}")]
@@ -79,8 +77,6 @@ pub enum ArenaError {
 
 /// A set of fixed exploit strategies of one game, selectable by name.
 pub trait ExploitSet: Copy + 'static {
-    /// Whether the game has a `hard` bot yet.
-    const HAS_HARD: bool;
     fn all() -> &'static [Self];
     fn name(self) -> &'static str;
     fn about(self) -> &'static str;
@@ -89,9 +85,8 @@ pub trait ExploitSet: Copy + 'static {
 /// Implements [`ExploitSet`] for a game's `Exploit` enum from its own `ALL`, `name` and
 /// `about`, which every game's exploits module provides.
 macro_rules! exploit_set {
-    ($exploit:ty, has_hard: $has_hard:expr) => {
+    ($exploit:ty) => {
         impl $crate::cli::arena::ExploitSet for $exploit {
-            const HAS_HARD: bool = $has_hard;
             fn all() -> &'static [Self] {
                 &<$exploit>::ALL
             }
@@ -110,7 +105,7 @@ pub(crate) use exploit_set;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy<E> {
     Bot(BotPolicy),
-    /// The game's `hard` bot (mixed sealed choices), where it has one.
+    /// The game's `hard` bot: every game the arena plays has one.
     Hard,
     Exploit(E),
 }
@@ -138,11 +133,7 @@ impl<E: ExploitSet> Policy<E> {
         }
         // The levels a player picks (`easy`, `normal`, `hard`) name bots too.
         if let Ok(level) = name.parse::<BotLevel>() {
-            return match level.policy() {
-                Some(policy) => Ok(Policy::Bot(policy)),
-                None if E::HAS_HARD => Ok(Policy::Hard),
-                None => Err(ArenaError::NoHardBot { game }),
-            };
+            return Ok(level.policy().map_or(Policy::Hard, Policy::Bot));
         }
         E::all()
             .iter()
@@ -159,7 +150,7 @@ impl<E: ExploitSet> Policy<E> {
         BOT_POLICIES
             .iter()
             .map(|(name, _, _)| *name)
-            .chain(E::HAS_HARD.then_some(HARD.0))
+            .chain([HARD.0])
             .chain(E::all().iter().map(|e| e.name()))
             .collect()
     }
@@ -180,7 +171,7 @@ impl<E: ExploitSet> Policy<E> {
         BOT_POLICIES
             .iter()
             .map(|(name, _, about)| (*name, *about))
-            .chain(E::HAS_HARD.then_some(HARD))
+            .chain([HARD])
             .chain(E::all().iter().map(|e| (e.name(), e.about())))
             .map(|(name, about)| format!("  {name:<22} {about}\n"))
             .collect()

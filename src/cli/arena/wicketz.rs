@@ -5,7 +5,7 @@ use crate::rules::wicketz::exploits::Exploit;
 use crate::rules::wicketz::{Options, Wicketz};
 use crate::rules::{Game, Seat, Seed};
 
-super::exploit_set!(Exploit, has_hard: true);
+super::exploit_set!(Exploit);
 
 pub type WicketzPolicy = Policy<Exploit>;
 
