@@ -93,11 +93,7 @@ async fn scorecard(State(state): State<AppState>, id: MatchId) -> Result<Json<Sc
     let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;
     let status = row.status();
-    let game = state
-        .lobby
-        .games
-        .get(&row.game)
-        .ok_or_else(|| ApiError::UnknownGame(row.game.clone()))?;
+    let game = super::game_of(&state, &row.game)?;
     let log = state.lobby.store.log(&id).await?;
     let view = match (status, state.lobby.handle_for(&row)) {
         (MatchStatus::Live, Some(handle)) => handle.log(Viewer::Spectator).await.map(|(view, _)| view),
@@ -126,11 +122,7 @@ async fn verify(State(state): State<AppState>, id: MatchId) -> Result<Json<Verif
     let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;
     let report = if row.status() == MatchStatus::Finished {
-        let game = state
-            .lobby
-            .games
-            .get(&row.game)
-            .ok_or_else(|| ApiError::UnknownGame(row.game.clone()))?;
+        let game = super::game_of(&state, &row.game)?;
         let log = state.lobby.store.log(&id).await?;
         game.verify(&row, &log)
     } else {

@@ -186,11 +186,7 @@ async fn websocket(
         }
     }
     let row = state.lobby.match_row(&id).await?;
-    let game = state
-        .lobby
-        .games
-        .get(&row.game)
-        .ok_or_else(|| ApiError::UnknownGame(row.game.clone()))?;
+    let game = super::game_of(&state, &row.game)?;
     match (row.status(), player, seat) {
         (MatchStatus::Finished, ..) => {}
         (MatchStatus::Live, ..) if state.lobby.cluster.is_some() => return Err(ApiError::Unavailable),

@@ -19,7 +19,7 @@ pub mod ratings;
 pub mod web;
 
 use crate::error::ApiError;
-use crate::matches::{Lobby, Player};
+use crate::matches::{GameKind, Lobby, Player};
 use axum::Router;
 use axum::http::HeaderMap;
 pub use extract::{JsonBody, PathText, QueryParams};
@@ -87,6 +87,16 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
     let (scheme, token) = value.trim_start().split_once(' ')?;
     let token = token.trim();
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// The registered game a request names, by its id (a stored row's `game`, a path segment):
+/// one this build does not register is refused as unknown, never a panic.
+pub fn game_of(state: &AppState, game: &str) -> Result<Arc<dyn GameKind>, ApiError> {
+    state
+        .lobby
+        .games
+        .get(game)
+        .ok_or_else(|| ApiError::UnknownGame(game.to_string()))
 }
 
 /// The player a request must come from.

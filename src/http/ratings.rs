@@ -82,11 +82,7 @@ async fn leaderboard(
     PathText(game): PathText,
     QueryParams(query): QueryParams<PageQuery>,
 ) -> Result<Json<Leaderboard>, ApiError> {
-    let kind = state
-        .lobby
-        .games
-        .get(&game)
-        .ok_or_else(|| ApiError::UnknownGame(game.clone()))?;
+    let kind = super::game_of(&state, &game)?;
     let format = match &query.format {
         Some(format) => format.clone(),
         None => kind.rating_pools().into_iter().next().unwrap_or_default(),
