@@ -312,7 +312,7 @@ fn every_set_field_ask_offers_a_legal_current_field() {
         while Ctg::outcome(&state).is_none() {
             let seat = Seat(state.pending_mask().trailing_zeros() as u8);
             let ask = view::ask(&state, seat).expect("something is asked");
-            if let view::Ask::SetField { rules, current } = ask {
+            if let view::Ask::SetField { rules, current, .. } = ask {
                 asks += 1;
                 assert_eq!(
                     rules.check(current),

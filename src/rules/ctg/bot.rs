@@ -179,7 +179,7 @@ fn random(ask: &Ask, rng: &mut Dice) -> Command {
             attitude: attitude_coin(rng),
         },
         Ask::PowerPlay { .. } => Command::PowerPlay { call: coin(rng) },
-        Ask::SetField { rules, current } => {
+        Ask::SetField { rules, current, .. } => {
             let keep = rules.check(current).is_ok() && rng.below(8) != 0;
             Command::SetField {
                 field: if keep { current } else { random_field(&rules, rng) },
@@ -283,7 +283,7 @@ fn heuristic(ask: &Ask, sit: &Situation, rng: &mut Dice) -> Command {
             attitude: Attitude::Defensive,
         },
         Ask::PowerPlay { .. } => Command::PowerPlay { call: true },
-        Ask::SetField { rules, current } => Command::SetField {
+        Ask::SetField { rules, current, .. } => Command::SetField {
             field: heuristic_field(&rules, current),
         },
         Ask::Bowl { cards, .. } => Command::Bowl {
@@ -431,7 +431,7 @@ pub fn default_command(ask: &Ask) -> Command {
             attitude: Attitude::Defensive,
         },
         Ask::PowerPlay { .. } => Command::PowerPlay { call: false },
-        Ask::SetField { rules, current } => Command::SetField {
+        Ask::SetField { rules, current, .. } => Command::SetField {
             field: heuristic_field(&rules, current),
         },
         Ask::Bowl { .. } => Command::Bowl { card: 0 },

@@ -15,11 +15,14 @@
 //! expected signed margin of the to-hit contact ([`resolve::contact`]) over the two d6
 //! (strike margin for the batter, miss margin for the bowler, the naturals and clean bowled
 //! at the top of their scale), and each fielder in the chosen zone costs a quarter of an
-//! Advantage step, as the heuristic weighs it. Every other decision is the heuristic's.
+//! Advantage step, as the heuristic weighs it. The field is priced ball by ball from the
+//! landing areas and the batting side's zone habits ([`hard_field`]). Every other decision
+//! is the heuristic's.
 
 use super::bot;
 use super::command::Command;
 use super::field::Field;
+use super::hard_field;
 use super::resolve::{self, ADVANTAGE_MAX, ADVANTAGE_MIN, Contact};
 use super::view::{Ask, Situation};
 use crate::rules::{BotPolicy, Dice};
@@ -98,6 +101,13 @@ pub fn choose(ask: &Ask, situation: &Situation, rng: &mut Dice) -> Command {
                 attitude: bot::heuristic_attitude(situation, confidence),
             }
         }
+        Ask::SetField {
+            rules,
+            current,
+            bowl_type,
+        } => Command::SetField {
+            field: hard_field::choose(&rules, current, bowl_type, situation),
+        },
         _ => bot::choose(ask, situation, BotPolicy::Heuristic, rng),
     }
 }

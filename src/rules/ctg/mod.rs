@@ -18,6 +18,7 @@ pub mod exploits;
 pub mod extras;
 pub mod field;
 pub mod hard;
+pub mod hard_field;
 pub mod options;
 pub mod reject;
 pub mod resolve;

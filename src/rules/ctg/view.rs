@@ -69,6 +69,9 @@ pub enum Ask {
     SetField {
         rules: FieldRules,
         current: Field,
+        /// The bowler's type for the coming ball (public: the bowler was announced), whose
+        /// deck says where the batter's strikes are likely to go.
+        bowl_type: BowlType,
     },
     /// Any card index below `cards`. `zones[i]` is a bitmask of card i's vulnerable zones: bit
     /// z (value `1 << z`) is set when zone z (1-5) is on the card, so bit 0 is never set.
@@ -277,6 +280,7 @@ pub fn ask(state: &State, seat: Seat) -> Option<Ask> {
             Ask::SetField {
                 current: rules.repair(state.field),
                 rules,
+                bowl_type: state.bowl_type(),
             }
         }
         Phase::Sealed => {

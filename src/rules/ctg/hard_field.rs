@@ -1,0 +1,640 @@
+//! The `hard` CTG field: nine fielders placed, over by over, where the ruleset says they are
+//! worth most against this batting side.
+//!
+//! A fielder in zones 1-5 only matters for a strike played into its own zone: it may catch a
+//! ball that lands in its area on a red (airborne) bounce face, and a red-faced ball that
+//! stops in its area gives one run fewer (`engine::ball::land`, `resolve::run_choice`).
+//! Slips only matter after a miss by the bowled-chance margin against Pace. So the worth of a
+//! ball to the batter, for a zone it plays, depends on that zone's own occupied areas, the
+//! slips and the Advantage the zone has against the bowler's cards. This module prices every
+//! (Advantage, zone, set of the zone's areas) from the ruleset: the two to-hit d6, the
+//! distance die with the Pace add-one as the heuristic batter takes it, both bounce dice,
+//! catch values and red outlines, the bowled and slip chances. A wicket is priced in runs
+//! from the situation.
+//!
+//! Which zone the batter plays is the other half. Two batters are planned for, half each
+//! ([`HABIT_WEIGHT`]): one who keeps its habits (the public `zone_counts`, which punishes a
+//! batter who always plays the same zone), and one who reads the field and plays the zone
+//! the field leaves worth most (which punishes a field that chases habits and leaves a zone
+//! open: measured, a field priced on habits alone lost to batters who avoid fielders,
+//! docs/performance.md). The field minimises the blend exactly: a dynamic programme over
+//! the zones for each cap on the best zone's worth.
+//!
+//! What it leaves out, so the prices are slightly off in these cases: run attempts (a
+//! batter that weighs a wicket at a dozen runs or more never gains by one), over cards, the
+//! Spin distance loss, re-roll skills, reviews, and a bowled-chance margin other than the
+//! default 3 (the ask does not carry the match option).
+
+use std::sync::OnceLock;
+
+use super::data::{self, Ruleset};
+use super::field::{FIELDERS, Field, FieldRules, MAX_SLIPS};
+use super::options::BowledChanceReading;
+use super::resolve::{self, ADVANTAGE_MAX, ADVANTAGE_MIN, Contact, Travel};
+use super::types::{Attitude, BowlType, Format};
+use super::view::Situation;
+
+/// Zones 1-5, where strikes go.
+const ZONES: usize = 5;
+
+/// Advantage values, [`ADVANTAGE_MIN`] to [`ADVANTAGE_MAX`].
+const ADVANTAGES: usize = (ADVANTAGE_MAX - ADVANTAGE_MIN + 1) as usize;
+
+/// Sets of a zone's areas, as bitmasks (bit `area - 1`).
+const MASKS: usize = 16;
+
+/// How many balls of evidence the uniform prior over zones counts for: after a few overs
+/// of the same zone the batting side's counts outweigh it.
+const PRIOR_BALLS: f64 = 10.0;
+
+/// The share of the plan given to a batter who keeps its habits; the rest is for one who
+/// plays the zone the field leaves worth most.
+const HABIT_WEIGHT: f64 = 0.5;
+
+/// The striker's Confidence the field plans for: the bowler does not see it (the middle of
+/// the -1 to 3 range, as `hard`'s bowler assumes).
+const ASSUMED_CONFIDENCE: i8 = 1;
+
+/// The bowled-chance margin the field plans for: the match option's default.
+const ASSUMED_BOWLED_MARGIN: u8 = 3;
+
+/// The scoring rate a wicket's price starts from, about what hard-vs-hard T20 scores (8.8
+/// runs an over, docs/performance.md).
+const RUNS_PER_BALL: f64 = 1.45;
+
+/// One ball's worth to the batter, split so a wicket's price can be applied afterwards.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Worth {
+    pub runs: f64,
+    /// The chance of a wicket other than after a miss by the margin (clean bowled, caught).
+    pub wickets: f64,
+}
+
+/// The prices of one format and bowler kind (Pace or not).
+struct Prices {
+    /// `[advantage - ADVANTAGE_MIN][zone - 1][mask]`: a ball played into the zone.
+    ball: [[[Worth; MASKS]; ZONES]; ADVANTAGES],
+    /// `[advantage - ADVANTAGE_MIN]`: the chance of a miss by the bowled-chance margin.
+    edge: [f64; ADVANTAGES],
+    /// `[slips]`: the bowler's best wicket chance after such a miss, bowled or caught in
+    /// the slips, averaged over the two attitudes.
+    after_edge: [f64; MAX_SLIPS as usize + 1],
+}
+
+/// The field `hard` sets for the coming ball: it keeps `current` through an over (a field is
+/// set for an over; the ask comes before every ball) and prices a new one at each over's
+/// start, or when `current` no longer fits the rules. Always legal.
+pub fn choose(rules: &FieldRules, current: Field, bowl_type: BowlType, situation: &Situation) -> Field {
+    let over_started = !situation.balls_left.is_multiple_of(6);
+    if over_started && rules.check(current).is_ok() {
+        return current;
+    }
+    let Ok(ruleset) = data::ruleset() else {
+        return rules.repair(current);
+    };
+    let deck: Vec<u8> = ruleset.bowl_cards[bowl_type.index()]
+        .iter()
+        .map(|card| card.zones)
+        .collect();
+    let prices = prices(ruleset, rules.format, bowl_type == BowlType::Pace);
+    let plan = Plan {
+        prices,
+        deck: &deck,
+        weights: zone_weights(&situation.zone_counts),
+        wicket: wicket_value(situation),
+    };
+    plan.best_field(rules).unwrap_or_else(|| rules.repair(current))
+}
+
+/// The zones' shares of the batting side's strokes: its counts against this bowler kind,
+/// with a uniform prior worth [`PRIOR_BALLS`].
+pub fn zone_weights(counts: &[u16; ZONES]) -> [f64; ZONES] {
+    let seen: f64 = counts.iter().map(|c| f64::from(*c)).sum();
+    counts.map(|c| (f64::from(c) + PRIOR_BALLS / ZONES as f64) / (seen + PRIOR_BALLS))
+}
+
+/// A wicket's price in runs: the runs the rest of the innings would score, shared among the
+/// wickets left (so the last wicket is worth every remaining ball).
+pub fn wicket_value(situation: &Situation) -> f64 {
+    let wickets_left = f64::from(10u8.saturating_sub(situation.wickets).max(1));
+    (RUNS_PER_BALL * f64::from(situation.balls_left) / wickets_left).max(1.0)
+}
+
+/// Everything a field is priced against for one decision.
+struct Plan<'a> {
+    prices: &'a Prices,
+    /// The bowler's cards' zone bitmasks; the bowler is assumed to mix them evenly.
+    deck: &'a [u8],
+    weights: [f64; ZONES],
+    wicket: f64,
+}
+
+impl Plan<'_> {
+    /// A ball's worth to the batter, in runs, when it plays `zone` with `mask` fielded there
+    /// and `slips` slips, averaged over the bowler's cards.
+    fn zone_worth(&self, zone: usize, mask: usize, slips: usize) -> f64 {
+        let cards = self.deck.len().max(1) as f64;
+        self.deck
+            .iter()
+            .map(|card_zones| {
+                let advantage = resolve::advantage(ASSUMED_CONFIDENCE, zone as u8 + 1, *card_zones, false);
+                let a = usize::try_from(advantage - ADVANTAGE_MIN)
+                    .unwrap_or(0)
+                    .min(ADVANTAGES - 1);
+                let worth = self.prices.ball[a][zone][mask];
+                let edge_wickets = self.prices.edge[a] * self.prices.after_edge[slips];
+                worth.runs - self.wicket * (worth.wickets + edge_wickets)
+            })
+            .sum::<f64>()
+            / cards
+    }
+
+    /// The legal field with the least blended worth to the batter: [`HABIT_WEIGHT`] of the
+    /// habit-weighted zones' worth plus the rest of the best zone's worth.
+    fn best_field(&self, rules: &FieldRules) -> Option<Field> {
+        let masks = 1usize << rules.format.areas();
+        let max_slips = if rules.slips_allowed {
+            MAX_SLIPS as usize
+        } else {
+            0
+        };
+        let mut best: Option<(f64, Field)> = None;
+        for slips in 0..=max_slips {
+            let mut worth = [[f64::INFINITY; MASKS]; ZONES];
+            for (zone, row) in worth.iter_mut().enumerate() {
+                for (mask, entry) in row.iter_mut().enumerate().take(masks) {
+                    *entry = self.zone_worth(zone, mask, slips);
+                }
+            }
+            let ring = FIELDERS as usize - slips;
+            let weighted = |zone: usize, mask: usize| self.weights[zone] * worth[zone][mask];
+            // With no cap, the habit term's least sum bounds what any cap can reach.
+            let Some((floor, _)) = cheapest(rules, ring, &weighted, |_, _| true) else {
+                continue;
+            };
+            let mut caps: Vec<f64> = worth
+                .iter()
+                .flat_map(|row| row[..masks].iter().copied())
+                .collect();
+            caps.sort_by(f64::total_cmp);
+            caps.dedup();
+            for cap in caps {
+                let bound = HABIT_WEIGHT * floor + (1.0 - HABIT_WEIGHT) * cap;
+                if best.is_some_and(|(kept, _)| bound >= kept) {
+                    break;
+                }
+                let Some((sum, chosen)) =
+                    cheapest(rules, ring, &weighted, |zone, mask| worth[zone][mask] <= cap)
+                else {
+                    continue;
+                };
+                let cost = HABIT_WEIGHT * sum + (1.0 - HABIT_WEIGHT) * cap;
+                if best.is_none_or(|(kept, _)| cost < kept) {
+                    best = Some((cost, field_of(slips, &chosen)));
+                }
+            }
+        }
+        best.map(|(_, field)| field)
+            .filter(|field| rules.check(*field).is_ok())
+    }
+}
+
+/// The legal placement of `ring` fielders in zones 1-5 (slips aside) with the least sum of
+/// `cost(zone, mask)`, using only masks `allowed`: exact, by a dynamic programme over the
+/// zones on (fielders placed, outfielders placed, whether a zone holds three).
+fn cheapest(
+    rules: &FieldRules,
+    ring: usize,
+    cost: &impl Fn(usize, usize) -> f64,
+    allowed: impl Fn(usize, usize) -> bool,
+) -> Option<(f64, [u8; ZONES])> {
+    type Cell = Option<(f64, [u8; ZONES])>;
+    let masks = 1usize << rules.format.areas();
+    let limit = usize::from(rules.outfield_limit);
+    let three_allowed = rules.format.one_zone_of_three();
+    let index = |count: usize, out: usize, three: usize| (count * (limit + 1) + out) * 2 + three;
+    let mut table: Vec<Cell> = vec![None; (ring + 1) * (limit + 1) * 2];
+    table[index(0, 0, 0)] = Some((0.0, [0; ZONES]));
+    for zone in 0..ZONES {
+        let mut next: Vec<Cell> = vec![None; table.len()];
+        for count in 0..=ring {
+            for out in 0..=limit {
+                for three in 0..2 {
+                    let Some((sum, chosen)) = table[index(count, out, three)] else {
+                        continue;
+                    };
+                    for mask in (0..masks).filter(|mask| allowed(zone, *mask)) {
+                        let here = mask.count_ones() as usize;
+                        let fits = here <= 2 || (here == 3 && three_allowed && three == 0);
+                        let (count, out) = (count + here, out + (mask >> 2).count_ones() as usize);
+                        if !fits || count > ring || out > limit {
+                            continue;
+                        }
+                        let sum = sum + cost(zone, mask);
+                        let cell = &mut next[index(count, out, three + usize::from(here == 3))];
+                        if cell.is_none_or(|(kept, _)| sum < kept) {
+                            let mut chosen = chosen;
+                            chosen[zone] = mask as u8;
+                            *cell = Some((sum, chosen));
+                        }
+                    }
+                }
+            }
+        }
+        table = next;
+    }
+    (0..=limit)
+        .flat_map(|out| (0..2).map(move |three| (out, three)))
+        .filter_map(|(out, three)| table[index(ring, out, three)])
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+}
+
+fn field_of(slips: usize, masks: &[u8; ZONES]) -> Field {
+    let mut field = Field::EMPTY;
+    for area in 1..=slips as u8 {
+        field = field.with(0, area);
+    }
+    for (zone, mask) in masks.iter().enumerate() {
+        for area in 1..=4u8 {
+            if mask & (1 << (area - 1)) != 0 {
+                field = field.with(zone as u8 + 1, area);
+            }
+        }
+    }
+    field
+}
+
+/// The prices for a format and bowler kind, computed once per process: they depend on the
+/// built-in ruleset only.
+fn prices(ruleset: &Ruleset, format: Format, pace: bool) -> &'static Prices {
+    static CACHE: OnceLock<[Prices; 4]> = OnceLock::new();
+    let all = CACHE.get_or_init(|| {
+        [
+            compute_prices(ruleset, Format::T10, false),
+            compute_prices(ruleset, Format::T10, true),
+            compute_prices(ruleset, Format::T20, false),
+            compute_prices(ruleset, Format::T20, true),
+        ]
+    });
+    &all[usize::from(format == Format::T20) * 2 + usize::from(pace)]
+}
+
+fn compute_prices(ruleset: &Ruleset, format: Format, pace: bool) -> Prices {
+    let mut ball = [[[Worth::default(); MASKS]; ZONES]; ADVANTAGES];
+    let mut edge = [0.0; ADVANTAGES];
+    let areas = 1usize << format.areas();
+    for (a, by_zone) in ball.iter_mut().enumerate() {
+        let advantage = ADVANTAGE_MIN + a as i8;
+        for bowl in 1..=6u8 {
+            for bat in 1..=6u8 {
+                let p = 1.0 / 36.0;
+                let contact = resolve::contact(bowl, 6, bat, advantage);
+                for (zone, by_mask) in by_zone.iter_mut().enumerate() {
+                    for (mask, worth) in by_mask.iter_mut().enumerate().take(areas) {
+                        let (runs, wickets) = match contact {
+                            Contact::CleanBowled => (0.0, 1.0),
+                            Contact::NaturalSix => (6.0, 0.0),
+                            Contact::NaturalFour => (4.0, 0.0),
+                            Contact::Block | Contact::Miss(_) => (0.0, 0.0),
+                            Contact::Strike(margin) => {
+                                let strike = strike_outcome(
+                                    ruleset,
+                                    format,
+                                    pace,
+                                    zone as u8 + 1,
+                                    mask as u8,
+                                    margin >= 3,
+                                );
+                                (strike.runs, strike.wickets)
+                            }
+                        };
+                        worth.runs += p * runs;
+                        worth.wickets += p * wickets;
+                    }
+                }
+                if matches!(contact, Contact::Miss(margin) if margin >= ASSUMED_BOWLED_MARGIN) {
+                    edge[a] += p;
+                }
+            }
+        }
+    }
+    let slip_catch = f64::from(7u8.saturating_sub(ruleset.slip_catch_min)) / 6.0;
+    let mut after_edge = [0.0; MAX_SLIPS as usize + 1];
+    for (slips, chance) in after_edge.iter_mut().enumerate() {
+        let caught = if pace {
+            1.0 - (1.0 - slip_catch).powi(slips as i32)
+        } else {
+            0.0
+        };
+        *chance = [Attitude::Aggressive, Attitude::Defensive]
+            .iter()
+            .map(|attitude| {
+                let chance = ruleset.bowled_chance(BowledChanceReading::default(), *attitude);
+                let bowled =
+                    f64::from((chance.sides + 1).saturating_sub(chance.min)) / f64::from(chance.sides);
+                bowled.max(caught) / 2.0
+            })
+            .sum();
+    }
+    Prices {
+        ball,
+        edge,
+        after_edge,
+    }
+}
+
+/// The expected runs and catch chance of a strike into `zone` with `mask`'s areas fielded
+/// (bit `area - 1`), over the distance die, the bounce die (either attitude, equally
+/// likely) and, against Pace, the add-one that a strike by 3 or more (`long`) may take, as
+/// the heuristic batter takes it.
+pub fn strike_outcome(
+    ruleset: &Ruleset,
+    format: Format,
+    pace: bool,
+    zone: u8,
+    mask: u8,
+    long: bool,
+) -> Worth {
+    let fielded = |area: u8| area >= 1 && mask & (1 << (area - 1)) != 0;
+    let sides = format.distance_sides();
+    let cap = resolve::PACE_ADD_ONE_MAX_DISTANCE.min(sides);
+    let mut total = Worth::default();
+    for roll in 1..=sides {
+        let mut distance = roll;
+        if pace && long && distance < cap && (distance + 1 == cap || !fielded(resolve::area_of(distance + 1)))
+        {
+            distance += 1;
+        }
+        for attitude in [Attitude::Aggressive, Attitude::Defensive] {
+            for face in 1..=6u8 {
+                let p = 1.0 / f64::from(sides) / 2.0 / 6.0;
+                let bounce = ruleset.bounce_face(attitude, face);
+                let landing = resolve::area_of(distance);
+                let (caught, dropped_in) = if fielded(landing) && bounce.red {
+                    let target = resolve::catch_target(
+                        ruleset.catch_values[usize::from(landing - 1)],
+                        ruleset.red_outlines.has(zone, landing),
+                    );
+                    (f64::from(7u8.saturating_sub(target)) / 6.0, landing)
+                } else {
+                    (0.0, 0)
+                };
+                let runs = match resolve::travel(format, distance, bounce) {
+                    Travel::Six => 6,
+                    Travel::Four => 4,
+                    Travel::Stops(area) => {
+                        let stopped = fielded(area) && area != dropped_in;
+                        resolve::run_choice(area, stopped, bounce.red, false).safe
+                    }
+                };
+                total.wickets += p * caught;
+                total.runs += p * (1.0 - caught) * f64::from(runs);
+            }
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(format: Format, outfield_limit: u8, slips_allowed: bool) -> FieldRules {
+        FieldRules {
+            format,
+            outfield_limit,
+            slips_allowed,
+        }
+    }
+
+    fn ruleset() -> &'static Ruleset {
+        data::ruleset().expect("the built-in ruleset")
+    }
+
+    fn at_over_start(format: Format, zone_counts: [u16; ZONES], wickets: u8, balls_left: u16) -> Situation {
+        Situation {
+            format,
+            zone_counts,
+            wickets,
+            balls_left,
+            ..Situation::default()
+        }
+    }
+
+    #[test]
+    fn every_field_it_sets_is_legal() {
+        let habits = [
+            [0, 0, 0, 0, 0],
+            [0, 0, 60, 0, 0],
+            [40, 0, 0, 0, 40],
+            [3, 9, 1, 7, 2],
+            [200, 0, 0, 0, 0],
+        ];
+        for format in [Format::T10, Format::T20] {
+            for limit in [2, 5] {
+                for (slips, bowl_type) in [
+                    (false, BowlType::Spin),
+                    (false, BowlType::Medium),
+                    (true, BowlType::Pace),
+                ] {
+                    for zone_counts in habits {
+                        for (wickets, balls_left) in [(0, 120), (9, 60), (3, 6)] {
+                            let r = rules(format, limit, slips);
+                            let situation = at_over_start(format, zone_counts, wickets, balls_left);
+                            let field = choose(&r, Field::EMPTY, bowl_type, &situation);
+                            assert_eq!(r.check(field), Ok(()), "{r:?} {zone_counts:?} {field:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_field_stays_for_the_over() {
+        let r = rules(Format::T20, 5, true);
+        let situation = at_over_start(Format::T20, [0, 0, 60, 0, 0], 2, 90);
+        let set = choose(&r, Field::EMPTY, BowlType::Pace, &situation);
+        let other = rules(Format::T20, 5, false).repair(Field::EMPTY);
+        assert_eq!(r.check(other), Ok(()));
+        let mid_over = Situation {
+            balls_left: 87,
+            ..situation
+        };
+        assert_eq!(
+            choose(&r, other, BowlType::Pace, &mid_over),
+            other,
+            "kept mid-over"
+        );
+        assert_eq!(
+            choose(&r, other, BowlType::Pace, &situation),
+            set,
+            "priced at the over's start"
+        );
+        // A field that no longer fits (slips against Spin) is replaced at once.
+        let spin = rules(Format::T20, 5, false);
+        let replaced = choose(&spin, set, BowlType::Spin, &mid_over);
+        assert_eq!(spin.check(replaced), Ok(()));
+    }
+
+    /// Seed: 001_10260e69616bd853.txt "Catch" and 000_c44664d019aef0c0.txt "EXTRA RUNS": an
+    /// empty zone catches nothing, and every stopped ball gives its safe runs. In T10 (D6
+    /// distance, no add-one against a non-Pace bowler) each distance is equally likely.
+    #[test]
+    fn an_empty_zone_is_priced_from_the_travel_rules() {
+        let ruleset = ruleset();
+        let outcome = strike_outcome(ruleset, Format::T10, false, 3, 0, true);
+        assert_eq!(outcome.wickets, 0.0);
+        let mut runs = 0.0;
+        for distance in 1..=6u8 {
+            for attitude in [Attitude::Aggressive, Attitude::Defensive] {
+                for face in 1..=6u8 {
+                    let bounce = ruleset.bounce_face(attitude, face);
+                    runs += f64::from(match resolve::travel(Format::T10, distance, bounce) {
+                        Travel::Six => 6,
+                        Travel::Four => 4,
+                        Travel::Stops(area) => resolve::run_choice(area, false, bounce.red, false).safe,
+                    });
+                }
+            }
+        }
+        assert!(
+            (outcome.runs - runs / 72.0).abs() < 1e-9,
+            "{} vs {}",
+            outcome.runs,
+            runs / 72.0
+        );
+    }
+
+    /// One more fielder never lowers the catch chance; against a non-Pace bowler (no add-one
+    /// for the batter to change) it never adds runs either.
+    #[test]
+    fn a_fielder_never_helps_the_batter() {
+        let ruleset = ruleset();
+        for format in [Format::T10, Format::T20] {
+            for (pace, long) in [(false, false), (false, true), (true, false), (true, true)] {
+                for zone in 1..=5u8 {
+                    for mask in 0..(1u8 << format.areas()) {
+                        let base = strike_outcome(ruleset, format, pace, zone, mask, long);
+                        for area in 0..format.areas() {
+                            let more = strike_outcome(ruleset, format, pace, zone, mask | (1 << area), long);
+                            let case = format!(
+                                "{format:?} pace {pace} zone {zone} {mask:04b} + area {}",
+                                area + 1
+                            );
+                            assert!(more.wickets >= base.wickets - 1e-12, "{case}");
+                            if !pace {
+                                assert!(more.runs <= base.runs + 1e-12, "{case}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Seed: 000_c44664d019aef0c0.txt Pace card "Up to 2 slips" with the spec's slip catch
+    /// (ruleset `slip_catch_min`): one slip catches no more often than the bowled chance, so
+    /// it adds nothing; two may.
+    #[test]
+    fn one_slip_is_worth_nothing_over_the_bowled_chance() {
+        let prices = prices(ruleset(), Format::T20, true);
+        assert!((prices.after_edge[1] - prices.after_edge[0]).abs() < 1e-12);
+        assert!(prices.after_edge[2] > prices.after_edge[0]);
+        let spin = super::prices(ruleset(), Format::T20, false);
+        assert_eq!(spin.after_edge[2], spin.after_edge[0]);
+    }
+
+    /// A batting side that plays one zone gets more of the field there than one with no
+    /// habits, and the field that answers it is worth less to it than the neutral field.
+    #[test]
+    fn the_field_follows_the_batters_zone() {
+        let r = rules(Format::T20, 5, false);
+        let spread = at_over_start(Format::T20, [0; ZONES], 2, 90);
+        let straight = at_over_start(Format::T20, [0, 0, 60, 0, 0], 2, 90);
+        let neutral = choose(&r, Field::EMPTY, BowlType::Medium, &spread);
+        let answer = choose(&r, Field::EMPTY, BowlType::Medium, &straight);
+        assert!(
+            answer.in_zone(3) > neutral.in_zone(3),
+            "{neutral:?} -> {answer:?}"
+        );
+        let ruleset = ruleset();
+        let deck: Vec<u8> = ruleset.bowl_cards[BowlType::Medium.index()]
+            .iter()
+            .map(|c| c.zones)
+            .collect();
+        let plan = Plan {
+            prices: prices(ruleset, Format::T20, false),
+            deck: &deck,
+            weights: zone_weights(&straight.zone_counts),
+            wicket: wicket_value(&straight),
+        };
+        let habit_worth = |field: Field| {
+            (0..ZONES)
+                .map(|zone| {
+                    let mask = (field.0 >> ((zone as u32 + 1) * 4)) & 0b1111;
+                    plan.weights[zone] * plan.zone_worth(zone, mask as usize, 0)
+                })
+                .sum::<f64>()
+        };
+        assert!(
+            habit_worth(answer) < habit_worth(neutral),
+            "{} vs {}",
+            habit_worth(answer),
+            habit_worth(neutral)
+        );
+    }
+
+    /// The field never leaves a zone so open that a batter who reads it gains more there than
+    /// the neutral field would give it anywhere by much: the reading batter's half of the plan.
+    #[test]
+    fn answering_a_habit_keeps_the_other_zones_covered() {
+        let r = rules(Format::T20, 5, false);
+        let ruleset = ruleset();
+        let deck: Vec<u8> = ruleset.bowl_cards[BowlType::Medium.index()]
+            .iter()
+            .map(|c| c.zones)
+            .collect();
+        let straight = at_over_start(Format::T20, [0, 0, 60, 0, 0], 2, 90);
+        let answer = choose(&r, Field::EMPTY, BowlType::Medium, &straight);
+        let plan = Plan {
+            prices: prices(ruleset, Format::T20, false),
+            deck: &deck,
+            weights: zone_weights(&straight.zone_counts),
+            wicket: wicket_value(&straight),
+        };
+        let best_zone = |field: Field| {
+            (0..ZONES)
+                .map(|zone| {
+                    plan.zone_worth(zone, ((field.0 >> ((zone as u32 + 1) * 4)) & 0b1111) as usize, 0)
+                })
+                .fold(f64::NEG_INFINITY, f64::max)
+        };
+        // Everything in zone 3 (a habit-only answer) leaves far more open than the blend.
+        let piled = Field::EMPTY
+            .with(3, 1)
+            .with(3, 2)
+            .with(3, 4)
+            .with(1, 1)
+            .with(2, 1)
+            .with(4, 1)
+            .with(5, 1)
+            .with(1, 2)
+            .with(5, 2);
+        assert_eq!(r.check(piled), Ok(()));
+        assert!(
+            best_zone(answer) <= best_zone(piled) + 1e-9,
+            "{} vs {}",
+            best_zone(answer),
+            best_zone(piled)
+        );
+    }
+
+    #[test]
+    fn the_last_wicket_is_worth_the_rest_of_the_innings() {
+        let early = at_over_start(Format::T20, [0; ZONES], 0, 120);
+        let last = at_over_start(Format::T20, [0; ZONES], 9, 60);
+        assert!((wicket_value(&early) - RUNS_PER_BALL * 12.0).abs() < 1e-9);
+        assert!((wicket_value(&last) - RUNS_PER_BALL * 60.0).abs() < 1e-9);
+    }
+}
