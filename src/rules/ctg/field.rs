@@ -110,6 +110,14 @@ pub enum FieldError {
 }
 
 impl FieldRules {
+    pub const fn new(format: Format, outfield_limit: u8, slips_allowed: bool) -> Self {
+        FieldRules {
+            format,
+            outfield_limit,
+            slips_allowed,
+        }
+    }
+
     /// Every area a fielder may stand in under this format: Bye infield, zones 1-5 to the
     /// format's last area.
     pub fn on_field(&self) -> u32 {
@@ -192,11 +200,7 @@ mod tests {
     use super::*;
 
     fn rules(format: Format, outfield_limit: u8, slips_allowed: bool) -> FieldRules {
-        FieldRules {
-            format,
-            outfield_limit,
-            slips_allowed,
-        }
+        FieldRules::new(format, outfield_limit, slips_allowed)
     }
 
     #[test]

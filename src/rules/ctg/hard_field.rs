@@ -399,16 +399,29 @@ pub fn strike_outcome(
 mod tests {
     use super::*;
 
-    fn rules(format: Format, outfield_limit: u8, slips_allowed: bool) -> FieldRules {
-        FieldRules {
-            format,
-            outfield_limit,
-            slips_allowed,
+    fn ruleset() -> &'static Ruleset {
+        data::ruleset().expect("the built-in ruleset")
+    }
+
+    fn medium_deck() -> Vec<u8> {
+        ruleset().bowl_cards[BowlType::Medium.index()]
+            .iter()
+            .map(|card| card.zones)
+            .collect()
+    }
+
+    fn plan<'a>(deck: &'a [u8], situation: &Situation) -> Plan<'a> {
+        Plan {
+            prices: prices(ruleset(), Format::T20, false),
+            deck,
+            weights: zone_weights(&situation.zone_counts),
+            wicket: wicket_value(situation),
         }
     }
 
-    fn ruleset() -> &'static Ruleset {
-        data::ruleset().expect("the built-in ruleset")
+    /// The mask of `field`'s areas in zone `zone + 1`.
+    fn mask_of(field: Field, zone: usize) -> usize {
+        ((field.0 >> ((zone as u32 + 1) * 4)) & 0b1111) as usize
     }
 
     fn at_over_start(format: Format, zone_counts: [u16; ZONES], wickets: u8, balls_left: u16) -> Situation {
@@ -439,7 +452,7 @@ mod tests {
                 ] {
                     for zone_counts in habits {
                         for (wickets, balls_left) in [(0, 120), (9, 60), (3, 6)] {
-                            let r = rules(format, limit, slips);
+                            let r = FieldRules::new(format, limit, slips);
                             let situation = at_over_start(format, zone_counts, wickets, balls_left);
                             let field = choose(&r, Field::EMPTY, bowl_type, &situation);
                             assert_eq!(r.check(field), Ok(()), "{r:?} {zone_counts:?} {field:?}");
@@ -452,10 +465,10 @@ mod tests {
 
     #[test]
     fn the_field_stays_for_the_over() {
-        let r = rules(Format::T20, 5, true);
+        let r = FieldRules::new(Format::T20, 5, true);
         let situation = at_over_start(Format::T20, [0, 0, 60, 0, 0], 2, 90);
         let set = choose(&r, Field::EMPTY, BowlType::Pace, &situation);
-        let other = rules(Format::T20, 5, false).repair(Field::EMPTY);
+        let other = FieldRules::new(Format::T20, 5, false).repair(Field::EMPTY);
         assert_eq!(r.check(other), Ok(()));
         let mid_over = Situation {
             balls_left: 87,
@@ -472,7 +485,7 @@ mod tests {
             "priced at the over's start"
         );
         // A field that no longer fits (slips against Spin) is replaced at once.
-        let spin = rules(Format::T20, 5, false);
+        let spin = FieldRules::new(Format::T20, 5, false);
         let replaced = choose(&spin, set, BowlType::Spin, &mid_over);
         assert_eq!(spin.check(replaced), Ok(()));
     }
@@ -549,7 +562,7 @@ mod tests {
     /// habits, and the field that answers it is worth less to it than the neutral field.
     #[test]
     fn the_field_follows_the_batters_zone() {
-        let r = rules(Format::T20, 5, false);
+        let r = FieldRules::new(Format::T20, 5, false);
         let spread = at_over_start(Format::T20, [0; ZONES], 2, 90);
         let straight = at_over_start(Format::T20, [0, 0, 60, 0, 0], 2, 90);
         let neutral = choose(&r, Field::EMPTY, BowlType::Medium, &spread);
@@ -558,23 +571,11 @@ mod tests {
             answer.in_zone(3) > neutral.in_zone(3),
             "{neutral:?} -> {answer:?}"
         );
-        let ruleset = ruleset();
-        let deck: Vec<u8> = ruleset.bowl_cards[BowlType::Medium.index()]
-            .iter()
-            .map(|c| c.zones)
-            .collect();
-        let plan = Plan {
-            prices: prices(ruleset, Format::T20, false),
-            deck: &deck,
-            weights: zone_weights(&straight.zone_counts),
-            wicket: wicket_value(&straight),
-        };
+        let deck = medium_deck();
+        let plan = plan(&deck, &straight);
         let habit_worth = |field: Field| {
             (0..ZONES)
-                .map(|zone| {
-                    let mask = (field.0 >> ((zone as u32 + 1) * 4)) & 0b1111;
-                    plan.weights[zone] * plan.zone_worth(zone, mask as usize, 0)
-                })
+                .map(|zone| plan.weights[zone] * plan.zone_worth(zone, mask_of(field, zone), 0))
                 .sum::<f64>()
         };
         assert!(
@@ -589,38 +590,30 @@ mod tests {
     /// the neutral field would give it anywhere by much: the reading batter's half of the plan.
     #[test]
     fn answering_a_habit_keeps_the_other_zones_covered() {
-        let r = rules(Format::T20, 5, false);
-        let ruleset = ruleset();
-        let deck: Vec<u8> = ruleset.bowl_cards[BowlType::Medium.index()]
-            .iter()
-            .map(|c| c.zones)
-            .collect();
+        let r = FieldRules::new(Format::T20, 5, false);
         let straight = at_over_start(Format::T20, [0, 0, 60, 0, 0], 2, 90);
         let answer = choose(&r, Field::EMPTY, BowlType::Medium, &straight);
-        let plan = Plan {
-            prices: prices(ruleset, Format::T20, false),
-            deck: &deck,
-            weights: zone_weights(&straight.zone_counts),
-            wicket: wicket_value(&straight),
-        };
+        let deck = medium_deck();
+        let plan = plan(&deck, &straight);
         let best_zone = |field: Field| {
             (0..ZONES)
-                .map(|zone| {
-                    plan.zone_worth(zone, ((field.0 >> ((zone as u32 + 1) * 4)) & 0b1111) as usize, 0)
-                })
+                .map(|zone| plan.zone_worth(zone, mask_of(field, zone), 0))
                 .fold(f64::NEG_INFINITY, f64::max)
         };
         // Everything in zone 3 (a habit-only answer) leaves far more open than the blend.
-        let piled = Field::EMPTY
-            .with(3, 1)
-            .with(3, 2)
-            .with(3, 4)
-            .with(1, 1)
-            .with(2, 1)
-            .with(4, 1)
-            .with(5, 1)
-            .with(1, 2)
-            .with(5, 2);
+        let piled = [
+            (3, 1),
+            (3, 2),
+            (3, 4),
+            (1, 1),
+            (1, 2),
+            (2, 1),
+            (4, 1),
+            (5, 1),
+            (5, 2),
+        ]
+        .into_iter()
+        .fold(Field::EMPTY, |field, (zone, area)| field.with(zone, area));
         assert_eq!(r.check(piled), Ok(()));
         assert!(
             best_zone(answer) <= best_zone(piled) + 1e-9,
