@@ -51,8 +51,12 @@ test('the leaderboard ranks a rated match and links to profiles with ratings, ca
   const page = await browser.context.newPage();
   const errors = watchErrors(page);
 
-  await page.goto(`${server.url}/#/leaderboards`);
+  await page.goto(`${server.url}/#/leaderboards/wicketz`);
   await page.getByTestId('board-game-ctg').click();
+  // The tab mounts a new page whose first load fills the format box with the default pool:
+  // wait for that load (its heading names the game and the pool), or the box typed into may
+  // be the old page's, or be overwritten after the typing.
+  await page.getByRole('heading', { name: /^Leaderboard: Cricket: The Game, / }).waitFor();
   await page.getByTestId('board-format').fill('t20');
   await page.getByTestId('board-format').press('Enter');
   await page.waitForURL(/#\/leaderboards\/ctg\/t20$/);
