@@ -7,67 +7,17 @@
 
 use crease::fairness;
 use crease::matches::recent;
-use crease::record::{CommandRecord, CommandSource};
-use crease::record::{EntryKind, LogEntry};
-use crease::rules::ctg::{Ctg, Options, bot, view};
-use crease::rules::{BotPolicy, Dice, Game, MatchCore, Seat, Seed, Viewer};
+use crease::record::LogEntry;
+use crease::rules::ctg::{Ctg, Options};
+use crease::rules::{BotPolicy, Game, Seed, Viewer};
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::Value;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-/// One whole T10 match's log as its actor writes it: the start's events, then each command's
-/// entry followed by its events.
+/// One whole T10 match's log as its actor writes it, random-policy bots drawing from seed 2.
 fn match_log(options: &Options, seed: &Seed) -> Vec<LogEntry> {
-    let mut core = MatchCore::<Ctg>::new(options, seed).expect("options");
-    let mut bots = Dice::new(&Seed::from_u64(2));
-    let mut log = Vec::new();
-    let push = |log: &mut Vec<LogEntry>, kind, payload| {
-        let seq = log.len() as i64 + 1;
-        let at = chrono::Utc::now();
-        log.push(LogEntry {
-            seq,
-            at,
-            kind,
-            payload,
-        });
-    };
-    for event in core.start() {
-        push(
-            &mut log,
-            EntryKind::Event,
-            serde_json::to_value(event).expect("an event"),
-        );
-    }
-    while Ctg::outcome(&core.state).is_none() {
-        let seat = Seat(core.state.pending_mask().trailing_zeros() as u8);
-        let ask = view::ask(&core.state, seat).expect("asked");
-        let command = bot::choose(
-            &ask,
-            &view::situation(&core.state, seat),
-            BotPolicy::Random,
-            &mut bots,
-        );
-        let submitted = core.submit(seat, &command).expect("bot commands are legal");
-        let record = CommandRecord {
-            seat,
-            source: CommandSource::Bot,
-            command: serde_json::to_value(command).expect("a command"),
-        };
-        push(
-            &mut log,
-            EntryKind::Command,
-            serde_json::to_value(record).expect("a record"),
-        );
-        for event in submitted.events {
-            push(
-                &mut log,
-                EntryKind::Event,
-                serde_json::to_value(event).expect("an event"),
-            );
-        }
-    }
-    log
+    fairness::bot_log::<Ctg>(options, seed, &Seed::from_u64(2), BotPolicy::Random, usize::MAX)
 }
 
 /// The old read: replay through the engine, redacting each verified event.

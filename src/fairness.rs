@@ -7,8 +7,8 @@
 //! the logged events: [`replay`] is that check, and recovery after a restart uses the same
 //! code path, so a log that would not verify is also one the server refuses to resume.
 
-use crate::record::{CommandRecord, EntryKind, ForfeitRecord, LogEntry};
-use crate::rules::{Game, MatchCore, Outcome, Seat, Seed};
+use crate::record::{CommandRecord, CommandSource, EntryKind, ForfeitRecord, LogEntry};
+use crate::rules::{BotPolicy, Dice, Game, MatchCore, Outcome, Seat, Seed, Viewer};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -78,6 +78,63 @@ pub struct Replayed<G: Game> {
     pub events: usize,
     pub forfeit: Option<ForfeitRecord>,
     pub last_seq: i64,
+}
+
+/// The other direction of [`replay`]: a match between `policy` bots on every seat, logged as
+/// its actor logs it (the start's events, then each command's entry followed by its events,
+/// numbered from 1), for benches and tests of the reads. The bots draw from `bots`, apart
+/// from the match's dice. Stops at the match's end or once `max_entries` entries are logged.
+/// Panics if a bot has no command or is refused one: only a broken game does that.
+pub fn bot_log<G: Game>(
+    options: &G::Options,
+    seed: &Seed,
+    bots: &Seed,
+    policy: BotPolicy,
+    max_entries: usize,
+) -> Vec<LogEntry> {
+    fn push(log: &mut Vec<LogEntry>, kind: EntryKind, payload: serde_json::Value) {
+        let seq = log.len() as i64 + 1;
+        log.push(LogEntry {
+            seq,
+            at: chrono::Utc::now(),
+            kind,
+            payload,
+        });
+    }
+    let mut core = MatchCore::<G>::new(options, seed).expect("options");
+    let mut dice = Dice::new(bots);
+    let mut log = Vec::new();
+    for event in core.start() {
+        push(
+            &mut log,
+            EntryKind::Event,
+            serde_json::to_value(event).expect("an event"),
+        );
+    }
+    while log.len() < max_entries && G::outcome(&core.state).is_none() {
+        let seat = *G::pending(&core.state).first().expect("a seat is asked");
+        let view = G::view(&core.state, Viewer::Seat(seat));
+        let command = G::bot_command(&view, policy, &mut dice).expect("a bot command");
+        let submitted = core.submit(seat, &command).expect("bot commands are legal");
+        let record = CommandRecord {
+            seat,
+            source: CommandSource::Bot,
+            command: serde_json::to_value(command).expect("a command"),
+        };
+        push(
+            &mut log,
+            EntryKind::Command,
+            serde_json::to_value(record).expect("a record"),
+        );
+        for event in submitted.events {
+            push(
+                &mut log,
+                EntryKind::Event,
+                serde_json::to_value(event).expect("an event"),
+            );
+        }
+    }
+    log
 }
 
 /// Re-runs `log` from `seed`: the start, then every logged command through

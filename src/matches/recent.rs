@@ -202,55 +202,10 @@ mod tests {
         }
     }
 
-    /// A CTG match's first `events` events as its actor logs them: the start's events, then
-    /// each command's entry followed by its events, numbered from 1.
+    /// A CTG match's first `events` log entries as its actor logs them (random-policy bots
+    /// drawing from seed 9).
     fn logged_match(options: &Options, seed: &Seed, events: usize) -> Vec<LogEntry> {
-        use crate::record::{CommandRecord, CommandSource};
-        use crate::rules::MatchCore;
-        let mut core = MatchCore::<Ctg>::new(options, seed).expect("options");
-        let mut bots = Dice::new(&Seed::from_u64(9));
-        let mut log = Vec::new();
-        let push = |log: &mut Vec<LogEntry>, kind, payload| {
-            let seq = log.len() as i64 + 1;
-            log.push(LogEntry {
-                seq,
-                at: chrono::Utc::now(),
-                kind,
-                payload,
-            });
-        };
-        for event in core.start() {
-            push(
-                &mut log,
-                EntryKind::Event,
-                serde_json::to_value(event).expect("an event"),
-            );
-        }
-        while log.len() < events && Ctg::outcome(&core.state).is_none() {
-            let seat = Seat(core.state.pending_mask().trailing_zeros() as u8);
-            let ask = view::ask(&core.state, seat).expect("asked");
-            let situation = view::situation(&core.state, seat);
-            let command = bot::choose(&ask, &situation, BotPolicy::Random, &mut bots);
-            let submitted = core.submit(seat, &command).expect("legal");
-            let record = CommandRecord {
-                seat,
-                source: CommandSource::Bot,
-                command: serde_json::to_value(command).expect("a command"),
-            };
-            push(
-                &mut log,
-                EntryKind::Command,
-                serde_json::to_value(record).expect("a record"),
-            );
-            for event in submitted.events {
-                push(
-                    &mut log,
-                    EntryKind::Event,
-                    serde_json::to_value(event).expect("an event"),
-                );
-            }
-        }
-        log
+        crate::fairness::bot_log::<Ctg>(options, seed, &Seed::from_u64(9), BotPolicy::Random, events)
     }
 
     /// What a history read answered before it folded the stored events: the view after the
