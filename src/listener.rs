@@ -174,6 +174,7 @@ pub async fn serve(
     http.http1()
         .timer(TokioTimer::new())
         .header_read_timeout(config.http_header_timeout);
+    let http = Arc::new(http);
     let graceful = GracefulShutdown::new();
     let stopped = async move {
         let _ = stop.wait_for(|stop| *stop).await;
@@ -200,17 +201,23 @@ pub async fn serve(
             tokio::spawn(refuse(stream));
             continue;
         };
-        // The slot travels with the socket, so an upgraded WebSocket keeps holding it.
-        let io = TokioIo::new(Counted { stream, _slot: slot });
         let app = app.clone();
         let service = hyper::service::service_fn(move |mut request: axum::http::Request<Incoming>| {
             request.extensions_mut().insert(ConnectInfo(peer));
             app.clone().oneshot(request)
         });
-        let connection = http.serve_connection_with_upgrades(io, service).into_owned();
-        let connection = graceful.watch(connection);
+        let http = http.clone();
+        let graceful = graceful.watcher();
+        let header_timeout = config.http_header_timeout;
         tokio::spawn(async move {
-            if let Err(error) = connection.await {
+            if !first_byte_within(&stream, header_timeout).await {
+                tracing::debug!(%peer, "connection closed: nothing sent within the header timeout");
+                return; // dropping the stream (and its slot) closes it
+            }
+            // The slot travels with the socket, so an upgraded WebSocket keeps holding it.
+            let io = TokioIo::new(Counted { stream, _slot: slot });
+            let connection = http.serve_connection_with_upgrades(io, service).into_owned();
+            if let Err(error) = graceful.watch(connection).await {
                 tracing::debug!(%peer, error = %error, "connection ended with an error");
             }
         });
@@ -218,6 +225,17 @@ pub async fn serve(
     drop(listener);
     graceful.shutdown().await;
     Ok(())
+}
+
+/// Whether the peer sends its first byte within `timeout` (it stays unread, for hyper).
+///
+/// hyper's header timer starts only once hyper reads a request head, but hyper-util's
+/// connection builder first waits, with no deadline, for enough bytes to tell HTTP/1 from
+/// HTTP/2: a peer that connects and never speaks would hold its connection slot for ever,
+/// and enough of them would lock every player out. So the same deadline covers that wait.
+async fn first_byte_within(stream: &TcpStream, timeout: Duration) -> bool {
+    let mut first = [0u8; 1];
+    matches!(tokio::time::timeout(timeout, stream.peek(&mut first)).await, Ok(Ok(1..)))
 }
 
 /// Answers a connection over the cap with 503 `overloaded` and closes it. The request (if

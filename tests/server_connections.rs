@@ -275,6 +275,52 @@ async fn past_the_connection_cap_a_connection_gets_503_overloaded_and_a_freed_sl
     app.stop().await;
 }
 
+/// Issue 23: a connection that never sends a byte used to be held for ever (hyper-util's
+/// HTTP version sniffing has no deadline), so a few silent peers could hold the whole cap.
+#[tokio::test]
+async fn silent_connections_are_closed_at_the_header_timeout_and_cannot_hold_the_cap() {
+    let timeout = Duration::from_millis(500);
+    let app = spawn_with(|config| {
+        config.connections.max_connections = 4;
+        config.connections.http_header_timeout = timeout;
+    })
+    .await;
+    let address = app.app().address();
+    let start = Instant::now();
+    let mut silent = Vec::new();
+    for _ in 0..4 {
+        silent.push(TcpStream::connect(address).await.expect("connect"));
+    }
+    // Every silent peer is hung up on (a FIN: the read sees the end) soon after the timeout.
+    for stream in &mut silent {
+        let ended = tokio::time::timeout(timeout + Duration::from_secs(2), read_to_end(stream))
+            .await
+            .expect("a silent connection is closed");
+        assert!(ended.is_ok_and(|bytes| bytes.is_empty()), "closed without an answer");
+    }
+    assert!(start.elapsed() >= timeout, "closed after {:?}", start.elapsed());
+    // The cap is free again: a real request is served, not refused as overloaded.
+    let answer = healthz_once(address).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // And peers that keep reconnecting silently never lock a real client out for longer
+    // than the timeout: a client retrying meanwhile gets through.
+    let mut more: Vec<TcpStream> = Vec::new();
+    for _ in 0..4 {
+        more.push(TcpStream::connect(address).await.expect("connect"));
+    }
+    let give_up = Instant::now() + timeout + Duration::from_secs(3);
+    loop {
+        let answer = healthz_once(address).await;
+        if answer.starts_with("HTTP/1.1 200") {
+            break;
+        }
+        assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+        assert!(Instant::now() < give_up, "silent peers held the cap");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    app.stop().await;
+}
+
 type WsClient = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 /// The socket is still served: a protocol ping gets its pong.
