@@ -53,6 +53,9 @@ pub enum ApiError {
     PayloadTooLarge,
     #[error("the database is unavailable; try again shortly")]
     Unavailable,
+    /// Work the server bounds (password hashing) is at its limit: retry in a moment.
+    #[error("the server is busy; retry in a moment")]
+    Overloaded,
     #[error("storage failure")]
     Store(StoreError),
     #[error("internal error")]
@@ -79,7 +82,7 @@ impl ApiError {
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::TooManyMatches { .. } => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable | ApiError::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Store(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -105,6 +108,7 @@ impl ApiError {
             ApiError::TooManyMatches { .. } => "too_many_matches",
             ApiError::PayloadTooLarge => "payload_too_large",
             ApiError::Unavailable => "unavailable",
+            ApiError::Overloaded => "overloaded",
             ApiError::Store(_) | ApiError::Internal(_) => "internal",
         }
     }
@@ -129,6 +133,11 @@ impl IntoResponse for ApiError {
             response
                 .headers_mut()
                 .insert(axum::http::header::RETRY_AFTER, retry_after_secs.into());
+        }
+        if let ApiError::Overloaded = self {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, 1.into());
         }
         response
     }

@@ -40,6 +40,11 @@ pub const CLAIMS: &str = "crease_cluster_claims_total";
 /// Histogram with label `kind`: one request routed over NATS to a match's owner and its answer.
 pub const ROUTED_SECONDS: &str = "crease_cluster_routed_request_duration_seconds";
 
+/// Counter with label `reason`: work refused to protect the server (`password_busy`: the
+/// password pool's queue was full; `spectator_rate`, `spectators_full`: a spectator socket
+/// over its limits), and sockets ended because their session ended (`session_ended`).
+pub const REFUSALS: &str = "crease_refusals_total";
+
 const SECONDS_BUCKETS: &[f64] = &[
     0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
 ];
@@ -121,6 +126,10 @@ fn describe() {
         metrics::Unit::Seconds,
         "A request routed over NATS to a match's owner node, round trip"
     );
+    metrics::describe_counter!(
+        REFUSALS,
+        "Work refused to protect the server, and sockets ended with their session, by reason"
+    );
     // Gauges appear at zero before the first match or socket.
     metrics::gauge!(LIVE_MATCHES).set(0.0);
     metrics::gauge!(CONNECTED_SOCKETS).set(0.0);
@@ -149,6 +158,11 @@ pub(crate) fn record_history_read(game: &'static str, source: &'static str) {
 
 pub(crate) fn record_log_replay(game: &'static str) {
     metrics::counter!(LOG_REPLAYS, "game" => game).increment(1);
+}
+
+/// Counts one refusal (see [`REFUSALS`] for the reasons).
+pub(crate) fn record_refusal(reason: &'static str) {
+    metrics::counter!(REFUSALS, "reason" => reason).increment(1);
 }
 
 pub(crate) fn record_fenced_write() {

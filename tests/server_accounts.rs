@@ -366,6 +366,91 @@ async fn login_attempts_are_limited_per_address_and_per_name() {
     app.stop().await;
 }
 
+/// Issue 23: one wrong guess every few seconds used to lock a name's owner out. A device
+/// that logged in to the name before passes the name's limit (by its `device` id from any
+/// address, or by its address); a stranger, even with the right password, still waits.
+#[tokio::test]
+async fn someone_elses_wrong_guesses_cannot_lock_the_owners_known_device_out() {
+    let app = app_on(Backend::Sqlite, |config| {
+        config.abuse.login_burst = 3;
+        config.abuse.login_attempts_per_minute = 1;
+        config.abuse.trusted_proxies = vec!["127.0.0.0/8".parse().expect("net")];
+    })
+    .await
+    .expect("sqlite");
+    let player = app.player("judy").await;
+    let (status, body) = claim(&app, &player.token, "judy", PASSWORD).await;
+    assert_eq!(status, 200, "{body}");
+    let device = "judys-phone-5f0c2a9e41d7b3c8";
+    let attempt = |password: &'static str, address: &'static str, device: Option<&'static str>| {
+        let mut body = json!({ "username": "judy", "password": password });
+        if let Some(device) = device {
+            body["device"] = json!(device);
+        }
+        send(&app, reqwest::Method::POST, "/v1/sessions", None, Some(body), Some(address))
+    };
+    // The owner logs in once from home: the device is known from now on.
+    let (status, _, body) = attempt(PASSWORD, "198.51.100.20", Some(device)).await;
+    assert_eq!(status, 201, "{body}");
+    // A guesser drains the name's bucket (3, one spent by that login) from new addresses.
+    for address in ["203.0.113.11", "203.0.113.12"] {
+        let (status, _, body) = attempt("wrong password", address, None).await;
+        assert_error(status, &body, 401, "invalid_credentials");
+    }
+    let (status, _, body) = attempt(PASSWORD, "203.0.113.14", None).await;
+    assert_error(status, &body, 429, "rate_limited");
+    let (status, _, body) = attempt(PASSWORD, "203.0.113.15", Some("a-device-never-seen-before")).await;
+    assert_error(status, &body, 429, "rate_limited");
+    // The owner's device gets in, from a new address too, and so does its known address.
+    let (status, _, body) = attempt(PASSWORD, "192.0.2.33", Some(device)).await;
+    assert_eq!(status, 201, "the known device was locked out: {body}");
+    let (status, _, body) = attempt(PASSWORD, "198.51.100.20", None).await;
+    assert_eq!(status, 201, "the known address was locked out: {body}");
+    // A malformed device id is bad input, said so.
+    let (status, _, body) = attempt(PASSWORD, "192.0.2.34", Some("short")).await;
+    assert_error(status, &body, 400, "bad_request");
+    app.stop().await;
+}
+
+/// Issue 23: password hashing used to run unbounded on the blocking pool (100 logins took
+/// 1.9 GB). With one hashing thread and a queue of one, a burst gets its answers (401) or
+/// 503 `overloaded` with `Retry-After`, never anything else, and the server recovers.
+#[tokio::test]
+async fn a_login_burst_past_the_password_pool_is_refused_as_overloaded() {
+    let app = app_on(Backend::Sqlite, |config| {
+        config.abuse = crease::http::limits::AbuseConfig::off();
+        config.accounts.password_hash_threads = Some(1);
+        config.accounts.password_hash_queue = 1;
+    })
+    .await
+    .expect("sqlite");
+    let player = app.player("kim").await;
+    let (status, body) = claim(&app, &player.token, "kim", PASSWORD).await;
+    assert_eq!(status, 200, "{body}");
+    let burst = (0..16).map(|index| {
+        let body = json!({ "username": format!("random{index}"), "password": "some guess or other" });
+        send(&app, reqwest::Method::POST, "/v1/sessions", None, Some(body), None)
+    });
+    let answers = futures_util::future::join_all(burst).await;
+    let mut overloaded = 0;
+    for (status, retry_after, body) in &answers {
+        match status {
+            401 => assert_eq!(body["error"]["code"], "invalid_credentials", "{body}"),
+            503 => {
+                assert_eq!(body["error"]["code"], "overloaded", "{body}");
+                assert_eq!(*retry_after, Some(1), "{body}");
+                overloaded += 1;
+            }
+            other => panic!("a login answered {other}: {body}"),
+        }
+    }
+    assert!(overloaded >= 1, "16 logins at once fit a pool of one thread and a queue of one");
+    assert!(overloaded <= 14, "at least the running and the queued one were answered");
+    let (status, body) = log_in(&app, "kim", PASSWORD).await;
+    assert_eq!(status, 201, "the pool serves again: {body}");
+    app.stop().await;
+}
+
 /// A database that was migrated before accounts existed: its players' tokens must keep
 /// working after the upgrade, since each becomes that guest's session.
 async fn tokens_issued_before_sessions_survive_the_upgrade(backend: Backend) {

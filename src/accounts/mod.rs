@@ -8,18 +8,18 @@
 //! it was issued, the guest token included, because the password can always mint a new one.
 //!
 //! Passwords are hashed with argon2id (RustCrypto's `argon2`, OWASP's recommended default
-//! parameters) on the blocking pool, since one hash takes tens of milliseconds of CPU.
+//! parameters) on a small pool of threads of their own with a bounded queue
+//! ([`passwords`]), since one hash takes tens of milliseconds of CPU and 19 MiB.
+
+pub mod passwords;
 
 use crate::fairness;
 use crate::input::{Password, Username};
 use crate::matches::Player;
 use crate::protocol::{Account, SessionCreated};
 use crate::store::{AccountRow, ClaimRefused, Store, StoreError};
-use argon2::Argon2;
-use argon2::password_hash::phc::PasswordHash;
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use chrono::{DateTime, Utc};
-use std::sync::LazyLock;
+use passwords::{PasswordError, PasswordPool};
 use std::time::Duration;
 
 /// `crease serve` settings for accounts and sessions.
@@ -29,13 +29,36 @@ pub struct AccountConfig {
     /// the claim for the guest token): then the player logs in again.
     #[arg(long, env = "CREASE_SESSION_TTL", default_value = "30days", value_parser = session_ttl)]
     pub session_ttl: Duration,
+
+    /// Password hashes (logins, claims) that may run at once, each on a thread of its own
+    /// with 19 MiB of memory; unset, one per CPU core.
+    #[arg(long, env = "CREASE_PASSWORD_HASH_THREADS",
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub password_hash_threads: Option<u16>,
+
+    /// Logins and claims that may wait for a hashing thread; past that, 503 `overloaded`.
+    #[arg(long, env = "CREASE_PASSWORD_HASH_QUEUE", default_value_t = 32,
+          value_parser = clap::value_parser!(u16).range(0..=10_000))]
+    pub password_hash_queue: u16,
 }
 
 impl Default for AccountConfig {
     fn default() -> Self {
         AccountConfig {
             session_ttl: Duration::from_secs(30 * 24 * 60 * 60),
+            password_hash_threads: None,
+            password_hash_queue: 32,
         }
+    }
+}
+
+impl AccountConfig {
+    /// The hashing threads: as configured, else one per core.
+    pub fn hash_threads(&self) -> usize {
+        self.password_hash_threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, usize::from),
+            usize::from,
+        )
     }
 }
 
@@ -70,14 +93,27 @@ pub enum AccountError {
     /// Hashing or verifying a password failed (a malformed stored hash, a lost task).
     #[error("{0}")]
     Password(String),
+    /// Every password thread is busy and its queue is full.
+    #[error("too many logins at once; retry shortly")]
+    Busy,
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl From<PasswordError> for AccountError {
+    fn from(error: PasswordError) -> Self {
+        match error {
+            PasswordError::Busy => AccountError::Busy,
+            PasswordError::Failed(message) => AccountError::Password(message),
+        }
+    }
 }
 
 /// Claims, logins and logouts, over the store.
 pub struct Accounts {
     store: Store,
     session_ttl: chrono::TimeDelta,
+    passwords: PasswordPool,
 }
 
 impl Accounts {
@@ -85,6 +121,7 @@ impl Accounts {
         Accounts {
             store,
             session_ttl: chrono::TimeDelta::from_std(config.session_ttl).unwrap_or(chrono::TimeDelta::MAX),
+            passwords: PasswordPool::new(config.hash_threads(), usize::from(config.password_hash_queue)),
         }
     }
 
@@ -113,7 +150,7 @@ impl Accounts {
         username: Username,
         password: Password,
     ) -> Result<Account, AccountError> {
-        let password_hash = hash_password(password).await?;
+        let password_hash = self.passwords.hash(password).await?;
         let now = Utc::now();
         self.store
             .claim(
@@ -143,7 +180,7 @@ impl Accounts {
     ) -> Result<SessionCreated, AccountError> {
         let login = self.store.login_by_username(username.as_str()).await?;
         let stored = login.as_ref().map(|login| login.password_hash.clone());
-        let matches = verify_password(password, stored).await?;
+        let matches = self.passwords.verify(password, stored).await?;
         let Some(login) = login.filter(|_| matches) else {
             return Err(AccountError::InvalidCredentials);
         };
@@ -200,70 +237,9 @@ fn account_body(row: AccountRow, session_expires_at: Option<DateTime<Utc>>) -> A
     }
 }
 
-/// The argon2id PHC string of a password, with a fresh random salt.
-async fn hash_password(password: Password) -> Result<String, AccountError> {
-    tokio::task::spawn_blocking(move || {
-        Argon2::default()
-            .hash_password(password.as_bytes())
-            .map(|hash| hash.to_string())
-            .map_err(|error| AccountError::Password(format!("hashing a password: {error}")))
-    })
-    .await
-    .map_err(|error| AccountError::Password(format!("the password hashing task failed: {error}")))?
-}
-
-/// A hash no password matches in practice (its password is random and thrown away): what an
-/// unknown login name is verified against, so that it costs what a known one does.
-static STAND_IN_HASH: LazyLock<Option<String>> = LazyLock::new(|| {
-    Argon2::default()
-        .hash_password(fairness::new_token().as_bytes())
-        .map(|hash| hash.to_string())
-        .ok()
-});
-
-/// Whether `password` is the one `stored` was made from; with no `stored` hash, a stand-in
-/// is checked so the answer (always no) takes as long.
-async fn verify_password(password: Password, stored: Option<String>) -> Result<bool, AccountError> {
-    tokio::task::spawn_blocking(move || {
-        let known = stored.is_some();
-        let Some(phc) = stored.or_else(|| STAND_IN_HASH.clone()) else {
-            return Err(AccountError::Password("no stand-in password hash".into()));
-        };
-        let parsed = PasswordHash::new(&phc).map_err(|error| {
-            AccountError::Password(format!("a stored password hash is malformed: {error}"))
-        })?;
-        let verified = Argon2::default()
-            .verify_password(password.as_bytes(), &parsed)
-            .is_ok();
-        Ok(known && verified)
-    })
-    .await
-    .map_err(|error| AccountError::Password(format!("the password check task failed: {error}")))?
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[tokio::test]
-    async fn a_password_verifies_against_its_own_hash_only() {
-        let hash = hash_password(Password::parse("correct horse").expect("password"))
-            .await
-            .expect("hash");
-        assert!(hash.starts_with("$argon2id$"), "{hash}");
-        let right = Password::parse("correct horse").expect("password");
-        let wrong = Password::parse("correct horsf").expect("password");
-        assert!(
-            verify_password(right.clone(), Some(hash.clone()))
-                .await
-                .expect("verify")
-        );
-        assert!(!verify_password(wrong, Some(hash)).await.expect("verify"));
-        assert!(
-            !verify_password(right, None).await.expect("stand-in"),
-            "no account, no match"
-        );
-    }
 
     #[test]
     fn a_session_ttl_needs_a_unit_and_a_sane_length() {

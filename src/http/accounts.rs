@@ -1,7 +1,7 @@
 //! Accounts and sessions: claim a guest player, log in elsewhere, log out (here or
 //! everywhere). See [`crate::accounts`] for the rules.
 
-use super::limits::ClientAddress;
+use super::limits::{ClientAddress, Device};
 use super::{AppState, JsonBody, bearer, require_player};
 use crate::error::ApiError;
 use crate::input::{Password, Username};
@@ -46,6 +46,7 @@ async fn show(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<
         (status = 400, description = "`bad_request`: the login name or the password is not acceptable", body = ref("#/components/schemas/ErrorBody")),
         (status = 401, body = ref("#/components/schemas/ErrorBody")),
         (status = 409, description = "`already_claimed` or `username_taken`", body = ref("#/components/schemas/ErrorBody")),
+        (status = 503, description = "`overloaded`: too many password hashes at once; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
     ))]
 async fn claim(
     State(state): State<AppState>,
@@ -70,7 +71,8 @@ async fn claim(
         (status = 201, body = ref("#/components/schemas/SessionCreated")),
         (status = 400, body = ref("#/components/schemas/ErrorBody")),
         (status = 401, description = "`invalid_credentials`: unknown login name or wrong password", body = ref("#/components/schemas/ErrorBody")),
-        (status = 429, description = "`rate_limited`: too many login attempts from this address or for this name; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
+        (status = 429, description = "`rate_limited`: too many login attempts from this address or for this name (a device that logged in to the name before passes the name's limit); see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
+        (status = 503, description = "`overloaded`: too many password checks at once; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
     ))]
 async fn log_in(
     ClientAddress(client): ClientAddress,
@@ -78,10 +80,28 @@ async fn log_in(
     JsonBody(body): JsonBody<LogIn>,
 ) -> Result<(StatusCode, Json<SessionCreated>), ApiError> {
     let username = Username::parse(&body.username)?;
-    state.limits.admit_login(client, &username)?;
+    let device_id = body.device.as_deref().map(device_id).transpose()?;
+    let device = Device {
+        id: device_id,
+        address: client,
+    };
+    state.limits.admit_login(device, &username)?;
     let password = Password::parse(&body.password).map_err(|_| ApiError::InvalidCredentials)?;
-    let session = state.accounts.login(username, password).await?;
+    let session = state.accounts.login(username.clone(), password).await?;
+    state.limits.remember_login(device, &username);
     Ok((StatusCode::CREATED, Json(session)))
+}
+
+/// A login body's `device`: 16 to 128 printable ASCII characters, so that it is long enough
+/// not to be guessed and short enough to keep.
+fn device_id(text: &str) -> Result<&str, ApiError> {
+    let printable = text.bytes().all(|byte| byte.is_ascii_graphic());
+    if !(16..=128).contains(&text.len()) || !printable {
+        return Err(ApiError::BadRequest(
+            "`device` must be 16 to 128 printable ASCII characters".into(),
+        ));
+    }
+    Ok(text)
 }
 
 /// Logs out: the token of this request stops working.

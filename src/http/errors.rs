@@ -80,6 +80,7 @@ impl From<AccountError> for ApiError {
             AccountError::UsernameTaken(username) => ApiError::UsernameTaken(username),
             AccountError::NotClaimed => ApiError::NotClaimed,
             AccountError::Password(message) => ApiError::Internal(message),
+            AccountError::Busy => ApiError::Overloaded,
             AccountError::Store(error) => error.into(),
         }
     }
@@ -119,6 +120,10 @@ mod tests {
         assert_eq!(
             answer(AccountError::Password("no stand-in password hash".into())),
             ("internal", StatusCode::INTERNAL_SERVER_ERROR)
+        );
+        assert_eq!(
+            answer(AccountError::Busy),
+            ("overloaded", StatusCode::SERVICE_UNAVAILABLE)
         );
     }
 }

@@ -14,7 +14,11 @@
 //!
 //! Logins (`POST /v1/sessions`) have buckets of their own, per address and per login name:
 //! each attempt costs an argon2 hash, and a password guesser is exactly what a tight limit
-//! per name stops, from however many addresses it comes.
+//! per name stops, from however many addresses it comes. That limit must not lock the
+//! name's owner out, though (one wrong guess every few seconds would): a *known device*, one
+//! that logged in to that name successfully before on this node (by the `device` id of its
+//! login body, or by its address), is not charged to the name's bucket, only to its
+//! address's. A guesser cannot become known without the password.
 //!
 //! The buckets are `governor`'s GCRA limiters keyed by address and by player id: a refusal
 //! says exactly when the next request will pass, which becomes `Retry-After`.
@@ -28,10 +32,16 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
+use sha2::{Digest, Sha256};
+use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
+use std::sync::Mutex;
 use std::time::Duration;
+
+/// Devices remembered per login name (the most recent ones).
+const KNOWN_DEVICES_PER_NAME: usize = 8;
 
 /// Keys kept before stale ones are purged: bounds the limiters' memory under a spray of
 /// addresses, while a steady population of clients never triggers a purge.
@@ -116,6 +126,59 @@ pub struct AbuseLimits {
     max_open_matches: Option<u32>,
     logins_per_ip: Option<Bucket<IpAddr>>,
     logins_per_username: Option<Bucket<String>>,
+    known_devices: KnownDevices,
+}
+
+/// What identifies a logging-in device: its `device` id, if it sent one, and its address.
+#[derive(Debug, Clone, Copy)]
+pub struct Device<'a> {
+    pub id: Option<&'a str>,
+    pub address: Option<IpAddr>,
+}
+
+/// The devices that logged in to each name, as digests (a device id is a secret of sorts).
+#[derive(Default)]
+struct KnownDevices {
+    by_name: Mutex<HashMap<String, VecDeque<[u8; 32]>>>,
+}
+
+impl KnownDevices {
+    fn digests(device: Device<'_>) -> impl Iterator<Item = [u8; 32]> {
+        let id = device.id.map(|id| Sha256::digest(format!("device:{id}")).into());
+        let address = device
+            .address
+            .map(|address| Sha256::digest(format!("address:{address}")).into());
+        id.into_iter().chain(address)
+    }
+
+    fn knows(&self, username: &str, device: Device<'_>) -> bool {
+        let Ok(by_name) = self.by_name.lock() else {
+            return false;
+        };
+        let Some(known) = by_name.get(username) else {
+            return false;
+        };
+        Self::digests(device).any(|digest| known.contains(&digest))
+    }
+
+    fn remember(&self, username: &str, device: Device<'_>) {
+        let Ok(mut by_name) = self.by_name.lock() else {
+            return;
+        };
+        if by_name.len() > PURGE_ABOVE_KEYS && !by_name.contains_key(username) {
+            // Only successful logins add names, so this is rare; forgetting costs a known
+            // device one pass through the name's bucket, nothing more.
+            by_name.clear();
+        }
+        let known = by_name.entry(username.to_string()).or_default();
+        for digest in Self::digests(device) {
+            known.retain(|old| *old != digest);
+            known.push_back(digest);
+        }
+        while known.len() > KNOWN_DEVICES_PER_NAME {
+            known.pop_front();
+        }
+    }
 }
 
 impl AbuseLimits {
@@ -142,22 +205,30 @@ impl AbuseLimits {
             logins_per_username: on
                 .then(|| Bucket::new(config.login_attempts_per_minute, config.login_burst))
                 .flatten(),
+            known_devices: KnownDevices::default(),
         }
     }
 
-    /// Charges one login attempt to the client's address and to the login name tried,
-    /// before the password is checked. Both are charged even when the first refuses, so a
-    /// guesser spreading over addresses still drains the name's bucket.
-    pub fn admit_login(&self, client: Option<IpAddr>, username: &Username) -> Result<(), ApiError> {
-        let by_address = match (&self.logins_per_ip, client) {
+    /// Charges one login attempt to the client's address and, unless the device is known
+    /// to this name, to the login name tried, before the password is checked. Both are
+    /// charged even when the first refuses, so a guesser spreading over addresses still
+    /// drains the name's bucket.
+    pub fn admit_login(&self, device: Device<'_>, username: &Username) -> Result<(), ApiError> {
+        let by_address = match (&self.logins_per_ip, device.address) {
             (Some(bucket), Some(ip)) => bucket.take(&ip),
             _ => Ok(()),
         };
         let by_name = match &self.logins_per_username {
+            Some(_) if self.known_devices.knows(username.as_str(), device) => Ok(()),
             Some(bucket) => bucket.take(&username.as_str().to_string()),
             None => Ok(()),
         };
         by_address.and(by_name)
+    }
+
+    /// A login to `username` succeeded from `device`: from now on it passes the name's limit.
+    pub fn remember_login(&self, device: Device<'_>, username: &Username) {
+        self.known_devices.remember(username.as_str(), device);
     }
 
     /// Charges one creation to `player` and checks its unfinished matches against the cap.
@@ -314,6 +385,38 @@ mod tests {
         let direct = ip("198.51.100.7");
         assert_eq!(client_ip(direct, ["203.0.113.9"].into_iter(), &trusted), direct);
         assert_eq!(client_ip(proxy, ["203.0.113.9"].into_iter(), &[]), proxy);
+    }
+
+    #[test]
+    fn a_known_device_passes_a_drained_name_and_strangers_do_not() {
+        let config = AbuseConfig {
+            login_burst: 2,
+            login_attempts_per_minute: 1,
+            ..AbuseConfig::default()
+        };
+        let limits = AbuseLimits::new(&config);
+        let name = Username::parse("erin").expect("name");
+        let ip = |text: &str| Some(text.parse::<IpAddr>().expect("ip"));
+        let owner = Device { id: Some("a-device-id-of-the-owner-0001"), address: ip("198.51.100.1") };
+        limits.remember_login(owner, &name);
+        // A guesser drains the name from two addresses...
+        for address in ["203.0.113.1", "203.0.113.2"] {
+            let guesser = Device { id: None, address: ip(address) };
+            assert!(limits.admit_login(guesser, &name).is_ok());
+        }
+        let stranger = Device { id: Some("a-device-id-never-seen-here"), address: ip("203.0.113.3") };
+        assert!(matches!(limits.admit_login(stranger, &name), Err(ApiError::RateLimited { .. })));
+        // ...but the owner's device passes, by its id from a new address and by its address.
+        let travelling = Device { id: owner.id, address: ip("192.0.2.77") };
+        assert!(limits.admit_login(travelling, &name).is_ok());
+        let same_address = Device { id: None, address: owner.address };
+        assert!(limits.admit_login(same_address, &name).is_ok());
+        // Known to one name is not known to another.
+        let other = Username::parse("frank").expect("name");
+        for _ in 0..2 {
+            assert!(limits.admit_login(Device { id: None, address: ip("203.0.113.9") }, &other).is_ok());
+        }
+        assert!(limits.admit_login(travelling, &other).is_err());
     }
 
     #[test]

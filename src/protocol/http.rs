@@ -180,6 +180,11 @@ pub struct ClaimAccount {
 pub struct LogIn {
     pub username: String,
     pub password: String,
+    /// An id this device keeps for itself (16 to 128 printable characters, random, never
+    /// shown to anyone). A device that logged in to this name before passes the per-name
+    /// limit, so someone else's wrong guesses cannot lock its owner out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
 }
 
 /// A new session: the token is shown once; send it as `Authorization: Bearer <token>` (or

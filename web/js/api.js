@@ -11,6 +11,27 @@ export class ApiError extends Error {
   }
 }
 
+const DEVICE_KEY = 'crease.device';
+
+/**
+ * This browser's device id, made once and kept: a device that logged in to a name before
+ * passes that name's login limit, so someone else's wrong guesses cannot lock its owner out.
+ */
+export function deviceId() {
+  let id = null;
+  try {
+    id = localStorage.getItem(DEVICE_KEY);
+    if (!id) {
+      const bytes = crypto.getRandomValues(new Uint8Array(18));
+      id = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+      localStorage.setItem(DEVICE_KEY, id);
+    }
+  } catch {
+    return undefined; // storage refused (private mode): log in as an unknown device
+  }
+  return id;
+}
+
 /**
  * The account kept in localStorage: {player_id, token, name}, plus {username, expires_at}
  * once it is a claimed account's session (a login, or a guest that claimed itself).
@@ -97,7 +118,7 @@ export const api = {
   log: (id) => request('GET', `/v1/matches/${id}/log`),
   account: () => request('GET', '/v1/account'),
   claim: (username, password) => request('POST', '/v1/account/claim', { username, password }),
-  logIn: (username, password) => request('POST', '/v1/sessions', { username, password }),
+  logIn: (username, password) => request('POST', '/v1/sessions', { username, password, device: deviceId() }),
   logOut: () => request('DELETE', '/v1/sessions/current'),
   logOutEverywhere: () => request('DELETE', '/v1/sessions'),
   leaderboard: (game, format, cursor) => {
