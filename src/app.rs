@@ -20,6 +20,7 @@ pub struct Application {
     server: JoinHandle<std::io::Result<()>>,
     matchmaking: JoinHandle<()>,
     membership: JoinHandle<()>,
+    session_upkeep: Vec<JoinHandle<()>>,
 }
 
 impl Application {
@@ -59,11 +60,13 @@ impl Application {
         let listener = crate::listener::bind(config.bind, &config.connections)?;
         let address = listener.local_addr()?;
         let (shutdown, stopping) = watch::channel(false);
+        let accounts = crate::accounts::Accounts::new(lobby.store.clone(), &config.accounts)
+            .with_cluster(cluster.clone());
+        let session_upkeep = accounts
+            .spawn_upkeep(config.accounts.session_recheck, stopping.clone())
+            .await;
         let state = AppState {
-            accounts: Arc::new(crate::accounts::Accounts::new(
-                lobby.store.clone(),
-                &config.accounts,
-            )),
+            accounts: Arc::new(accounts),
             lobby: lobby.clone(),
             limits: Arc::new(crate::http::limits::AbuseLimits::new(&config.abuse)),
             shutdown: stopping.clone(),
@@ -87,6 +90,7 @@ impl Application {
             server,
             matchmaking,
             membership,
+            session_upkeep,
         })
     }
 
@@ -113,6 +117,9 @@ impl Application {
         let _ = self.server.await;
         let _ = self.matchmaking.await;
         let _ = self.membership.await;
+        for task in self.session_upkeep {
+            let _ = task.await;
+        }
         self.lobby.shutdown().await;
         self.lobby.store.close().await;
         tracing::info!("crease stopped");

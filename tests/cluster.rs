@@ -405,6 +405,78 @@ async fn sockets_opened_before_the_start_get_it_on_either_node() {
     }
 }
 
+/// Issue 23: a logout on one node closes the token's sockets on every node within a second
+/// (over NATS), whichever node they are on and whichever runs the match.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_logout_on_one_node_closes_the_sessions_sockets_on_every_node() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let Some(cluster) = TestCluster::new().await else {
+        return;
+    };
+    let nodes = [cluster.node("a", TTL_MS).await, cluster.node("b", TTL_MS).await];
+    let (_, guest) = register(&cluster.http, &nodes[0].base, "logout-owner").await;
+    let claim = json!({ "username": "logout-owner", "password": "correct horse battery" });
+    let url = format!("{}/v1/account/claim", nodes[0].base);
+    let (status, body) = post(&cluster.http, &url, &guest, claim).await;
+    assert_eq!(status, 200, "{body}");
+    let body = json!({ "game": "ctg", "options": { "format": "t10" }, "opponent": "bot" });
+    let (status, info) = post(&cluster.http, &format!("{}/v1/matches", nodes[0].base), &guest, body).await;
+    assert_eq!(status, 201, "{info}");
+    let match_id = info["match_id"].as_str().expect("match_id").to_string();
+    let mut sockets = Vec::new();
+    for node in &nodes {
+        let url = format!(
+            "{}/v1/matches/{match_id}/ws?token={guest}",
+            node.base.replacen("http", "ws", 1)
+        );
+        let (socket, _) = tokio_tungstenite::connect_async(url.as_str()).await.expect("connect");
+        sockets.push(socket);
+    }
+    // Both sockets play: each answers a ping.
+    for socket in &mut sockets {
+        let ping = json!({ "type": "ping", "id": "alive?" }).to_string();
+        socket.send(Message::Text(ping.into())).await.expect("send");
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(20), socket.next())
+                .await
+                .expect("the server went quiet");
+            match frame {
+                Some(Ok(Message::Text(text))) if text.contains("\"pong\"") => break,
+                Some(Ok(_)) => continue,
+                other => panic!("the socket ended: {other:?}"),
+            }
+        }
+    }
+    let response = cluster
+        .http
+        .delete(format!("{}/v1/sessions/current", nodes[0].base))
+        .bearer_auth(&guest)
+        .send()
+        .await
+        .expect("DELETE");
+    assert_eq!(response.status().as_u16(), 200);
+    let logged_out = Instant::now();
+    for (index, socket) in sockets.iter_mut().enumerate() {
+        let code = loop {
+            let frame = tokio::time::timeout(Duration::from_secs(5), socket.next())
+                .await
+                .unwrap_or_else(|_| panic!("the socket on node {index} stayed open"));
+            match frame {
+                Some(Ok(Message::Close(frame))) => break frame.map(|frame| u16::from(frame.code)),
+                Some(Ok(_)) => continue,
+                other => panic!("the socket on node {index} ended without a close: {other:?}"),
+            }
+        };
+        assert_eq!(code, Some(4401), "node {index}");
+        assert!(
+            logged_out.elapsed() < Duration::from_secs(1),
+            "node {index} closed after {:?}",
+            logged_out.elapsed()
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_of_the_owner_moves_its_matches_and_loses_no_acked_command() {
     let Some(cluster) = TestCluster::new().await else {

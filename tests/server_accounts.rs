@@ -451,6 +451,142 @@ async fn a_login_burst_past_the_password_pool_is_refused_as_overloaded() {
     app.stop().await;
 }
 
+/// The close code a socket ends with within `limit`, skipping whatever it is sent before;
+/// `None` if it is still open then.
+async fn closed_within(client: &mut common::Client, limit: Duration) -> Option<Option<u16>> {
+    use common::Received;
+    let deadline = tokio::time::Instant::now() + limit;
+    client.timeout = None;
+    loop {
+        match tokio::time::timeout_at(deadline, client.next()).await {
+            Err(_) => return None,
+            Ok(Received::Closed(code)) => return Some(code),
+            Ok(Received::Message(_)) => continue,
+        }
+    }
+}
+
+/// The socket still plays: a ping is answered (whatever else arrives first).
+async fn still_open(client: &mut common::Client) {
+    use common::Received;
+    use crease::protocol::ServerMessage;
+    client.timeout = Some(Duration::from_secs(10));
+    client.send_text(json!({ "type": "ping", "id": "alive?" }).to_string()).await;
+    loop {
+        match client.next().await {
+            Received::Message(message) if matches!(*message, ServerMessage::Pong { .. }) => return,
+            Received::Message(_) => continue,
+            Received::Closed(code) => panic!("the socket closed ({code:?}) although its session lives"),
+        }
+    }
+}
+
+/// A toy match against the bot, created with `token`.
+async fn match_against_the_bot(app: &TestApp, token: &str) -> String {
+    let body = json!({ "game": "toy", "options": { "rounds": 50 }, "opponent": "bot" });
+    let (status, created) = app.post("/v1/matches", Some(token), body).await;
+    assert_eq!(status, 201, "{created}");
+    created["match_id"].as_str().expect("match id").to_string()
+}
+
+/// Issue 23: a logout used to leave the token's open sockets playing. Now logging out ends
+/// that session's sockets within a second (close 4401), logging out everywhere ends all of
+/// the player's, and sockets of other sessions (and spectators) play on.
+async fn ending_a_session_closes_its_sockets(backend: Backend) {
+    let Some(app) = app_on(backend, |_| {}).await else {
+        return;
+    };
+    let player = app.player("lena").await;
+    let (status, body) = claim(&app, &player.token, "lena", PASSWORD).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, other_device) = log_in(&app, "lena", PASSWORD).await;
+    assert_eq!(status, 201, "{other_device}");
+    let other_device = token_of(&other_device);
+    let match_id = match_against_the_bot(&app, &player.token).await;
+    let mut here = app.connect(&match_id, Some(&player.token), None).await;
+    let mut there = app.connect(&match_id, Some(&other_device), None).await;
+    let mut watcher = app.connect(&match_id, None, None).await;
+    for socket in [&mut here, &mut there, &mut watcher] {
+        still_open(socket).await;
+    }
+    let (status, body) = app.delete("/v1/sessions/current", Some(&player.token)).await;
+    assert_eq!(status, 200, "{body}");
+    let code = closed_within(&mut here, Duration::from_secs(1)).await;
+    assert_eq!(code, Some(Some(4401)), "the logged-out socket closes with 4401 within 1 s");
+    still_open(&mut there).await;
+    still_open(&mut watcher).await;
+    // A new socket with the ended token is refused outright.
+    let (status, _) = app.get(&format!("/v1/matches/{match_id}/ws"), Some(&player.token)).await;
+    assert_eq!(status, 401);
+
+    let (status, body) = app.delete("/v1/sessions", Some(&other_device)).await;
+    assert_eq!(status, 200, "{body}");
+    let code = closed_within(&mut there, Duration::from_secs(1)).await;
+    assert_eq!(code, Some(Some(4401)), "log out everywhere closes it within 1 s");
+    still_open(&mut watcher).await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn ending_a_session_closes_its_sockets_sqlite() {
+    ending_a_session_closes_its_sockets(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn ending_a_session_closes_its_sockets_postgres() {
+    ending_a_session_closes_its_sockets(Backend::Postgres).await;
+}
+
+/// Expiry ends a socket too: a login's socket at the session's end, and a guest's socket at
+/// the expiry its token gets when the account is claimed under it.
+#[tokio::test]
+async fn an_expiring_session_closes_its_sockets_at_the_expiry() {
+    let ttl = Duration::from_secs(2);
+    let app = app_on(Backend::Sqlite, |config| config.accounts.session_ttl = ttl)
+        .await
+        .expect("sqlite");
+    let guest = app.player("mia").await;
+    let match_id = match_against_the_bot(&app, &guest.token).await;
+    let mut guest_socket = app.connect(&match_id, Some(&guest.token), None).await;
+    still_open(&mut guest_socket).await;
+    let (status, body) = claim(&app, &guest.token, "mia", PASSWORD).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, login) = log_in(&app, "mia", PASSWORD).await;
+    assert_eq!(status, 201, "{login}");
+    let mut login_socket = app.connect(&match_id, Some(&token_of(&login)), None).await;
+    still_open(&mut login_socket).await;
+    let started = std::time::Instant::now();
+    assert_eq!(closed_within(&mut guest_socket, ttl + Duration::from_secs(1)).await, Some(Some(4401)));
+    assert_eq!(closed_within(&mut login_socket, ttl + Duration::from_secs(1)).await, Some(Some(4401)));
+    assert!(started.elapsed() >= ttl - Duration::from_millis(300), "closed after {:?}", started.elapsed());
+    app.stop().await;
+}
+
+/// The backstop: a session deleted behind the server's back (an operator's SQL, or a logout
+/// on a node whose announcement was lost) closes its sockets at the next recheck.
+#[tokio::test]
+async fn a_session_deleted_in_sql_closes_its_sockets_at_the_recheck() {
+    let app = app_on(Backend::Sqlite, |config| {
+        config.accounts.session_recheck = Duration::from_millis(200);
+    })
+    .await
+    .expect("sqlite");
+    let player = app.player("noor").await;
+    let match_id = match_against_the_bot(&app, &player.token).await;
+    let mut socket = app.connect(&match_id, Some(&player.token), None).await;
+    still_open(&mut socket).await;
+    let crease::store::Store::Sqlite(pool) = app.app().store() else {
+        panic!("a SQLite store");
+    };
+    sqlx::query("DELETE FROM player_session WHERE player_id = $1")
+        .bind(&player.player_id)
+        .execute(pool)
+        .await
+        .expect("delete the session");
+    assert_eq!(closed_within(&mut socket, Duration::from_secs(1)).await, Some(Some(4401)));
+    app.stop().await;
+}
+
 /// A database that was migrated before accounts existed: its players' tokens must keep
 /// working after the upgrade, since each becomes that guest's session.
 async fn tokens_issued_before_sessions_survive_the_upgrade(backend: Backend) {

@@ -12,7 +12,9 @@
 //! ([`passwords`]), since one hash takes tens of milliseconds of CPU and 19 MiB.
 
 pub mod passwords;
+pub mod sessions;
 
+use crate::cluster::Cluster;
 use crate::fairness;
 use crate::input::{Password, Username};
 use crate::matches::Player;
@@ -20,6 +22,8 @@ use crate::protocol::{Account, SessionCreated};
 use crate::store::{AccountRow, ClaimRefused, Store, StoreError};
 use chrono::{DateTime, Utc};
 use passwords::{PasswordError, PasswordPool};
+use sessions::{OpenSessions, SessionWatch};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// `crease serve` settings for accounts and sessions.
@@ -40,6 +44,12 @@ pub struct AccountConfig {
     #[arg(long, env = "CREASE_PASSWORD_HASH_QUEUE", default_value_t = 32,
           value_parser = clap::value_parser!(u16).range(0..=10_000))]
     pub password_hash_queue: u16,
+
+    /// How often each node asks the database which sessions of its open sockets still
+    /// exist, and closes the sockets of those that do not: the backstop for a logout
+    /// announcement lost between nodes, and for sessions deleted in SQL.
+    #[arg(long, env = "CREASE_SESSION_RECHECK", default_value = "10s", value_parser = recheck_interval)]
+    pub session_recheck: Duration,
 }
 
 impl Default for AccountConfig {
@@ -48,6 +58,7 @@ impl Default for AccountConfig {
             session_ttl: Duration::from_secs(30 * 24 * 60 * 60),
             password_hash_threads: None,
             password_hash_queue: 32,
+            session_recheck: Duration::from_secs(10),
         }
     }
 }
@@ -70,6 +81,15 @@ fn session_ttl(text: &str) -> Result<Duration, String> {
         return Err("must be between 1s and 366days".into());
     }
     Ok(ttl)
+}
+
+/// A recheck interval with a unit, from 100 ms to an hour.
+fn recheck_interval(text: &str) -> Result<Duration, String> {
+    let interval = humantime::parse_duration(text).map_err(|error| error.to_string())?;
+    if interval < Duration::from_millis(100) || interval > Duration::from_secs(3600) {
+        return Err("must be between 100ms and 1h".into());
+    }
+    Ok(interval)
 }
 
 /// Why an account request was refused or failed: the accounts' own words, which the HTTP
@@ -109,11 +129,14 @@ impl From<PasswordError> for AccountError {
     }
 }
 
-/// Claims, logins and logouts, over the store.
+/// Claims, logins and logouts, over the store; and the sessions that open sockets hold.
 pub struct Accounts {
     store: Store,
     session_ttl: chrono::TimeDelta,
     passwords: PasswordPool,
+    sessions: Arc<OpenSessions>,
+    /// Where logouts are announced to the other nodes (cluster mode).
+    cluster: Option<Arc<Cluster>>,
 }
 
 impl Accounts {
@@ -122,7 +145,78 @@ impl Accounts {
             store,
             session_ttl: chrono::TimeDelta::from_std(config.session_ttl).unwrap_or(chrono::TimeDelta::MAX),
             passwords: PasswordPool::new(config.hash_threads(), usize::from(config.password_hash_queue)),
+            sessions: Arc::new(OpenSessions::default()),
+            cluster: None,
         }
+    }
+
+    /// Announces logouts to the cluster's other nodes, and applies theirs here.
+    pub fn with_cluster(mut self, cluster: Option<Arc<Cluster>>) -> Self {
+        self.cluster = cluster;
+        self
+    }
+
+    /// Starts this node's session upkeep: applying other nodes' logout announcements (in a
+    /// cluster) and the periodic recheck against the database. Both stop with `stop`.
+    pub async fn spawn_upkeep(
+        &self,
+        recheck_every: Duration,
+        stop: tokio::sync::watch::Receiver<bool>,
+    ) -> Vec<tokio::task::JoinHandle<()>> {
+        let mut tasks = Vec::new();
+        if let Some(cluster) = &self.cluster {
+            match cluster.listen(sessions::TOPIC).await {
+                Ok(messages) => {
+                    let mut stopped = stop.clone();
+                    let sessions = self.sessions.clone();
+                    tasks.push(tokio::spawn(async move {
+                        tokio::select! {
+                            _ = sessions::listen(sessions, messages) => {}
+                            _ = stopped.wait_for(|stop| *stop) => {}
+                        }
+                    }));
+                }
+                // The recheck still closes those sockets, only later.
+                Err(error) => tracing::error!(%error, "cannot listen for other nodes' logouts"),
+            }
+        }
+        tasks.push(tokio::spawn(sessions::recheck(
+            self.sessions.clone(),
+            self.store.clone(),
+            recheck_every,
+            stop,
+        )));
+        tasks
+    }
+
+    /// The player a socket's token opens, with a watch that resolves when that session ends
+    /// (logout, logout everywhere, expiry, deletion). `None` for a token that opens nothing.
+    pub async fn socket_session(&self, token: &str) -> Result<Option<(Player, SessionWatch)>, StoreError> {
+        let token_hash = fairness::token_hash(token);
+        // Watched before the lookup: a logout that deletes the session after the lookup
+        // notifies this watch (see `sessions`).
+        let watch = self.sessions.watch(&token_hash);
+        let Some(session) = self.store.session(&token_hash).await? else {
+            return Ok(None);
+        };
+        if session.expires_at.is_some_and(|expires_at| expires_at <= Utc::now()) {
+            return Ok(None);
+        }
+        watch.open_until(session.expires_at);
+        let player = Player {
+            player_id: session.player_id,
+            name: session.name,
+        };
+        Ok(Some((player, watch)))
+    }
+
+    /// Closes the sockets of the sessions `token_hashes`, here and on every other node.
+    async fn end_sockets(&self, token_hashes: &[String]) {
+        let sockets = self.sessions.end_tokens(token_hashes);
+        if sockets > 0 {
+            tracing::info!(sockets, "closing the sockets of ended sessions");
+        }
+        sessions::announce(self.cluster.as_deref(), token_hashes).await;
     }
 
     fn expiry_from(&self, now: DateTime<Utc>) -> DateTime<Utc> {
@@ -152,6 +246,7 @@ impl Accounts {
     ) -> Result<Account, AccountError> {
         let password_hash = self.passwords.hash(password).await?;
         let now = Utc::now();
+        let guest_tokens = self.store.open_ended_sessions_of(&player.player_id).await?;
         self.store
             .claim(
                 &player.player_id,
@@ -166,6 +261,8 @@ impl Accounts {
                 ClaimRefused::UsernameTaken => AccountError::UsernameTaken(username.as_str().to_string()),
                 ClaimRefused::Store(error) => AccountError::Store(error),
             })?;
+        // The guest token's open sockets now end with the session's new expiry.
+        self.sessions.expire_tokens(&guest_tokens, self.expiry_from(now));
         tracing::info!(player_id = %player.player_id, "account claimed");
         self.account(player, token).await
     }
@@ -220,10 +317,15 @@ impl Accounts {
         let ended = if everywhere {
             self.store.delete_sessions_of(&player.player_id).await?
         } else {
-            u64::from(self.store.delete_session(&fairness::token_hash(token)).await?)
+            let token_hash = fairness::token_hash(token);
+            match self.store.delete_session(&token_hash).await? {
+                true => vec![token_hash],
+                false => Vec::new(),
+            }
         };
-        tracing::info!(player_id = %player.player_id, ended, everywhere, "logged out");
-        Ok(ended)
+        self.end_sockets(&ended).await;
+        tracing::info!(player_id = %player.player_id, ended = ended.len(), everywhere, "logged out");
+        Ok(ended.len() as u64)
     }
 }
 

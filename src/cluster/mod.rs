@@ -104,6 +104,33 @@ impl Cluster {
         self.draining.store(true, Ordering::SeqCst);
     }
 
+    /// Publishes `payload` to every node listening on `topic` (at most once, best effort:
+    /// a listener must have a backstop for a lost announcement).
+    pub async fn announce(&self, topic: &str, payload: Vec<u8>) {
+        let subject = self.subjects.announcements(topic);
+        if let Err(error) = self.nats.publish(subject, payload.into()).await {
+            tracing::warn!(%error, topic, "could not announce to the cluster");
+        }
+        let _ = self.nats.flush().await;
+    }
+
+    /// Every announcement on `topic` from any node (this one included), until NATS is gone.
+    pub async fn listen(
+        &self,
+        topic: &str,
+    ) -> Result<impl futures_util::Stream<Item = Vec<u8>> + Unpin + use<>, ClusterError> {
+        use futures_util::StreamExt;
+        let subscriber = self
+            .nats
+            .subscribe(self.subjects.announcements(topic))
+            .await
+            .map_err(|error| ClusterError::Nats {
+                url: String::new(),
+                message: error.to_string(),
+            })?;
+        Ok(subscriber.map(|message| message.payload.to_vec()))
+    }
+
     /// Tells every node that leases were released, so they claim now, not at their next tick.
     pub(crate) async fn announce_orphans(&self) {
         let _ = self.nats.publish(self.subjects.orphans(), "".into()).await;
@@ -150,6 +177,11 @@ impl Subjects {
     /// Asks one node to start a match placed on it.
     fn start(&self, node_id: &str) -> String {
         format!("{}.node.{node_id}.start", self.prefix)
+    }
+
+    /// Announcements of one kind (`topic`) that another floor sends every node.
+    fn announcements(&self, topic: &str) -> String {
+        format!("{}.announce.{topic}", self.prefix)
     }
 
     /// Leases were released: claim them now.

@@ -9,6 +9,7 @@ mod rate;
 
 pub use rate::TokenBucket;
 
+use crate::accounts::sessions::SessionWatch;
 use crate::matches::{CommandError, MatchHandle, Subscription, ViewerBatch};
 use crate::protocol::{ClientMessage, ErrorCode, ErrorMessage, Frame, ServerMessage, Snapshot};
 use crate::rules::Viewer;
@@ -59,6 +60,40 @@ pub mod close {
     pub const POLICY: u16 = 1008;
     pub const TOO_BIG: u16 = 1009;
     pub const TRY_AGAIN: u16 = 1013;
+    /// The session of the token the socket was opened with ended (logout, logout
+    /// everywhere, expiry): log in again for a new token. An application code, like HTTP 401.
+    pub const SESSION_ENDED: u16 = 4401;
+}
+
+/// What ends a session from outside it: the server stopping, or the end of the login
+/// session whose token opened the socket (spectators without a token have none).
+pub struct Stops {
+    shutdown: watch::Receiver<bool>,
+    session: Option<SessionWatch>,
+}
+
+impl Stops {
+    pub fn new(shutdown: watch::Receiver<bool>, session: Option<SessionWatch>) -> Self {
+        Stops { shutdown, session }
+    }
+
+    /// Resolves with how to close when either comes. Cancel-safe (an arm of `select!`).
+    async fn wait(&mut self) -> End {
+        let Stops { shutdown, session } = self;
+        let session_ended = async {
+            match session {
+                Some(session) => session.ended().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = shutdown.changed() => End::Close(close::GOING_AWAY, "server shutting down"),
+            _ = session_ended => {
+                crate::telemetry::record_refusal("session_ended");
+                End::Close(close::SESSION_ENDED, "session ended: log in again")
+            }
+        }
+    }
 }
 
 /// Longest a routed ack waits for the events it acknowledges (they cross NATS separately).
@@ -212,7 +247,7 @@ pub async fn run_session<I, O>(
     handle: MatchHandle,
     viewer: Viewer,
     subscription: Subscription,
-    shutdown: watch::Receiver<bool>,
+    stops: Stops,
     limits: SocketLimits,
 ) where
     I: Stream<Item = Inbound> + Unpin,
@@ -228,7 +263,7 @@ pub async fn run_session<I, O>(
         backlog,
         feed,
     };
-    serve(inbound, outbound, handle, viewer, start, shutdown, limits).await
+    serve(inbound, outbound, handle, viewer, start, stops, limits).await
 }
 
 /// A subscription as the session sends it: the snapshot is `None` when the client already has
@@ -245,7 +280,7 @@ async fn serve<I, O>(
     handle: MatchHandle,
     viewer: Viewer,
     opening: Opening,
-    mut shutdown: watch::Receiver<bool>,
+    mut stops: Stops,
     limits: SocketLimits,
 ) where
     I: Stream<Item = Inbound> + Unpin,
@@ -301,7 +336,7 @@ async fn serve<I, O>(
                 Due::Ping => open = session.write(Outbound::Ping).await,
                 Due::Silent => break End::Close(close::GOING_AWAY, "no answer to pings"),
             },
-            _ = shutdown.changed() => break End::Close(close::GOING_AWAY, "server shutting down"),
+            end = stops.wait() => break end,
         }
     };
     let end = session
@@ -336,7 +371,7 @@ pub async fn run_before_start<I, O, F>(
     viewer: Viewer,
     max_command_bytes: usize,
     started: F,
-    mut shutdown: watch::Receiver<bool>,
+    mut stops: Stops,
     limits: SocketLimits,
 ) where
     I: Stream<Item = Inbound> + Unpin,
@@ -356,7 +391,7 @@ pub async fn run_before_start<I, O, F>(
                 Started::Live(handle, subscription) => {
                     let Subscription { backlog, feed, .. } = *subscription;
                     let rest = Opening { snapshot: None, backlog, feed };
-                    return serve(inbound, outbound, handle, viewer, rest, shutdown, limits).await;
+                    return serve(inbound, outbound, handle, viewer, rest, stops, limits).await;
                 }
                 Started::Close(code, reason) => break End::Close(code, reason),
             },
@@ -387,7 +422,7 @@ pub async fn run_before_start<I, O, F>(
                 Due::Ping => open = session.write(Outbound::Ping).await,
                 Due::Silent => break End::Close(close::GOING_AWAY, "no answer to pings"),
             },
-            _ = shutdown.changed() => break End::Close(close::GOING_AWAY, "server shutting down"),
+            end = stops.wait() => break end,
         }
     };
     session.finish(end, &mut inbound).await;
@@ -666,7 +701,7 @@ mod tests {
             handle,
             Viewer::Spectator,
             subscription,
-            shutdown,
+            Stops::new(shutdown, None),
             LIMITS,
         ));
         let (_, from_server) = mpsc::unbounded_channel();

@@ -1,7 +1,7 @@
 //! The lobby's match routes and the match WebSocket.
 
 use super::limits::IpAdmitted;
-use super::{AppState, JsonBody, QueryParams, bearer, optional_player, require_player};
+use super::{AppState, JsonBody, QueryParams, bearer, require_player};
 use crate::error::ApiError;
 use crate::gateway::{self, Inbound, Outbound};
 use crate::matches::Player;
@@ -155,7 +155,18 @@ async fn websocket(
     let id = id.into_string();
     let protocol = Protocol::from_query(query.protocol).map_err(ApiError::BadRequest)?;
     let token = query.token.as_deref().or_else(|| bearer(&headers));
-    let player = optional_player(&state, token).await?;
+    // A socket opened with a token closes when that session ends (see `accounts::sessions`).
+    let (player, session) = match token {
+        None => (None, None),
+        Some(token) => {
+            let (player, session) = state
+                .accounts
+                .socket_session(token)
+                .await?
+                .ok_or(ApiError::Unauthorized)?;
+            (Some(player), Some(session))
+        }
+    };
     let row = state.lobby.match_row(&id).await?; // 404 before anything else
     let seat = match &player {
         Some(player) => state.lobby.seat_of(player, &id).await?,
@@ -178,10 +189,10 @@ async fn websocket(
         // `None` means the match ended between the lookup and now (serve it as finished) or,
         // in a cluster, that no node runs it this moment (it is moving: try again shortly).
         if let Some(subscription) = handle.subscribe(viewer, query.resume_from, protocol).await {
-            let shutdown = state.shutdown.clone();
+            let stops = gateway::Stops::new(state.shutdown.clone(), session);
             return Ok(upgrade.on_upgrade(move |socket| async move {
                 let (inbound, outbound) = adapt(socket);
-                gateway::run_session(inbound, outbound, handle, viewer, subscription, shutdown, limits).await;
+                gateway::run_session(inbound, outbound, handle, viewer, subscription, stops, limits).await;
             }));
         }
     }
@@ -206,7 +217,7 @@ async fn websocket(
                 seed_commitment: row.seed_commitment.clone(),
                 result: None,
             };
-            let shutdown = state.shutdown.clone();
+            let stops = gateway::Stops::new(state.shutdown.clone(), session);
             let max_command_bytes = game.max_command_bytes();
             return Ok(upgrade.on_upgrade(move |socket| async move {
                 let (inbound, outbound) = adapt(socket);
@@ -218,7 +229,7 @@ async fn websocket(
                     viewer,
                     max_command_bytes,
                     started,
-                    shutdown,
+                    stops,
                     limits,
                 )
                 .await;

@@ -86,11 +86,44 @@ impl Store {
             .bind(token_hash).execute(pool).await.map(|done| done.rows_affected() > 0))?)
     }
 
-    /// Ends every session of a player. Returns how many there were.
-    pub async fn delete_sessions_of(&self, player_id: &str) -> StoreResult<u64> {
-        const SQL: &str = "DELETE FROM player_session WHERE player_id = $1";
-        Ok(with_pool!(self, pool => sqlx::query(SQL)
-            .bind(player_id).execute(pool).await.map(|done| done.rows_affected()))?)
+    /// Ends every session of a player. Returns their token hashes (their sockets close).
+    pub async fn delete_sessions_of(&self, player_id: &str) -> StoreResult<Vec<String>> {
+        const SQL: &str = "DELETE FROM player_session WHERE player_id = $1 RETURNING token_hash";
+        Ok(with_pool!(self, pool => sqlx::query_scalar(SQL)
+            .bind(player_id).fetch_all(pool).await)?)
+    }
+
+    /// The token hashes of a player's sessions that have no expiry (a guest's token), which a
+    /// claim is about to give one.
+    pub async fn open_ended_sessions_of(&self, player_id: &str) -> StoreResult<Vec<String>> {
+        const SQL: &str = "SELECT token_hash FROM player_session WHERE player_id = $1 AND expires_at IS NULL";
+        Ok(with_pool!(self, pool => sqlx::query_scalar(SQL)
+            .bind(player_id).fetch_all(pool).await)?)
+    }
+
+    /// Which of `token_hashes` are still sessions (none deleted by a logout or by hand).
+    /// Expiry is not compared here: the socket holding a session times its own expiry.
+    pub async fn existing_sessions(&self, token_hashes: &[String]) -> StoreResult<std::collections::HashSet<String>> {
+        // SQLite binds at most 32,766 parameters per statement: well under, in chunks.
+        const CHUNK: usize = 500;
+        let mut existing = std::collections::HashSet::new();
+        for chunk in token_hashes.chunks(CHUNK) {
+            let placeholders: Vec<String> = (1..=chunk.len()).map(|index| format!("${index}")).collect();
+            let sql = format!(
+                "SELECT token_hash FROM player_session WHERE token_hash IN ({})",
+                placeholders.join(", ")
+            );
+            // Only `$n` placeholders are formatted in; every hash is bound.
+            let found: Vec<String> = with_pool!(self, pool => {
+                let mut query = sqlx::query_scalar(sqlx::AssertSqlSafe(sql.clone()));
+                for hash in chunk {
+                    query = query.bind(hash);
+                }
+                query.fetch_all(pool).await
+            })?;
+            existing.extend(found);
+        }
+        Ok(existing)
     }
 
     pub async fn account(&self, player_id: &str) -> StoreResult<Option<AccountRow>> {

@@ -69,6 +69,9 @@ function seqOf(msg) {
 
 const BACKOFF_MS = [300, 700, 1500, 3000, 5000, 8000];
 
+/** The server's close code when the socket's login session ends (proto/README.md). */
+const SESSION_ENDED = 4401;
+
 export class Connection {
   /**
    * @param matchId the match to follow
@@ -118,6 +121,11 @@ export class Connection {
       if (this.closedByUs || this.finished) {
         // A finished match has nothing more to send: the server closes and we stay closed.
         this.setStatus(this.finished ? 'finished' : 'closed');
+      } else if (event.code === SESSION_ENDED) {
+        // The token's session ended (logged out, here or everywhere, or expired): the same
+        // token would be refused, so reconnecting is pointless until the player logs in.
+        this.setStatus('closed', { reason: 'session ended' });
+        this.handlers.onError?.({ code: 'session_ended', message: 'Your session ended (you logged out, or it expired): log in again to keep playing.' });
       } else {
         this.scheduleReconnect(event.reason || `code ${event.code}`);
       }
