@@ -215,7 +215,7 @@ pub async fn serve(
                 return; // dropping the stream (and its slot) closes it
             }
             // The slot travels with the socket, so an upgraded WebSocket keeps holding it.
-            let io = TokioIo::new(Counted { stream, _slot: slot });
+            let io = TokioIo::new(Counted::new(stream, slot));
             let connection = http.serve_connection_with_upgrades(io, service).into_owned();
             if let Err(error) = graceful.watch(connection).await {
                 tracing::debug!(%peer, error = %error, "connection ended with an error");
@@ -253,10 +253,77 @@ async fn refuse(mut stream: TcpStream) {
     let _ = tokio::time::timeout(REFUSAL_TIME, answer).await;
 }
 
-/// A socket holding one of the connection slots until it is dropped.
+/// A socket holding one of the connection slots until it is dropped, which also gives
+/// hyper's own refusals the API's error body.
+///
+/// hyper answers a request it cannot parse (over 100 headers, a head over its buffer, a
+/// malformed or negative `Content-Length`, a bad header line) itself, before any handler
+/// runs, with a status and an empty body, and offers no hook to change that. Every error of
+/// this API is documented as `{"error":{"code","message"}}`, so such an answer is rewritten
+/// on its way out: a 4xx/5xx head with `content-length: 0` is only ever hyper's (every
+/// handler's error carries a JSON body), and it is the last thing written on its connection.
+/// Writes are not vectored, so hyper hands each response head over in one buffer.
 struct Counted {
     stream: TcpStream,
     _slot: OwnedSemaphorePermit,
+    /// A rewritten answer not yet fully written (drained before any other write or flush).
+    pending: Vec<u8>,
+}
+
+impl Counted {
+    fn new(stream: TcpStream, slot: OwnedSemaphorePermit) -> Self {
+        Counted {
+            stream,
+            _slot: slot,
+            pending: Vec::new(),
+        }
+    }
+
+    fn drain_pending(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while !self.pending.is_empty() {
+            let written = std::task::ready!(Pin::new(&mut self.stream).poll_write(cx, &self.pending))?;
+            if written == 0 {
+                return Poll::Ready(Err(io::ErrorKind::WriteZero.into()));
+            }
+            self.pending.drain(..written);
+        }
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// hyper's body-less refusal in `head`, rewritten with the API's error body; `None` for
+/// anything else (every answer of the app's own).
+fn with_error_body(head: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(head).ok()?;
+    let (head, rest) = text.split_once("\r\n\r\n")?;
+    let status: u16 = head.strip_prefix("HTTP/1.1 ")?.get(..3)?.parse().ok()?;
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next()?;
+    let headers: Vec<&str> = lines.collect();
+    let empty = headers.iter().any(|line| line.eq_ignore_ascii_case("content-length: 0"));
+    if status < 400 || !empty || !rest.is_empty() {
+        return None;
+    }
+    let (code, message) = match status {
+        431 => (
+            "headers_too_large",
+            "the request head is over the limit (100 headers, about 400 KiB in all)",
+        ),
+        414 => ("uri_too_long", "the request's URI is too long"),
+        505 => ("bad_request", "only HTTP/1.1 (and 1.0) is served"),
+        _ => (
+            "bad_request",
+            "the request is not valid HTTP/1.1 (its request line, a header or its Content-Length)",
+        ),
+    };
+    let body = serde_json::json!({ "error": { "code": code, "message": message } }).to_string();
+    let mut answer = format!("{status_line}\r\ncontent-type: application/json\r\n");
+    for line in headers.iter().filter(|line| !line.eq_ignore_ascii_case("content-length: 0")) {
+        answer.push_str(line);
+        answer.push_str("\r\n");
+    }
+    answer.push_str(&format!("content-length: {}\r\n\r\n{body}", body.len()));
+    Some(answer.into_bytes())
 }
 
 impl AsyncRead for Counted {
@@ -267,27 +334,31 @@ impl AsyncRead for Counted {
 
 impl AsyncWrite for Counted {
     fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
+        let this = self.get_mut();
+        std::task::ready!(this.drain_pending(cx))?;
+        if buf.starts_with(b"HTTP/1.1 4") || buf.starts_with(b"HTTP/1.1 5") {
+            if let Some(answer) = with_error_body(buf) {
+                this.pending = answer;
+                // Taken whole: the rest goes out with the next write, flush or shutdown.
+                if let Poll::Ready(Err(error)) = this.drain_pending(cx) {
+                    return Poll::Ready(Err(error));
+                }
+                return Poll::Ready(Ok(buf.len()));
+            }
+        }
+        Pin::new(&mut this.stream).poll_write(cx, buf)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+        let this = self.get_mut();
+        std::task::ready!(this.drain_pending(cx))?;
+        Pin::new(&mut this.stream).poll_flush(cx)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
-    }
-
-    fn poll_write_vectored(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[io::IoSlice<'_>],
-    ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().stream).poll_write_vectored(cx, bufs)
-    }
-
-    fn is_write_vectored(&self) -> bool {
-        self.stream.is_write_vectored()
+        let this = self.get_mut();
+        std::task::ready!(this.drain_pending(cx))?;
+        Pin::new(&mut this.stream).poll_shutdown(cx)
     }
 }
 
@@ -351,6 +422,27 @@ mod tests {
         assert!(answer.ends_with(&client), "{answer} does not end with {client}");
         let _ = stop.send(true);
         server.await.expect("no panic").expect("served");
+    }
+
+    #[test]
+    fn only_a_body_less_error_head_is_given_the_error_body() {
+        let hyper_431 = b"HTTP/1.1 431 Request Header Fields Too Large\r\nconnection: close\r\ncontent-length: 0\r\ndate: Wed, 02 Dec 2026 06:14:44 GMT\r\n\r\n";
+        let answer = String::from_utf8(with_error_body(hyper_431).expect("rewritten")).expect("text");
+        let (head, body) = answer.split_once("\r\n\r\n").expect("head and body");
+        assert!(head.starts_with("HTTP/1.1 431 "), "{head}");
+        assert!(head.contains("connection: close") && head.contains("date: "), "{head}");
+        assert!(head.contains(&format!("content-length: {}", body.len())), "{head}");
+        let json: serde_json::Value = serde_json::from_str(body).expect("JSON body");
+        assert_eq!(json["error"]["code"], "headers_too_large");
+        // The app's own answers pass untouched: a body, a success, a head without a length.
+        for untouched in [
+            &b"HTTP/1.1 400 Bad Request\r\ncontent-length: 12\r\n\r\n{\"error\":{}}"[..],
+            b"HTTP/1.1 204 No Content\r\ncontent-length: 0\r\n\r\n",
+            b"HTTP/1.1 404 Not Found\r\ntransfer-encoding: chunked\r\n\r\n",
+            b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n",
+        ] {
+            assert_eq!(with_error_body(untouched), None, "{}", String::from_utf8_lossy(untouched));
+        }
     }
 
     #[test]

@@ -332,3 +332,125 @@ async fn a_protocol_2_seat_connected_before_the_start_gets_the_start_as_one_step
     assert_eq!(home_result, away_result);
     app.stop().await;
 }
+
+/// The object members of `value` (at any depth) that are `null`, as JSON paths.
+fn null_members(value: &Value, path: &str, found: &mut Vec<String>) {
+    match value {
+        Value::Object(members) => {
+            for (key, member) in members {
+                let here = format!("{path}.{key}");
+                if member.is_null() {
+                    found.push(here);
+                } else {
+                    null_members(member, &here, found);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                null_members(item, &format!("{path}[{index}]"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Issue 23: protocol 2 promises no null members, yet its snapshots carried `"seat": null`
+/// and `"deadline_ms": null`. Every frame of whole matches of the three games, as the seats,
+/// a spectator and a resuming socket receive them (snapshots, steps, acks, errors, pongs and
+/// the finish), is walked for a null member; a step's merge patch, whose nulls delete
+/// members, is checked as the view it makes.
+#[tokio::test]
+async fn no_protocol_2_frame_of_whole_matches_has_a_null_member() {
+    use crease::rules::champions::Champions;
+    use crease::rules::wicketz::Wicketz;
+    let app = spawn_app_on(Backend::Sqlite, GameRegistry::standard())
+        .await
+        .expect("SQLite");
+    let games = [
+        ("ctg", json!({ "format": "t10" })),
+        ("wicketz", json!({ "overs": 2 })),
+        ("champions", json!({ "players": 2 })),
+    ];
+    let mut walked = 0;
+    for (game, options) in games {
+        let (info, home, away) = app.live_match(game, options).await;
+        let id = info.match_id.clone();
+        let mut spectator = app.connect_with(&id, None, None, Some(2)).await;
+        let mut home_player = app.connect_with(&id, Some(&home.token), None, Some(2)).await;
+        let mut away_player = app.connect_with(&id, Some(&away.token), None, Some(2)).await;
+        // A pong and an error frame, before play.
+        home_player.send_text(json!({ "type": "ping" }).to_string()).await;
+        home_player
+            .send_text(json!({ "type": "command", "id": "bad", "command": { "type": "no such move" } }).to_string())
+            .await;
+        let (mut ponged, mut refused) = (false, false);
+        while !(ponged && refused) {
+            match home_player.recv().await {
+                ServerMessage::Pong { .. } => ponged = true,
+                ServerMessage::Error(_) => refused = true,
+                _ => {}
+            }
+        }
+        let play = |mut client: Client, seed: u64| async move {
+            match game {
+                "ctg" => drop(client.play_to_end::<Ctg>(seed).await),
+                "wicketz" => drop(client.play_to_end::<Wicketz>(seed).await),
+                _ => drop(client.play_to_end::<Champions>(seed).await),
+            }
+            client
+        };
+        let home_task = tokio::spawn(play(home_player, 1));
+        let away_task = tokio::spawn(play(away_player, 2));
+        while !matches!(spectator.recv().await, ServerMessage::Finished { .. }) {}
+        let home_player = home_task.await.expect("home played");
+        let away_player = away_task.await.expect("away played");
+        // A socket resuming the finished match from the middle, and one from the start.
+        let last = spectator.events().last().map_or(0, |(seq, _)| *seq);
+        let mut resumed = app.connect_with(&id, None, Some(last / 2), Some(2)).await;
+        let _ = resumed.recv().await;
+        for client in [&spectator, &home_player, &away_player, &resumed] {
+            let mut held = Value::Null;
+            for frame in &client.frames {
+                let mut value: Value = serde_json::from_str(frame).expect("JSON");
+                // A step's view is an RFC 7396 merge patch, where `null` means "remove this
+                // member": the view it patches, not the patch, must hold no null.
+                let mut patched = None;
+                match value["type"].as_str() {
+                    Some("snapshot") => held = value["view"].clone(),
+                    Some("step") => {
+                        let patch = value.as_object_mut().and_then(|step| step.remove("view"));
+                        json_patch::merge(&mut held, &patch.unwrap_or(Value::Null));
+                        patched = Some(held.clone());
+                    }
+                    _ => {}
+                }
+                let mut nulls = Vec::new();
+                null_members(&value, "", &mut nulls);
+                if let Some(view) = &patched {
+                    null_members(view, ".view (patched)", &mut nulls);
+                }
+                assert!(nulls.is_empty(), "{game}: {} in a {} frame", nulls.join(", "), value["type"]);
+                walked += 1;
+            }
+        }
+        let kinds: std::collections::BTreeSet<&str> = home_player
+            .transcript
+            .iter()
+            .map(|message| match message {
+                ServerMessage::Snapshot(_) => "snapshot",
+                ServerMessage::Step(_) => "step",
+                ServerMessage::Ack { .. } => "ack",
+                ServerMessage::Error(_) => "error",
+                ServerMessage::Pong { .. } => "pong",
+                ServerMessage::Finished { .. } => "finished",
+                _ => "other",
+            })
+            .collect();
+        for kind in ["snapshot", "step", "ack", "error", "pong", "finished"] {
+            assert!(kinds.contains(kind), "{game}: the seat never got a {kind} frame: {kinds:?}");
+        }
+    }
+    eprintln!("{walked} protocol 2 frames walked, none with a null member");
+    app.stop().await;
+}

@@ -300,7 +300,7 @@ async fn serve<I, O>(
         mut feed,
     } = opening;
     let mut session = Session::new(&mut outbound, viewer, limits);
-    let first = snapshot.map(|snapshot| Frame::encode(&ServerMessage::Snapshot(snapshot)));
+    let first = snapshot.map(Snapshot::frame);
     let mut open = session.send_frames(first.into_iter().chain(backlog)).await;
     let mut intake = Intake::new(&limits);
     let end = loop {
@@ -379,7 +379,7 @@ pub async fn run_before_start<I, O, F>(
     F: std::future::Future<Output = Started>,
 {
     let mut session = Session::new(&mut outbound, viewer, limits);
-    let mut open = session.send(&ServerMessage::Snapshot(snapshot)).await;
+    let mut open = session.send_frames([snapshot.frame()]).await;
     let mut intake = Intake::new(&limits);
     tokio::pin!(started);
     let end = loop {
@@ -445,7 +445,7 @@ pub async fn send_final<I, O>(
 {
     let result = snapshot.result.clone();
     let mut session = Session::new(&mut outbound, Viewer::Spectator, limits);
-    let mut open = session.send(&ServerMessage::Snapshot(snapshot)).await;
+    let mut open = session.send_frames([snapshot.frame()]).await;
     if let Some(result) = result
         && open
     {

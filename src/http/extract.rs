@@ -2,6 +2,7 @@
 //! (`{"error": {"code", "message"}}`), where axum's own extractors would answer plain text.
 
 use crate::error::ApiError;
+use crate::input::json::StrictValue;
 use crate::input::{printable, printable_json};
 use crate::record::{MatchId, PlayerId, TicketId};
 use axum::extract::{FromRequest, FromRequestParts, Path, Query, Request};
@@ -74,8 +75,9 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
-        let value = match axum::Json::<serde_json::Value>::from_request(request, state).await {
-            Ok(axum::Json(value)) => value,
+        // Repeated keys are refused (see `input::json`), as a 400 like any malformed body.
+        let value = match axum::Json::<StrictValue>::from_request(request, state).await {
+            Ok(axum::Json(StrictValue(value))) => value,
             Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
                 return Err(ApiError::PayloadTooLarge);
             }

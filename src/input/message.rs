@@ -18,7 +18,7 @@ pub fn client_message(text: &str, max_command_bytes: usize) -> Result<ClientMess
         return Err(bad(None, format!("message over {} KiB", MAX_FRAME_BYTES / 1024)));
     }
     let value: Value =
-        serde_json::from_str(text).map_err(|error| bad(salvaged_id(text), format!("not JSON: {error}")))?;
+        super::json::parse(text).map_err(|error| bad(salvaged_id(text), format!("not JSON: {error}")))?;
     let id = value.get("id").and_then(Value::as_str).map(str::to_string);
     // The command exactly as sent. A frame the probe cannot read although it is JSON repeats
     // a key, which would let a second `command` slip past the size check: refused.

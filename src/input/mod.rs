@@ -11,6 +11,7 @@
 
 mod account;
 mod ids;
+pub mod json;
 mod limits;
 mod message;
 mod name;

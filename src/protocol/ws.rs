@@ -68,6 +68,19 @@ pub struct Snapshot {
     pub result: Option<Outcome>,
 }
 
+impl Snapshot {
+    /// The snapshot as its socket is sent it: protocol 2 promises no null members, so there
+    /// an absent seat (a spectator) or deadline is left out rather than sent as `null`.
+    pub fn frame(self) -> super::Frame {
+        let protocol_2 = self.protocol == 2;
+        let message = ServerMessage::Snapshot(self);
+        match (protocol_2, serde_json::to_value(&message)) {
+            (true, Ok(value)) => super::Frame::encode(&super::delta::without_nulls(value)),
+            _ => super::Frame::encode(&message),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Update {
     pub last_seq: i64,

@@ -299,6 +299,7 @@ impl TestApp {
         Client {
             socket,
             transcript: Vec::new(),
+            frames: Vec::new(),
             next_id: 0,
             timeout: Some(Duration::from_secs(30)),
         }
@@ -311,6 +312,8 @@ type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStre
 pub struct Client {
     pub socket: Socket,
     pub transcript: Vec<ServerMessage>,
+    /// Every text frame received, exactly as sent (what a test of the wire format reads).
+    pub frames: Vec<String>,
     next_id: u64,
     /// Real-time guard against a hung test; `None` under paused time, where it would fire early.
     pub timeout: Option<Duration>,
@@ -335,6 +338,7 @@ impl Client {
             match frame {
                 Some(Ok(Message::Text(text))) => {
                     let message: ServerMessage = serde_json::from_str(&text).expect("a valid server message");
+                    self.frames.push(text.to_string());
                     self.transcript.push(message.clone());
                     return Received::Message(Box::new(message));
                 }
@@ -440,6 +444,12 @@ impl Client {
             let next = match replay.take() {
                 Some(message) => message,
                 None => match self.recv().await {
+                    // The view a protocol 2 socket holds from now on (a socket whose snapshot
+                    // had not arrived yet when play began).
+                    ServerMessage::Snapshot(snapshot) => {
+                        held = snapshot.view.clone();
+                        ServerMessage::Snapshot(snapshot)
+                    }
                     ServerMessage::Step(step) => {
                         json_patch::merge(&mut held, &step.view);
                         ServerMessage::Update(Update {
