@@ -53,6 +53,9 @@ pub enum ApiError {
     PayloadTooLarge,
     #[error("the database is unavailable; try again shortly")]
     Unavailable,
+    /// The match (or this address) has as many spectator sockets open as it may.
+    #[error("this match has as many spectators as it can take (or this address has as many spectator sockets open); try again later")]
+    SpectatorsFull,
     /// Work the server bounds (password hashing) is at its limit: retry in a moment.
     #[error("the server is busy; retry in a moment")]
     Overloaded,
@@ -82,7 +85,9 @@ impl ApiError {
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::TooManyMatches { .. } => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Unavailable | ApiError::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable | ApiError::Overloaded | ApiError::SpectatorsFull => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Store(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -109,6 +114,7 @@ impl ApiError {
             ApiError::PayloadTooLarge => "payload_too_large",
             ApiError::Unavailable => "unavailable",
             ApiError::Overloaded => "overloaded",
+            ApiError::SpectatorsFull => "spectators_full",
             ApiError::Store(_) | ApiError::Internal(_) => "internal",
         }
     }
@@ -134,10 +140,15 @@ impl IntoResponse for ApiError {
                 .headers_mut()
                 .insert(axum::http::header::RETRY_AFTER, retry_after_secs.into());
         }
-        if let ApiError::Overloaded = self {
+        let retry_after_secs = match self {
+            ApiError::Overloaded => Some(1),
+            ApiError::SpectatorsFull => Some(10),
+            _ => None,
+        };
+        if let Some(secs) = retry_after_secs {
             response
                 .headers_mut()
-                .insert(axum::http::header::RETRY_AFTER, 1.into());
+                .insert(axum::http::header::RETRY_AFTER, secs.into());
         }
         response
     }

@@ -26,8 +26,10 @@ pub const MAILBOX_DEPTH: &str = "crease_actor_mailbox_depth";
 /// Gauge: appends waiting for the journal writer.
 pub const JOURNAL_QUEUE: &str = "crease_journal_queue_depth";
 
-/// Counter with labels `game` and `source` (`recent` or `log`): histories a resume or a live
-/// `/log` read, from the actor's bounded recent past or by folding the durable log's events.
+/// Counter with labels `game` and `source` (`recent`, `log` or `spectator_now`): histories a
+/// resume or a live `/log` read, from the actor's bounded recent past or by folding the
+/// durable log's events; `spectator_now` counts spectator resumes from before the recent past,
+/// answered with the current snapshot instead.
 pub const HISTORY_READS: &str = "crease_history_reads_total";
 /// Counter with label `game`: whole logs re-run through the engine (`fairness::replay`):
 /// recovery, take-over, verification and finished matches' views, never a live match's read.
@@ -115,7 +117,7 @@ fn describe() {
     metrics::describe_counter!(CLAIMS, "Matches this node took over or was given");
     metrics::describe_counter!(
         HISTORY_READS,
-        "Histories read for resumes and live logs, by source: recent (in memory) or log (its events folded)"
+        "Histories read for resumes and live logs, by source: recent (in memory), log (its events folded) or spectator_now (a spectator from before the recent past got the current snapshot)"
     );
     metrics::describe_counter!(
         LOG_REPLAYS,

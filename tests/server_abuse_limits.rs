@@ -258,3 +258,123 @@ async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_bucket() {
         app.stop().await;
     }
 }
+
+/// The raw answer to a spectator's upgrade request (no token): status, Retry-After, body.
+async fn spectator_upgrade(app: &TestApp, match_id: &str) -> (u16, Option<u64>, Value) {
+    use tokio_tungstenite::tungstenite::Error;
+    let url = format!("{}/v1/matches/{match_id}/ws", app.base.replacen("http", "ws", 1));
+    match tokio_tungstenite::connect_async(url.as_str()).await {
+        Ok((socket, _)) => {
+            // Admitted: keep it open a moment, then let it go.
+            drop(socket);
+            (101, None, Value::Null)
+        }
+        Err(Error::Http(response)) => {
+            let retry_after = response
+                .headers()
+                .get("retry-after")
+                .and_then(|value| value.to_str().ok())
+                .and_then(|value| value.parse().ok());
+            let body = response
+                .body()
+                .as_ref()
+                .and_then(|body| serde_json::from_slice(body).ok())
+                .unwrap_or(Value::Null);
+            (response.status().as_u16(), retry_after, body)
+        }
+        Err(other) => panic!("upgrade failed: {other}"),
+    }
+}
+
+/// Issue 23: spectator sockets had no limit; 222 opens a second raised the watched matches'
+/// p99 to 210 ms. Now an address may open so many (then 429 with Retry-After), a match holds
+/// so many at once (then 503 `spectators_full`), a closed one frees its place, and the seats
+/// are never refused for it.
+#[tokio::test]
+async fn spectator_sockets_are_held_to_their_rates_and_caps_and_seats_never_are() {
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), |config| {
+        config.abuse.spectator_connect_burst = 4;
+        config.abuse.spectator_connects_per_minute = 1;
+        config.abuse.max_spectators_per_match = 2;
+    })
+    .await
+    .expect("sqlite");
+    let (info, home, _away) = app.live_match("toy", json!({})).await;
+    let id = info.match_id;
+    let first = app.connect(&id, None, None).await;
+    let _second = app.connect(&id, None, None).await;
+    let full = spectator_upgrade(&app, &id).await;
+    assert_eq!(full.0, 503, "{full:?}");
+    assert_eq!(full.2["error"]["code"], "spectators_full", "{full:?}");
+    assert_eq!(full.1, Some(10), "a Retry-After");
+    // The seat connects whatever the spectators do.
+    let mut seat = app.connect(&id, Some(&home.token), None).await;
+    assert!(matches!(seat.recv().await, crease::protocol::ServerMessage::Snapshot(_)));
+    // A closed spectator socket frees its place (the server sees the close on its own time).
+    drop(first);
+    let mut admitted = None;
+    for _ in 0..50 {
+        let answer = spectator_upgrade(&app, &id).await;
+        if answer.0 != 503 {
+            admitted = Some(answer);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let admitted = admitted.expect("the freed place was never given back");
+    // Four connects spent the burst (two, the refused one, and this one, or its retries).
+    if admitted.0 == 101 {
+        let refused = spectator_upgrade(&app, &id).await;
+        assert_rate_limited(&refused);
+    } else {
+        assert_rate_limited(&admitted);
+    }
+    app.stop().await;
+}
+
+/// A spectator resuming from before the actor's recent past gets the current snapshot, not
+/// the log re-read (which a storm of them would make the actor do for each); a seat resuming
+/// from the same point still gets every event.
+#[tokio::test]
+async fn a_spectator_resuming_from_long_ago_gets_the_current_snapshot_and_a_seat_every_event() {
+    use crease::protocol::ServerMessage;
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), |_| {}).await.expect("sqlite");
+    let (info, home, away) = app.live_match("toy", json!({ "rounds": 120 })).await;
+    let id = info.match_id;
+    let mut home_client = app.connect(&id, Some(&home.token), None).await;
+    let mut away_client = app.connect(&id, Some(&away.token), None).await;
+    let _ = (home_client.recv().await, away_client.recv().await);
+    common::Client::play_toy_rounds(&mut home_client, &mut away_client, 100, 3).await;
+    let before = common::metric(&app.http, &app.base, "crease_history_reads_total", &["source=\"log\""]).await;
+
+    let mut spectator = app.connect(&id, None, Some(0)).await;
+    let ServerMessage::Snapshot(snapshot) = spectator.recv().await else {
+        panic!("a snapshot first");
+    };
+    assert!(snapshot.last_seq > 200, "the current snapshot, not the one as of 0: {}", snapshot.last_seq);
+    let ServerMessage::Update(update) = spectator.recv().await else {
+        panic!("then the update to now, no backlog");
+    };
+    assert_eq!(update.last_seq, snapshot.last_seq);
+    let after = common::metric(&app.http, &app.base, "crease_history_reads_total", &["source=\"log\""]).await;
+    assert_eq!(before, after, "the spectator's resume read no log");
+
+    let mut seat = app.connect(&id, Some(&home.token), Some(0)).await;
+    let ServerMessage::Snapshot(at_zero) = seat.recv().await else {
+        panic!("a snapshot first");
+    };
+    assert_eq!(at_zero.last_seq, 0, "a seat's resume is exact");
+    let mut seqs = Vec::new();
+    loop {
+        match seat.recv().await {
+            ServerMessage::Event { seq, .. } => seqs.push(seq),
+            ServerMessage::Update(update) => {
+                assert_eq!(update.last_seq, snapshot.last_seq);
+                break;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert!(seqs.len() > 200, "every event since 0: {}", seqs.len());
+    app.stop().await;
+}

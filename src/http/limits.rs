@@ -80,6 +80,26 @@ pub struct AbuseConfig {
     #[arg(long, env = "CREASE_LOGIN_BURST", default_value_t = 5)]
     pub login_burst: u32,
 
+    /// Spectator sockets one IP address may open per minute (sustained); `0` off.
+    #[arg(long, env = "CREASE_SPECTATOR_CONNECTS_PER_MINUTE", default_value_t = 60)]
+    pub spectator_connects_per_minute: u32,
+
+    /// Spectator sockets one address may open at once before the per-minute rate applies.
+    #[arg(long, env = "CREASE_SPECTATOR_CONNECT_BURST", default_value_t = 20)]
+    pub spectator_connect_burst: u32,
+
+    /// Spectator sockets this node accepts per second from every address together; `0` off.
+    #[arg(long, env = "CREASE_SPECTATOR_CONNECTS_PER_SECOND", default_value_t = 50)]
+    pub spectator_connects_per_second: u32,
+
+    /// Spectator sockets open at once on one match, on this node; `0` off.
+    #[arg(long, env = "CREASE_MAX_SPECTATORS_PER_MATCH", default_value_t = 500)]
+    pub max_spectators_per_match: u32,
+
+    /// Spectator sockets one address may hold open at once, on this node; `0` off.
+    #[arg(long, env = "CREASE_MAX_SPECTATORS_PER_ADDRESS", default_value_t = 20)]
+    pub max_spectators_per_address: u32,
+
     /// `off` disables every limit above (for load tests from one address).
     #[arg(long, env = "CREASE_RATE_LIMITS", default_value_t = true, action = clap::ArgAction::Set,
           value_parser = clap::builder::BoolishValueParser::new())]
@@ -102,6 +122,11 @@ impl Default for AbuseConfig {
             max_open_matches_per_player: 10,
             login_attempts_per_minute: 10,
             login_burst: 5,
+            spectator_connects_per_minute: 60,
+            spectator_connect_burst: 20,
+            spectator_connects_per_second: 50,
+            max_spectators_per_match: 500,
+            max_spectators_per_address: 20,
             rate_limits: true,
             trusted_proxies: Vec::new(),
         }
@@ -127,6 +152,7 @@ pub struct AbuseLimits {
     logins_per_ip: Option<Bucket<IpAddr>>,
     logins_per_username: Option<Bucket<String>>,
     known_devices: KnownDevices,
+    spectators: Spectators,
 }
 
 /// What identifies a logging-in device: its `device` id, if it sent one, and its address.
@@ -206,7 +232,16 @@ impl AbuseLimits {
                 .then(|| Bucket::new(config.login_attempts_per_minute, config.login_burst))
                 .flatten(),
             known_devices: KnownDevices::default(),
+            spectators: Spectators::new(config),
         }
+    }
+
+    /// Admits one spectator socket to `match_id` from `client`, or refuses it before the
+    /// upgrade: `rate_limited` past the address's or the node's connect rate,
+    /// `spectators_full` past the match's or the address's open sockets. The slot is held
+    /// for as long as the socket is open.
+    pub fn admit_spectator(&self, client: Option<IpAddr>, match_id: &str) -> Result<SpectatorSlot, ApiError> {
+        self.spectators.admit(client, match_id)
     }
 
     /// Charges one login attempt to the client's address and, unless the device is known
@@ -251,6 +286,105 @@ impl AbuseLimits {
             return Err(ApiError::TooManyMatches { limit });
         }
         Ok(())
+    }
+}
+
+/// The spectator limits: connect rates (per address, per node) and open sockets (per
+/// match, per address). Spectating needs no account, so these are what keep a storm of
+/// spectator sockets from starving the players of the matches they watch.
+struct Spectators {
+    per_ip: Option<Bucket<IpAddr>>,
+    node: Option<governor::DefaultDirectRateLimiter>,
+    per_match: Option<u32>,
+    per_address: Option<u32>,
+    open: std::sync::Arc<Mutex<OpenSpectators>>,
+}
+
+#[derive(Default)]
+struct OpenSpectators {
+    by_match: HashMap<String, u32>,
+    by_address: HashMap<IpAddr, u32>,
+}
+
+impl Spectators {
+    fn new(config: &AbuseConfig) -> Self {
+        let on = config.rate_limits;
+        let cap = |limit: u32| (on && limit > 0).then_some(limit);
+        Spectators {
+            per_ip: on
+                .then(|| Bucket::new(config.spectator_connects_per_minute, config.spectator_connect_burst))
+                .flatten(),
+            node: NonZeroU32::new(config.spectator_connects_per_second)
+                .filter(|_| on)
+                .map(|rate| governor::RateLimiter::direct(Quota::per_second(rate))),
+            per_match: cap(config.max_spectators_per_match),
+            per_address: cap(config.max_spectators_per_address),
+            open: Default::default(),
+        }
+    }
+
+    fn admit(&self, client: Option<IpAddr>, match_id: &str) -> Result<SpectatorSlot, ApiError> {
+        let refused = |reason| {
+            crate::telemetry::record_refusal(reason);
+        };
+        if let (Some(bucket), Some(ip)) = (&self.per_ip, client)
+            && let Err(error) = bucket.take(&ip)
+        {
+            refused("spectator_rate");
+            return Err(error);
+        }
+        if let Some(node) = &self.node
+            && let Err(not_until) = node.check()
+        {
+            refused("spectator_rate");
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            return Err(ApiError::RateLimited {
+                retry_after_secs: retry_after_secs(wait),
+            });
+        }
+        let mut open = self.open.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let watching = open.by_match.get(match_id).copied().unwrap_or(0);
+        let from_address = client.and_then(|ip| open.by_address.get(&ip).copied()).unwrap_or(0);
+        if self.per_match.is_some_and(|limit| watching >= limit)
+            || self.per_address.is_some_and(|limit| client.is_some() && from_address >= limit)
+        {
+            refused("spectators_full");
+            return Err(ApiError::SpectatorsFull);
+        }
+        *open.by_match.entry(match_id.to_string()).or_default() += 1;
+        if let Some(ip) = client {
+            *open.by_address.entry(ip).or_default() += 1;
+        }
+        Ok(SpectatorSlot {
+            open: self.open.clone(),
+            match_id: match_id.to_string(),
+            client,
+        })
+    }
+}
+
+/// One open spectator socket, counted against its match and its address until dropped.
+pub struct SpectatorSlot {
+    open: std::sync::Arc<Mutex<OpenSpectators>>,
+    match_id: String,
+    client: Option<IpAddr>,
+}
+
+impl Drop for SpectatorSlot {
+    fn drop(&mut self) {
+        let mut open = self.open.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        fn release<K: Hash + Eq>(counts: &mut HashMap<K, u32>, key: &K) {
+            if let Some(count) = counts.get_mut(key) {
+                *count = count.saturating_sub(1);
+                if *count == 0 {
+                    counts.remove(key);
+                }
+            }
+        }
+        release(&mut open.by_match, &self.match_id);
+        if let Some(ip) = self.client {
+            release(&mut open.by_address, &ip);
+        }
     }
 }
 
@@ -417,6 +551,39 @@ mod tests {
             assert!(limits.admit_login(Device { id: None, address: ip("203.0.113.9") }, &other).is_ok());
         }
         assert!(limits.admit_login(travelling, &other).is_err());
+    }
+
+    #[test]
+    fn spectators_are_held_to_their_rates_and_caps_and_a_closed_socket_frees_its_place() {
+        let config = AbuseConfig {
+            spectator_connect_burst: 3,
+            spectator_connects_per_minute: 1,
+            spectator_connects_per_second: 1000,
+            max_spectators_per_match: 4,
+            max_spectators_per_address: 2,
+            ..AbuseConfig::default()
+        };
+        let limits = AbuseLimits::new(&config);
+        let ip = |last: u8| Some(IpAddr::from([203, 0, 113, last]));
+        // Two open sockets from one address, then that address is full...
+        let first = limits.admit_spectator(ip(1), "m").expect("first");
+        let _second = limits.admit_spectator(ip(1), "m").expect("second");
+        assert!(matches!(limits.admit_spectator(ip(1), "m"), Err(ApiError::SpectatorsFull)));
+        // ...and out of connects too once its burst of three is spent.
+        drop(first);
+        assert!(matches!(limits.admit_spectator(ip(1), "m"), Err(ApiError::RateLimited { .. })));
+        // The match holds four at most, from any addresses.
+        let _others: Vec<_> = (2..5).map(|last| limits.admit_spectator(ip(last), "m").expect("room")).collect();
+        assert!(matches!(limits.admit_spectator(ip(9), "m"), Err(ApiError::SpectatorsFull)));
+        assert!(limits.admit_spectator(ip(9), "another match").is_ok());
+        // The node's own rate holds whatever the addresses.
+        let node = AbuseLimits::new(&AbuseConfig { spectator_connects_per_second: 2, ..AbuseConfig::default() });
+        let admitted = (0..10).filter(|last| node.admit_spectator(ip(*last), "m").is_ok()).count();
+        assert_eq!(admitted, 2, "two a second from ten addresses");
+        // `--rate-limits off` turns every spectator limit off.
+        let off = AbuseLimits::new(&AbuseConfig::off());
+        let slots: Vec<_> = (0..100).map(|_| off.admit_spectator(ip(1), "m").expect("no limit")).collect();
+        assert_eq!(slots.len(), 100);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The lobby's match routes and the match WebSocket.
 
-use super::limits::IpAdmitted;
+use super::limits::{ClientAddress, IpAdmitted};
 use super::{AppState, JsonBody, QueryParams, bearer, require_player};
 use crate::error::ApiError;
 use crate::gateway::{self, Inbound, Outbound};
@@ -144,8 +144,13 @@ struct SocketQuery {
         ("token" = Option<String>, Query, description = "player token; none = spectator"),
         ("resume_from" = Option<i64>, Query, description = "last event seq the client has: the snapshot is the match as of it, then the events after it, then an update to now"),
     ),
-    responses((status = 101, description = "switching to the WebSocket protocol")))]
+    responses(
+        (status = 101, description = "switching to the WebSocket protocol"),
+        (status = 429, description = "`rate_limited`: too many spectator sockets opened from this address, or on this server; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
+        (status = 503, description = "`spectators_full`: the match (or this address) has as many spectator sockets open as it may; `unavailable`: in a cluster, the match is moving between nodes", body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn websocket(
+    ClientAddress(client): ClientAddress,
     State(state): State<AppState>,
     headers: HeaderMap,
     id: MatchId,
@@ -167,12 +172,23 @@ async fn websocket(
             (Some(player), Some(session))
         }
     };
+    // Anyone may watch, without an account, so spectator sockets are what a storm would be
+    // made of: held to their limits before any other work (`limits::Spectators`); a socket
+    // without a token is a spectator's before the database is even asked.
+    let spectator_slot = match token {
+        None => Some(state.limits.admit_spectator(client, &id)?),
+        Some(_) => None,
+    };
     let row = state.lobby.match_row(&id).await?; // 404 before anything else
     let seat = match &player {
         Some(player) => state.lobby.seat_of(player, &id).await?,
         None => None,
     };
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
+    let spectator_slot = match (viewer, spectator_slot) {
+        (Viewer::Spectator, None) => Some(state.limits.admit_spectator(client, &id)?),
+        (_, slot) => slot,
+    };
     let upgrade = upgrade
         .map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?
         .max_message_size(MAX_FRAME_BYTES)
@@ -191,6 +207,7 @@ async fn websocket(
         if let Some(subscription) = handle.subscribe(viewer, query.resume_from, protocol).await {
             let stops = gateway::Stops::new(state.shutdown.clone(), session);
             return Ok(upgrade.on_upgrade(move |socket| async move {
+                let _slot = spectator_slot;
                 let (inbound, outbound) = adapt(socket);
                 gateway::run_session(inbound, outbound, handle, viewer, subscription, stops, limits).await;
             }));
@@ -258,6 +275,7 @@ async fn websocket(
     };
     let seed = row.seed.clone();
     Ok(upgrade.on_upgrade(move |socket| async move {
+        let _slot = spectator_slot;
         let (inbound, outbound) = adapt(socket);
         gateway::send_final(inbound, outbound, snapshot, seed, limits).await;
     }))

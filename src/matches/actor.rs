@@ -24,9 +24,10 @@
 //!
 //! The actor keeps only a bounded recent past in memory ([`Recent`]: the last hundred-odd
 //! events and the state before them): a whole match's events would be most of its memory,
-//! and only a resuming socket (or the log endpoint) needs them. A resume that reaches back
-//! further gets the events re-derived from the durable log, which holds everything the actor
-//! has acked.
+//! and only a resuming socket (or the log endpoint) needs them. A seat's resume that reaches
+//! back further gets the events re-derived from the durable log, which holds everything the
+//! actor has acked; a spectator's gets the current snapshot instead, so that spectator sockets,
+//! which anyone may open, never make the actor read the log.
 
 use super::handle::{ActorMessage, CommandError, MAILBOX, Subscription, ViewerBatch};
 use super::recent::{self, Recent};
@@ -476,10 +477,19 @@ impl<G: Game> MatchActor<G> {
         let last_seq = self.next_seq - 1;
         let from = from.clamp(0, last_seq);
         let mut snapshot = self.snapshot(viewer);
-        let history = if from < last_seq {
-            self.history(viewer, from).await
-        } else {
-            None
+        let history = match viewer {
+            _ if from >= last_seq => None,
+            // A spectator has no seat to catch up on, and anyone may open spectator sockets:
+            // reading the durable log in this mailbox for each would let a storm of them
+            // stall the players' commands. Within the recent past it gets its events; past
+            // that, the current snapshot (the older events are in `/log`).
+            Viewer::Spectator => {
+                let recent = self.recent.since(viewer, from);
+                let source = if recent.is_some() { "recent" } else { "spectator_now" };
+                crate::telemetry::record_history_read(G::ID, source);
+                recent.map(|recent| (recent.view, recent.events))
+            }
+            Viewer::Seat(_) => self.history(viewer, from).await,
         };
         let events = match history {
             Some((view, events)) => {
