@@ -54,7 +54,9 @@ pub enum ApiError {
     #[error("the database is unavailable; try again shortly")]
     Unavailable,
     /// The match (or this address) has as many spectator sockets open as it may.
-    #[error("this match has as many spectators as it can take (or this address has as many spectator sockets open); try again later")]
+    #[error(
+        "this match has as many spectators as it can take (or this address has as many spectator sockets open); try again later"
+    )]
     SpectatorsFull,
     /// Work the server bounds (password hashing) is at its limit: retry in a moment.
     #[error("the server is busy; retry in a moment")]

@@ -235,7 +235,10 @@ pub async fn serve(
 /// and enough of them would lock every player out. So the same deadline covers that wait.
 async fn first_byte_within(stream: &TcpStream, timeout: Duration) -> bool {
     let mut first = [0u8; 1];
-    matches!(tokio::time::timeout(timeout, stream.peek(&mut first)).await, Ok(Ok(1..)))
+    matches!(
+        tokio::time::timeout(timeout, stream.peek(&mut first)).await,
+        Ok(Ok(1..))
+    )
 }
 
 /// Answers a connection over the cap with 503 `overloaded` and closes it. The request (if
@@ -300,7 +303,9 @@ fn with_error_body(head: &[u8]) -> Option<Vec<u8>> {
     let mut lines = head.split("\r\n");
     let status_line = lines.next()?;
     let headers: Vec<&str> = lines.collect();
-    let empty = headers.iter().any(|line| line.eq_ignore_ascii_case("content-length: 0"));
+    let empty = headers
+        .iter()
+        .any(|line| line.eq_ignore_ascii_case("content-length: 0"));
     if status < 400 || !empty || !rest.is_empty() {
         return None;
     }
@@ -318,7 +323,10 @@ fn with_error_body(head: &[u8]) -> Option<Vec<u8>> {
     };
     let body = serde_json::json!({ "error": { "code": code, "message": message } }).to_string();
     let mut answer = format!("{status_line}\r\ncontent-type: application/json\r\n");
-    for line in headers.iter().filter(|line| !line.eq_ignore_ascii_case("content-length: 0")) {
+    for line in headers
+        .iter()
+        .filter(|line| !line.eq_ignore_ascii_case("content-length: 0"))
+    {
         answer.push_str(line);
         answer.push_str("\r\n");
     }
@@ -336,15 +344,14 @@ impl AsyncWrite for Counted {
     fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         std::task::ready!(this.drain_pending(cx))?;
-        if buf.starts_with(b"HTTP/1.1 4") || buf.starts_with(b"HTTP/1.1 5") {
-            if let Some(answer) = with_error_body(buf) {
-                this.pending = answer;
-                // Taken whole: the rest goes out with the next write, flush or shutdown.
-                if let Poll::Ready(Err(error)) = this.drain_pending(cx) {
-                    return Poll::Ready(Err(error));
-                }
-                return Poll::Ready(Ok(buf.len()));
+        let error_head = buf.starts_with(b"HTTP/1.1 4") || buf.starts_with(b"HTTP/1.1 5");
+        if error_head && let Some(answer) = with_error_body(buf) {
+            this.pending = answer;
+            // Taken whole: the rest goes out with the next write, flush or shutdown.
+            if let Poll::Ready(Err(error)) = this.drain_pending(cx) {
+                return Poll::Ready(Err(error));
             }
+            return Poll::Ready(Ok(buf.len()));
         }
         Pin::new(&mut this.stream).poll_write(cx, buf)
     }
@@ -430,8 +437,14 @@ mod tests {
         let answer = String::from_utf8(with_error_body(hyper_431).expect("rewritten")).expect("text");
         let (head, body) = answer.split_once("\r\n\r\n").expect("head and body");
         assert!(head.starts_with("HTTP/1.1 431 "), "{head}");
-        assert!(head.contains("connection: close") && head.contains("date: "), "{head}");
-        assert!(head.contains(&format!("content-length: {}", body.len())), "{head}");
+        assert!(
+            head.contains("connection: close") && head.contains("date: "),
+            "{head}"
+        );
+        assert!(
+            head.contains(&format!("content-length: {}", body.len())),
+            "{head}"
+        );
         let json: serde_json::Value = serde_json::from_str(body).expect("JSON body");
         assert_eq!(json["error"]["code"], "headers_too_large");
         // The app's own answers pass untouched: a body, a success, a head without a length.
@@ -441,7 +454,12 @@ mod tests {
             b"HTTP/1.1 404 Not Found\r\ntransfer-encoding: chunked\r\n\r\n",
             b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n",
         ] {
-            assert_eq!(with_error_body(untouched), None, "{}", String::from_utf8_lossy(untouched));
+            assert_eq!(
+                with_error_body(untouched),
+                None,
+                "{}",
+                String::from_utf8_lossy(untouched)
+            );
         }
     }
 

@@ -421,7 +421,13 @@ async fn a_logout_on_one_node_closes_the_sessions_sockets_on_every_node() {
     let (status, body) = post(&cluster.http, &url, &guest, claim).await;
     assert_eq!(status, 200, "{body}");
     let body = json!({ "game": "ctg", "options": { "format": "t10" }, "opponent": "bot" });
-    let (status, info) = post(&cluster.http, &format!("{}/v1/matches", nodes[0].base), &guest, body).await;
+    let (status, info) = post(
+        &cluster.http,
+        &format!("{}/v1/matches", nodes[0].base),
+        &guest,
+        body,
+    )
+    .await;
     assert_eq!(status, 201, "{info}");
     let match_id = info["match_id"].as_str().expect("match_id").to_string();
     let mut sockets = Vec::new();
@@ -430,7 +436,9 @@ async fn a_logout_on_one_node_closes_the_sessions_sockets_on_every_node() {
             "{}/v1/matches/{match_id}/ws?token={guest}",
             node.base.replacen("http", "ws", 1)
         );
-        let (socket, _) = tokio_tungstenite::connect_async(url.as_str()).await.expect("connect");
+        let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+            .await
+            .expect("connect");
         sockets.push(socket);
     }
     // Both sockets play: each answers a ping.

@@ -309,7 +309,10 @@ async fn spectator_sockets_are_held_to_their_rates_and_caps_and_seats_never_are(
     assert_eq!(full.1, Some(10), "a Retry-After");
     // The seat connects whatever the spectators do.
     let mut seat = app.connect(&id, Some(&home.token), None).await;
-    assert!(matches!(seat.recv().await, crease::protocol::ServerMessage::Snapshot(_)));
+    assert!(matches!(
+        seat.recv().await,
+        crease::protocol::ServerMessage::Snapshot(_)
+    ));
     // A closed spectator socket frees its place (the server sees the close on its own time).
     drop(first);
     let mut admitted = None;
@@ -338,25 +341,43 @@ async fn spectator_sockets_are_held_to_their_rates_and_caps_and_seats_never_are(
 #[tokio::test]
 async fn a_spectator_resuming_from_long_ago_gets_the_current_snapshot_and_a_seat_every_event() {
     use crease::protocol::ServerMessage;
-    let app = spawn_app_with(Backend::Sqlite, toy_games(), |_| {}).await.expect("sqlite");
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), |_| {})
+        .await
+        .expect("sqlite");
     let (info, home, away) = app.live_match("toy", json!({ "rounds": 120 })).await;
     let id = info.match_id;
     let mut home_client = app.connect(&id, Some(&home.token), None).await;
     let mut away_client = app.connect(&id, Some(&away.token), None).await;
     let _ = (home_client.recv().await, away_client.recv().await);
     common::Client::play_toy_rounds(&mut home_client, &mut away_client, 100, 3).await;
-    let before = common::metric(&app.http, &app.base, "crease_history_reads_total", &["source=\"log\""]).await;
+    let before = common::metric(
+        &app.http,
+        &app.base,
+        "crease_history_reads_total",
+        &["source=\"log\""],
+    )
+    .await;
 
     let mut spectator = app.connect(&id, None, Some(0)).await;
     let ServerMessage::Snapshot(snapshot) = spectator.recv().await else {
         panic!("a snapshot first");
     };
-    assert!(snapshot.last_seq > 200, "the current snapshot, not the one as of 0: {}", snapshot.last_seq);
+    assert!(
+        snapshot.last_seq > 200,
+        "the current snapshot, not the one as of 0: {}",
+        snapshot.last_seq
+    );
     let ServerMessage::Update(update) = spectator.recv().await else {
         panic!("then the update to now, no backlog");
     };
     assert_eq!(update.last_seq, snapshot.last_seq);
-    let after = common::metric(&app.http, &app.base, "crease_history_reads_total", &["source=\"log\""]).await;
+    let after = common::metric(
+        &app.http,
+        &app.base,
+        "crease_history_reads_total",
+        &["source=\"log\""],
+    )
+    .await;
     assert_eq!(before, after, "the spectator's resume read no log");
 
     let mut seat = app.connect(&id, Some(&home.token), Some(0)).await;

@@ -387,7 +387,14 @@ async fn someone_elses_wrong_guesses_cannot_lock_the_owners_known_device_out() {
         if let Some(device) = device {
             body["device"] = json!(device);
         }
-        send(&app, reqwest::Method::POST, "/v1/sessions", None, Some(body), Some(address))
+        send(
+            &app,
+            reqwest::Method::POST,
+            "/v1/sessions",
+            None,
+            Some(body),
+            Some(address),
+        )
     };
     // The owner logs in once from home: the device is known from now on.
     let (status, _, body) = attempt(PASSWORD, "198.51.100.20", Some(device)).await;
@@ -429,7 +436,14 @@ async fn a_login_burst_past_the_password_pool_is_refused_as_overloaded() {
     assert_eq!(status, 200, "{body}");
     let burst = (0..16).map(|index| {
         let body = json!({ "username": format!("random{index}"), "password": "some guess or other" });
-        send(&app, reqwest::Method::POST, "/v1/sessions", None, Some(body), None)
+        send(
+            &app,
+            reqwest::Method::POST,
+            "/v1/sessions",
+            None,
+            Some(body),
+            None,
+        )
     });
     let answers = futures_util::future::join_all(burst).await;
     let mut overloaded = 0;
@@ -444,8 +458,14 @@ async fn a_login_burst_past_the_password_pool_is_refused_as_overloaded() {
             other => panic!("a login answered {other}: {body}"),
         }
     }
-    assert!(overloaded >= 1, "16 logins at once fit a pool of one thread and a queue of one");
-    assert!(overloaded <= 14, "at least the running and the queued one were answered");
+    assert!(
+        overloaded >= 1,
+        "16 logins at once fit a pool of one thread and a queue of one"
+    );
+    assert!(
+        overloaded <= 14,
+        "at least the running and the queued one were answered"
+    );
     let (status, body) = log_in(&app, "kim", PASSWORD).await;
     assert_eq!(status, 201, "the pool serves again: {body}");
     app.stop().await;
@@ -471,7 +491,9 @@ async fn still_open(client: &mut common::Client) {
     use common::Received;
     use crease::protocol::ServerMessage;
     client.timeout = Some(Duration::from_secs(10));
-    client.send_text(json!({ "type": "ping", "id": "alive?" }).to_string()).await;
+    client
+        .send_text(json!({ "type": "ping", "id": "alive?" }).to_string())
+        .await;
     loop {
         match client.next().await {
             Received::Message(message) if matches!(*message, ServerMessage::Pong { .. }) => return,
@@ -512,11 +534,17 @@ async fn ending_a_session_closes_its_sockets(backend: Backend) {
     let (status, body) = app.delete("/v1/sessions/current", Some(&player.token)).await;
     assert_eq!(status, 200, "{body}");
     let code = closed_within(&mut here, Duration::from_secs(1)).await;
-    assert_eq!(code, Some(Some(4401)), "the logged-out socket closes with 4401 within 1 s");
+    assert_eq!(
+        code,
+        Some(Some(4401)),
+        "the logged-out socket closes with 4401 within 1 s"
+    );
     still_open(&mut there).await;
     still_open(&mut watcher).await;
     // A new socket with the ended token is refused outright.
-    let (status, _) = app.get(&format!("/v1/matches/{match_id}/ws"), Some(&player.token)).await;
+    let (status, _) = app
+        .get(&format!("/v1/matches/{match_id}/ws"), Some(&player.token))
+        .await;
     assert_eq!(status, 401);
 
     let (status, body) = app.delete("/v1/sessions", Some(&other_device)).await;
@@ -556,9 +584,19 @@ async fn an_expiring_session_closes_its_sockets_at_the_expiry() {
     let mut login_socket = app.connect(&match_id, Some(&token_of(&login)), None).await;
     still_open(&mut login_socket).await;
     let started = std::time::Instant::now();
-    assert_eq!(closed_within(&mut guest_socket, ttl + Duration::from_secs(1)).await, Some(Some(4401)));
-    assert_eq!(closed_within(&mut login_socket, ttl + Duration::from_secs(1)).await, Some(Some(4401)));
-    assert!(started.elapsed() >= ttl - Duration::from_millis(300), "closed after {:?}", started.elapsed());
+    assert_eq!(
+        closed_within(&mut guest_socket, ttl + Duration::from_secs(1)).await,
+        Some(Some(4401))
+    );
+    assert_eq!(
+        closed_within(&mut login_socket, ttl + Duration::from_secs(1)).await,
+        Some(Some(4401))
+    );
+    assert!(
+        started.elapsed() >= ttl - Duration::from_millis(300),
+        "closed after {:?}",
+        started.elapsed()
+    );
     app.stop().await;
 }
 
@@ -583,7 +621,10 @@ async fn a_session_deleted_in_sql_closes_its_sockets_at_the_recheck() {
         .execute(pool)
         .await
         .expect("delete the session");
-    assert_eq!(closed_within(&mut socket, Duration::from_secs(1)).await, Some(Some(4401)));
+    assert_eq!(
+        closed_within(&mut socket, Duration::from_secs(1)).await,
+        Some(Some(4401))
+    );
     app.stop().await;
 }
 

@@ -296,7 +296,10 @@ async fn silent_connections_are_closed_at_the_header_timeout_and_cannot_hold_the
         let ended = tokio::time::timeout(timeout + Duration::from_secs(2), read_to_end(stream))
             .await
             .expect("a silent connection is closed");
-        assert!(ended.is_ok_and(|bytes| bytes.is_empty()), "closed without an answer");
+        assert!(
+            ended.is_ok_and(|bytes| bytes.is_empty()),
+            "closed without an answer"
+        );
     }
     assert!(start.elapsed() >= timeout, "closed after {:?}", start.elapsed());
     // The cap is free again: a real request is served, not refused as overloaded.

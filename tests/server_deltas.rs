@@ -378,11 +378,13 @@ async fn no_protocol_2_frame_of_whole_matches_has_a_null_member() {
         let id = info.match_id.clone();
         let mut spectator = app.connect_with(&id, None, None, Some(2)).await;
         let mut home_player = app.connect_with(&id, Some(&home.token), None, Some(2)).await;
-        let mut away_player = app.connect_with(&id, Some(&away.token), None, Some(2)).await;
+        let away_player = app.connect_with(&id, Some(&away.token), None, Some(2)).await;
         // A pong and an error frame, before play.
         home_player.send_text(json!({ "type": "ping" }).to_string()).await;
         home_player
-            .send_text(json!({ "type": "command", "id": "bad", "command": { "type": "no such move" } }).to_string())
+            .send_text(
+                json!({ "type": "command", "id": "bad", "command": { "type": "no such move" } }).to_string(),
+            )
             .await;
         let (mut ponged, mut refused) = (false, false);
         while !(ponged && refused) {
@@ -430,7 +432,12 @@ async fn no_protocol_2_frame_of_whole_matches_has_a_null_member() {
                 if let Some(view) = &patched {
                     null_members(view, ".view (patched)", &mut nulls);
                 }
-                assert!(nulls.is_empty(), "{game}: {} in a {} frame", nulls.join(", "), value["type"]);
+                assert!(
+                    nulls.is_empty(),
+                    "{game}: {} in a {} frame",
+                    nulls.join(", "),
+                    value["type"]
+                );
                 walked += 1;
             }
         }
@@ -448,7 +455,10 @@ async fn no_protocol_2_frame_of_whole_matches_has_a_null_member() {
             })
             .collect();
         for kind in ["snapshot", "step", "ack", "error", "pong", "finished"] {
-            assert!(kinds.contains(kind), "{game}: the seat never got a {kind} frame: {kinds:?}");
+            assert!(
+                kinds.contains(kind),
+                "{game}: the seat never got a {kind} frame: {kinds:?}"
+            );
         }
     }
     eprintln!("{walked} protocol 2 frames walked, none with a null member");

@@ -452,7 +452,9 @@ async fn framework_refusals_have_the_documented_error_shape() {
 /// The raw answer to `request` sent as is on a fresh connection: head and body.
 async fn raw_exchange(app: &TestApp, request: &[u8]) -> (String, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(app.app().address()).await.expect("connect");
+    let mut stream = tokio::net::TcpStream::connect(app.app().address())
+        .await
+        .expect("connect");
     // A refusing server may close before it has read everything: the answer is what counts.
     let _ = stream.write_all(request).await;
     let mut answer = Vec::new();
@@ -467,8 +469,12 @@ async fn raw_exchange(app: &TestApp, request: &[u8]) -> (String, String) {
 /// refusal is documented as `{"error":{...}}`.
 #[tokio::test]
 async fn requests_refused_by_the_http_parser_get_the_documented_error_body() {
-    let app = spawn_app_with(Backend::Sqlite, games(), |_| {}).await.expect("sqlite");
-    let many_headers: String = (0..120).map(|index| format!("x-filler-{index}: {index}\r\n")).collect();
+    let app = spawn_app_with(Backend::Sqlite, games(), |_| {})
+        .await
+        .expect("sqlite");
+    let many_headers: String = (0..120)
+        .map(|index| format!("x-filler-{index}: {index}\r\n"))
+        .collect();
     let huge_header = format!("x-huge: {}\r\n", "a".repeat(600 * 1024));
     let cases = [
         (
@@ -492,14 +498,31 @@ async fn requests_refused_by_the_http_parser_get_the_documented_error_body() {
     for (request, status, code) in cases {
         let label: String = request.chars().take(60).collect();
         let (head, body) = raw_exchange(&app, request.as_bytes()).await;
-        assert!(head.starts_with(&format!("HTTP/1.1 {status}")), "{label:?}: {head}");
-        assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{label:?}: {head}");
-        let body: Value = serde_json::from_str(&body).unwrap_or_else(|_| panic!("{label:?}: a JSON body, got {body:?}"));
+        assert!(
+            head.starts_with(&format!("HTTP/1.1 {status}")),
+            "{label:?}: {head}"
+        );
+        assert!(
+            head.to_ascii_lowercase()
+                .contains("content-type: application/json"),
+            "{label:?}: {head}"
+        );
+        let body: Value =
+            serde_json::from_str(&body).unwrap_or_else(|_| panic!("{label:?}: a JSON body, got {body:?}"));
         assert_eq!(body["error"]["code"], code, "{label:?}: {body}");
-        assert!(body["error"]["message"].as_str().is_some_and(|message| !message.is_empty()), "{body}");
+        assert!(
+            body["error"]["message"]
+                .as_str()
+                .is_some_and(|message| !message.is_empty()),
+            "{body}"
+        );
     }
     // The server still serves, and its own answers are untouched.
-    let (head, body) = raw_exchange(&app, b"GET /healthz HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").await;
+    let (head, body) = raw_exchange(
+        &app,
+        b"GET /healthz HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+    )
+    .await;
     assert!(head.starts_with("HTTP/1.1 200"), "{head}: {body}");
     app.stop().await;
 }
@@ -508,7 +531,9 @@ async fn requests_refused_by_the_http_parser_get_the_documented_error_body() {
 /// parser reads `a`), so it is refused, in bodies (`bad_request`) and frames (`bad_message`).
 #[tokio::test]
 async fn a_repeated_json_key_is_refused_in_bodies_and_frames() {
-    let app = spawn_app_with(Backend::Sqlite, games(), |_| {}).await.expect("sqlite");
+    let app = spawn_app_with(Backend::Sqlite, games(), |_| {})
+        .await
+        .expect("sqlite");
     let answer = send(
         app.http
             .post(url(&app, "/v1/players"))
@@ -522,14 +547,20 @@ async fn a_repeated_json_key_is_refused_in_bodies_and_frames() {
     let mut client = app.connect(&info.match_id, Some(&home.token), None).await;
     let _ = client.recv().await;
     client
-        .send_text(r#"{"type":"command","id":"dup","command":{"type":"pick","value":1,"value":2}}"#.to_string())
+        .send_text(
+            r#"{"type":"command","id":"dup","command":{"type":"pick","value":1,"value":2}}"#.to_string(),
+        )
         .await;
     let error = loop {
         if let ServerMessage::Error(error) = client.recv().await {
             break error;
         }
     };
-    assert_eq!((error.code, error.id.as_deref()), (ErrorCode::BadMessage, Some("dup")), "{error:?}");
+    assert_eq!(
+        (error.code, error.id.as_deref()),
+        (ErrorCode::BadMessage, Some("dup")),
+        "{error:?}"
+    );
     assert!(error.message.contains("twice"), "{error:?}");
     app.stop().await;
 }

@@ -199,7 +199,10 @@ impl Accounts {
         let Some(session) = self.store.session(&token_hash).await? else {
             return Ok(None);
         };
-        if session.expires_at.is_some_and(|expires_at| expires_at <= Utc::now()) {
+        if session
+            .expires_at
+            .is_some_and(|expires_at| expires_at <= Utc::now())
+        {
             return Ok(None);
         }
         watch.open_until(session.expires_at);

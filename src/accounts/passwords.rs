@@ -169,9 +169,16 @@ mod tests {
         assert!(hash.contains(&format!("m={HASH_MEMORY_KIB}")), "{hash}");
         let right = Password::parse("correct horse").expect("password");
         let wrong = Password::parse("correct horsf").expect("password");
-        assert!(pool.verify(right.clone(), Some(hash.clone())).await.expect("verify"));
+        assert!(
+            pool.verify(right.clone(), Some(hash.clone()))
+                .await
+                .expect("verify")
+        );
         assert!(!pool.verify(wrong, Some(hash)).await.expect("verify"));
-        assert!(!pool.verify(right, None).await.expect("stand-in"), "no account, no match");
+        assert!(
+            !pool.verify(right, None).await.expect("stand-in"),
+            "no account, no match"
+        );
     }
 
     /// The bound the RSS figure in docs/operators.md rests on: never more jobs running than
@@ -204,7 +211,11 @@ mod tests {
             .count();
         let served = answers.iter().filter(|answer| answer.is_ok()).count();
         assert_eq!(refused + served, 20, "{answers:?}");
-        assert!(most.load(Ordering::SeqCst) <= threads, "{} ran at once", most.load(Ordering::SeqCst));
+        assert!(
+            most.load(Ordering::SeqCst) <= threads,
+            "{} ran at once",
+            most.load(Ordering::SeqCst)
+        );
         // All 20 were offered at once: the queue held `queue`, the threads took up to
         // `threads` more while they were being offered; the rest were refused and never ran.
         assert!(served <= threads + queue, "{served} served");

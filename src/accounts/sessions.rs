@@ -110,7 +110,9 @@ impl OpenSessions {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
         // A panic while holding this lock leaves the map itself consistent: keep using it.
-        self.by_token.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.by_token
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn release(&self, token_hash: &str) {
@@ -122,7 +124,6 @@ impl OpenSessions {
             }
         }
     }
-
 }
 
 /// One socket's hold on its session: [`SessionWatch::ended`] resolves when the session ends.
@@ -192,7 +193,10 @@ pub(super) async fn announce(cluster: Option<&Cluster>, token_hashes: &[String])
 }
 
 /// Applies other nodes' announcements to this node's sockets until `messages` ends.
-pub async fn listen(sessions: Arc<OpenSessions>, mut messages: impl futures_util::Stream<Item = Vec<u8>> + Unpin) {
+pub async fn listen(
+    sessions: Arc<OpenSessions>,
+    mut messages: impl futures_util::Stream<Item = Vec<u8>> + Unpin,
+) {
     use futures_util::StreamExt;
     while let Some(payload) = messages.next().await {
         match serde_json::from_slice::<Ended>(&payload) {
@@ -233,7 +237,10 @@ pub async fn recheck_once(sessions: &OpenSessions, store: &Store) -> Result<usiz
         return Ok(0);
     }
     let existing = store.existing_sessions(&watched).await?;
-    let gone: Vec<String> = watched.into_iter().filter(|hash| !existing.contains(hash)).collect();
+    let gone: Vec<String> = watched
+        .into_iter()
+        .filter(|hash| !existing.contains(hash))
+        .collect();
     sessions.end_tokens(&gone);
     Ok(gone.len())
 }
@@ -277,7 +284,10 @@ mod tests {
         let mut guest = sessions.watch("hash-g");
         guest.open_until(None);
         assert!(!ends_within(&mut guest, Duration::from_millis(50)).await);
-        sessions.expire_tokens(&hashes(&["hash-g"]), Utc::now() + chrono::TimeDelta::milliseconds(100));
+        sessions.expire_tokens(
+            &hashes(&["hash-g"]),
+            Utc::now() + chrono::TimeDelta::milliseconds(100),
+        );
         assert!(ends_within(&mut guest, Duration::from_millis(500)).await);
     }
 

@@ -34,7 +34,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::AsyncBufReadExt;
@@ -104,6 +104,23 @@ pub struct Args {
     /// compares the two).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
     pub protocol: u32,
+    /// Spectator sockets to open per second on the run's live matches during the window
+    /// (with `--duration`, one process): each resumes from `--spectator-resume-from`, reads
+    /// to the end of its resume and closes. The report says how many were served and
+    /// refused, beside the players' latency.
+    #[arg(long, default_value_t = 0)]
+    pub spectators_per_second: u32,
+    /// The `resume_from` each storm socket asks for; negative: none (a plain snapshot).
+    #[arg(long, default_value_t = 0)]
+    pub spectator_resume_from: i64,
+    /// Seconds the storm is on, then as many off, quiet first (0: on throughout): the
+    /// players' latency is then also reported for the quiet and the storm stretches apart.
+    #[arg(long, default_value_t = 0)]
+    pub spectator_period: u64,
+    /// Loopback source addresses the storm's sockets come from (127.0.1.1 on), to play many
+    /// watchers; 1 is the default address.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=60_000))]
+    pub spectator_addresses: u32,
     /// Internal: run as one worker of `--workers`, printing progress and the result as JSON lines.
     #[arg(long, hide = true)]
     pub worker: bool,
@@ -152,6 +169,9 @@ pub struct LoadReport {
     /// WebSocket connections opened (first connects, reconnects and back-to-back matches),
     /// per `--server` URL in the order given.
     pub sockets_per_url: Vec<UrlSockets>,
+    /// The spectator storm's figures, with `--spectators-per-second`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spectators: Option<super::spectate::StormReport>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -197,6 +217,10 @@ struct Stats {
     sockets: Vec<AtomicU64>,
     /// Microseconds from sending a command to its ack, inside the window.
     latency: Mutex<Histogram<u64>>,
+    /// Whether a spectator storm is on now, and the same latency split by it.
+    storming: Arc<AtomicBool>,
+    quiet_latency: Mutex<Histogram<u64>>,
+    storm_latency: Mutex<Histogram<u64>>,
 }
 
 impl Stats {
@@ -212,6 +236,9 @@ impl Stats {
             bytes_received: AtomicU64::new(0),
             balls_seen: AtomicU64::new(0),
             latency: Mutex::new(new_histogram()?),
+            storming: Arc::new(AtomicBool::new(false)),
+            quiet_latency: Mutex::new(new_histogram()?),
+            storm_latency: Mutex::new(new_histogram()?),
         })
     }
 
@@ -221,12 +248,21 @@ impl Stats {
         if let Ok(mut histogram) = self.latency.lock() {
             let _ = histogram.record(micros);
         }
+        let split = match self.storming.load(Relaxed) {
+            true => &self.storm_latency,
+            false => &self.quiet_latency,
+        };
+        if let Ok(mut histogram) = split.lock() {
+            let _ = histogram.record(micros);
+        }
     }
 
     /// Opens the measurement window: what happened during setup is not counted.
     fn open_window(&self) -> u64 {
-        if let Ok(mut histogram) = self.latency.lock() {
-            histogram.reset();
+        for histogram in [&self.latency, &self.quiet_latency, &self.storm_latency] {
+            if let Ok(mut histogram) = histogram.lock() {
+                histogram.reset();
+            }
         }
         self.acks.load(Relaxed)
     }
@@ -271,7 +307,7 @@ enum WorkerLine {
     Progress(Progress),
     /// The worker's report and its latency histogram as `(microseconds, count)` pairs.
     Done {
-        report: LoadReport,
+        report: Box<LoadReport>,
         latency_us: Vec<(u64, u64)>,
     },
 }
@@ -289,7 +325,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .collect();
             println!(
                 "{}",
-                serde_json::to_string(&WorkerLine::Done { report, latency_us })?
+                serde_json::to_string(&WorkerLine::Done {
+                    report: Box::new(report),
+                    latency_us
+                })?
             );
             return Ok(());
         }
@@ -311,6 +350,9 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
     let options = json!({ "format": args.format });
     if args.servers.is_empty() {
         bail!("no --server to load");
+    }
+    if args.spectators_per_second > 0 && (args.duration.is_none() || args.workers > 1) {
+        bail!("--spectators-per-second needs --duration and one worker");
     }
     let stats = Arc::new(Stats::new(args.servers.len())?);
     // Idle lobby connections are sockets on the server too: let them go soon after setup.
@@ -348,6 +390,7 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
     let show = Show::new(args);
     let ticker = tokio::spawn(tick(show.clone(), stats.clone(), began));
     let wanted = u64::from(args.matches);
+    let mut storm_task = None;
     let (setup_seconds, acks_before, elapsed) = {
         let all_done = async { while tasks.join_next().await.is_some() {} };
         tokio::pin!(all_done);
@@ -363,6 +406,21 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
         let setup_seconds = began.elapsed().as_secs_f64();
         let acks_before = stats.open_window();
         let window = Instant::now();
+        if args.spectators_per_second > 0 && !setup_finished {
+            let storm = super::spectate::Storm {
+                server: args.servers[0].clone(),
+                per_second: args.spectators_per_second,
+                resume_from: args.spectator_resume_from,
+                addresses: args.spectator_addresses,
+                period: args.spectator_period,
+            };
+            let until = window + Duration::from_secs(args.duration.unwrap_or_default());
+            storm_task = Some(tokio::spawn(super::spectate::run(
+                storm,
+                until,
+                stats.storming.clone(),
+            )));
+        }
         if !setup_finished {
             match args.duration {
                 Some(seconds) => {
@@ -376,6 +434,27 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
     tasks.abort_all();
     ticker.abort();
     show.finish();
+    let spectators = match storm_task {
+        Some(task) => {
+            let mut storm = task.await.context("the spectator storm")??;
+            let split = |histogram: &Mutex<Histogram<u64>>| {
+                histogram
+                    .lock()
+                    .map(|histogram| (histogram.len(), Latency::of(&histogram)))
+                    .ok()
+            };
+            if let Some((acks, latency)) = split(&stats.quiet_latency) {
+                (storm.quiet_acks, storm.quiet_p50_ms, storm.quiet_p99_ms) =
+                    (acks, latency.p50_ms, latency.p99_ms);
+            }
+            if let Some((acks, latency)) = split(&stats.storm_latency) {
+                (storm.storm_acks, storm.storm_p50_ms, storm.storm_p99_ms) =
+                    (acks, latency.p50_ms, latency.p99_ms);
+            }
+            Some(storm)
+        }
+        None => None,
+    };
     let acks = stats.acks.load(Relaxed) - acks_before;
     let histogram = stats
         .latency
@@ -408,6 +487,7 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
                 sockets: sockets.load(Relaxed),
             })
             .collect(),
+        spectators,
     };
     Ok((report, histogram))
 }
@@ -463,7 +543,7 @@ async fn run_workers(args: &Args) -> anyhow::Result<LoadReport> {
                         bar.set_position(total.completed);
                         bar.set_message(progress_message(&total, None));
                     }
-                    Ok(WorkerLine::Done { report, latency_us }) => done = Some((report, latency_us)),
+                    Ok(WorkerLine::Done { report, latency_us }) => done = Some((*report, latency_us)),
                     Err(_) => tracing::warn!(worker, line, "unreadable worker output"),
                 }
             }
@@ -520,6 +600,7 @@ async fn run_workers(args: &Args) -> anyhow::Result<LoadReport> {
                     .sum(),
             })
             .collect(),
+        spectators: None,
     })
 }
 
@@ -628,6 +709,31 @@ fn print_report(report: &LoadReport) {
         report.latency.p50_ms, report.latency.p90_ms, report.latency.p99_ms, report.latency.max_ms
     );
     println!("errors {}  reconnects {}", report.errors, report.reconnects);
+    if let Some(storm) = &report.spectators {
+        println!(
+            "spectators: {}/s from {} address(es): {} attempted, {} served (resume p50 {:.1} ms, p99 {:.1} ms), {} refused, {} failed",
+            storm.per_second,
+            storm.addresses,
+            storm.attempted,
+            storm.served,
+            storm.served_p50_ms,
+            storm.served_p99_ms,
+            storm.refused,
+            storm.failed
+        );
+        if storm.period > 0 {
+            println!(
+                "players, storm off/on every {} s: quiet {} acks p50 {:.2} ms p99 {:.2} ms; storm {} acks p50 {:.2} ms p99 {:.2} ms",
+                storm.period,
+                storm.quiet_acks,
+                storm.quiet_p50_ms,
+                storm.quiet_p99_ms,
+                storm.storm_acks,
+                storm.storm_p50_ms,
+                storm.storm_p99_ms
+            );
+        }
+    }
     if let Some(per_ball) = report.bytes_per_ball_per_seat {
         println!(
             "bytes received per ball per seat: {per_ball:.0} (protocol {}, {} bytes over {} balls)",

@@ -12,6 +12,7 @@ pub mod load;
 pub mod serve;
 pub mod simulate;
 pub mod solve;
+pub mod spectate;
 pub mod verify;
 
 #[derive(Debug, Parser)]

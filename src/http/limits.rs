@@ -312,7 +312,12 @@ impl Spectators {
         let cap = |limit: u32| (on && limit > 0).then_some(limit);
         Spectators {
             per_ip: on
-                .then(|| Bucket::new(config.spectator_connects_per_minute, config.spectator_connect_burst))
+                .then(|| {
+                    Bucket::new(
+                        config.spectator_connects_per_minute,
+                        config.spectator_connect_burst,
+                    )
+                })
                 .flatten(),
             node: NonZeroU32::new(config.spectator_connects_per_second)
                 .filter(|_| on)
@@ -344,9 +349,13 @@ impl Spectators {
         }
         let mut open = self.open.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let watching = open.by_match.get(match_id).copied().unwrap_or(0);
-        let from_address = client.and_then(|ip| open.by_address.get(&ip).copied()).unwrap_or(0);
+        let from_address = client
+            .and_then(|ip| open.by_address.get(&ip).copied())
+            .unwrap_or(0);
         if self.per_match.is_some_and(|limit| watching >= limit)
-            || self.per_address.is_some_and(|limit| client.is_some() && from_address >= limit)
+            || self
+                .per_address
+                .is_some_and(|limit| client.is_some() && from_address >= limit)
         {
             refused("spectators_full");
             return Err(ApiError::SpectatorsFull);
@@ -531,24 +540,52 @@ mod tests {
         let limits = AbuseLimits::new(&config);
         let name = Username::parse("erin").expect("name");
         let ip = |text: &str| Some(text.parse::<IpAddr>().expect("ip"));
-        let owner = Device { id: Some("a-device-id-of-the-owner-0001"), address: ip("198.51.100.1") };
+        let owner = Device {
+            id: Some("a-device-id-of-the-owner-0001"),
+            address: ip("198.51.100.1"),
+        };
         limits.remember_login(owner, &name);
         // A guesser drains the name from two addresses...
         for address in ["203.0.113.1", "203.0.113.2"] {
-            let guesser = Device { id: None, address: ip(address) };
+            let guesser = Device {
+                id: None,
+                address: ip(address),
+            };
             assert!(limits.admit_login(guesser, &name).is_ok());
         }
-        let stranger = Device { id: Some("a-device-id-never-seen-here"), address: ip("203.0.113.3") };
-        assert!(matches!(limits.admit_login(stranger, &name), Err(ApiError::RateLimited { .. })));
+        let stranger = Device {
+            id: Some("a-device-id-never-seen-here"),
+            address: ip("203.0.113.3"),
+        };
+        assert!(matches!(
+            limits.admit_login(stranger, &name),
+            Err(ApiError::RateLimited { .. })
+        ));
         // ...but the owner's device passes, by its id from a new address and by its address.
-        let travelling = Device { id: owner.id, address: ip("192.0.2.77") };
+        let travelling = Device {
+            id: owner.id,
+            address: ip("192.0.2.77"),
+        };
         assert!(limits.admit_login(travelling, &name).is_ok());
-        let same_address = Device { id: None, address: owner.address };
+        let same_address = Device {
+            id: None,
+            address: owner.address,
+        };
         assert!(limits.admit_login(same_address, &name).is_ok());
         // Known to one name is not known to another.
         let other = Username::parse("frank").expect("name");
         for _ in 0..2 {
-            assert!(limits.admit_login(Device { id: None, address: ip("203.0.113.9") }, &other).is_ok());
+            assert!(
+                limits
+                    .admit_login(
+                        Device {
+                            id: None,
+                            address: ip("203.0.113.9")
+                        },
+                        &other
+                    )
+                    .is_ok()
+            );
         }
         assert!(limits.admit_login(travelling, &other).is_err());
     }
@@ -568,21 +605,39 @@ mod tests {
         // Two open sockets from one address, then that address is full...
         let first = limits.admit_spectator(ip(1), "m").expect("first");
         let _second = limits.admit_spectator(ip(1), "m").expect("second");
-        assert!(matches!(limits.admit_spectator(ip(1), "m"), Err(ApiError::SpectatorsFull)));
+        assert!(matches!(
+            limits.admit_spectator(ip(1), "m"),
+            Err(ApiError::SpectatorsFull)
+        ));
         // ...and out of connects too once its burst of three is spent.
         drop(first);
-        assert!(matches!(limits.admit_spectator(ip(1), "m"), Err(ApiError::RateLimited { .. })));
+        assert!(matches!(
+            limits.admit_spectator(ip(1), "m"),
+            Err(ApiError::RateLimited { .. })
+        ));
         // The match holds four at most, from any addresses.
-        let _others: Vec<_> = (2..5).map(|last| limits.admit_spectator(ip(last), "m").expect("room")).collect();
-        assert!(matches!(limits.admit_spectator(ip(9), "m"), Err(ApiError::SpectatorsFull)));
+        let _others: Vec<_> = (2..5)
+            .map(|last| limits.admit_spectator(ip(last), "m").expect("room"))
+            .collect();
+        assert!(matches!(
+            limits.admit_spectator(ip(9), "m"),
+            Err(ApiError::SpectatorsFull)
+        ));
         assert!(limits.admit_spectator(ip(9), "another match").is_ok());
         // The node's own rate holds whatever the addresses.
-        let node = AbuseLimits::new(&AbuseConfig { spectator_connects_per_second: 2, ..AbuseConfig::default() });
-        let admitted = (0..10).filter(|last| node.admit_spectator(ip(*last), "m").is_ok()).count();
+        let node = AbuseLimits::new(&AbuseConfig {
+            spectator_connects_per_second: 2,
+            ..AbuseConfig::default()
+        });
+        let admitted = (0..10)
+            .filter(|last| node.admit_spectator(ip(*last), "m").is_ok())
+            .count();
         assert_eq!(admitted, 2, "two a second from ten addresses");
         // `--rate-limits off` turns every spectator limit off.
         let off = AbuseLimits::new(&AbuseConfig::off());
-        let slots: Vec<_> = (0..100).map(|_| off.admit_spectator(ip(1), "m").expect("no limit")).collect();
+        let slots: Vec<_> = (0..100)
+            .map(|_| off.admit_spectator(ip(1), "m").expect("no limit"))
+            .collect();
         assert_eq!(slots.len(), 100);
     }
 

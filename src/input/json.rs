@@ -83,7 +83,9 @@ impl<'de> Visitor<'de> for Strict {
         while let Some(key) = members.next_key::<String>()? {
             let value = members.next_value_seed(Strict)?;
             if object.contains_key(&key) {
-                return Err(de::Error::custom(format_args!("the key {key:?} appears twice in one object")));
+                return Err(de::Error::custom(format_args!(
+                    "the key {key:?} appears twice in one object"
+                )));
             }
             object.insert(key, value);
         }

@@ -485,7 +485,11 @@ impl<G: Game> MatchActor<G> {
             // that, the current snapshot (the older events are in `/log`).
             Viewer::Spectator => {
                 let recent = self.recent.since(viewer, from);
-                let source = if recent.is_some() { "recent" } else { "spectator_now" };
+                let source = if recent.is_some() {
+                    "recent"
+                } else {
+                    "spectator_now"
+                };
                 crate::telemetry::record_history_read(G::ID, source);
                 recent.map(|recent| (recent.view, recent.events))
             }

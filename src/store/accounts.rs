@@ -103,7 +103,10 @@ impl Store {
 
     /// Which of `token_hashes` are still sessions (none deleted by a logout or by hand).
     /// Expiry is not compared here: the socket holding a session times its own expiry.
-    pub async fn existing_sessions(&self, token_hashes: &[String]) -> StoreResult<std::collections::HashSet<String>> {
+    pub async fn existing_sessions(
+        &self,
+        token_hashes: &[String],
+    ) -> StoreResult<std::collections::HashSet<String>> {
         // SQLite binds at most 32,766 parameters per statement: well under, in chunks.
         const CHUNK: usize = 500;
         let mut existing = std::collections::HashSet::new();
