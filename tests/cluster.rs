@@ -96,6 +96,18 @@ impl TestCluster {
             .expect("connect to the test database")
     }
 
+    /// A CTG T10 match created by `token` through `base` (against the bot, or open for a
+    /// second player): its id.
+    async fn create_t10(&self, base: &str, token: &str, against_the_bot: bool) -> String {
+        let mut body = json!({ "game": "ctg", "options": { "format": "t10" } });
+        if against_the_bot {
+            body["opponent"] = json!("bot");
+        }
+        let (status, info) = post(&self.http, &format!("{base}/v1/matches"), token, body).await;
+        assert_eq!(status, 201, "{info}");
+        info["match_id"].as_str().expect("match_id").to_string()
+    }
+
     /// Creates the matches through `base`; returns `(match_id, seat tokens)` for each.
     async fn create_matches(
         &self,
@@ -311,16 +323,7 @@ async fn sockets_opened_before_the_start_get_it_on_either_node() {
     let nodes = [cluster.node("a", TTL_MS).await, cluster.node("b", TTL_MS).await];
     let (_, home) = register(&cluster.http, &nodes[0].base, "early-home").await;
     let (_, away) = register(&cluster.http, &nodes[0].base, "early-away").await;
-    let body = json!({ "game": "ctg", "options": { "format": "t10" } });
-    let (status, info) = post(
-        &cluster.http,
-        &format!("{}/v1/matches", nodes[0].base),
-        &home,
-        body,
-    )
-    .await;
-    assert_eq!(status, 201, "{info}");
-    let match_id = info["match_id"].as_str().expect("match_id").to_string();
+    let match_id = cluster.create_t10(&nodes[0].base, &home, false).await;
     // On each node, a protocol 1 and a protocol 2 socket of the home seat.
     let mut sockets = Vec::new();
     for node in &nodes {
@@ -420,16 +423,7 @@ async fn a_logout_on_one_node_closes_the_sessions_sockets_on_every_node() {
     let url = format!("{}/v1/account/claim", nodes[0].base);
     let (status, body) = post(&cluster.http, &url, &guest, claim).await;
     assert_eq!(status, 200, "{body}");
-    let body = json!({ "game": "ctg", "options": { "format": "t10" }, "opponent": "bot" });
-    let (status, info) = post(
-        &cluster.http,
-        &format!("{}/v1/matches", nodes[0].base),
-        &guest,
-        body,
-    )
-    .await;
-    assert_eq!(status, 201, "{info}");
-    let match_id = info["match_id"].as_str().expect("match_id").to_string();
+    let match_id = cluster.create_t10(&nodes[0].base, &guest, true).await;
     let mut sockets = Vec::new();
     for node in &nodes {
         let url = format!(

@@ -14,7 +14,7 @@
 mod common;
 mod drills;
 
-use common::{Backend, TestApp, spawn_app_on};
+use common::{Backend, TestApp, spawn_app_with};
 use crease::matches::GameRegistry;
 use crease::rules::champions::Champions;
 use crease::rules::ctg::Ctg;
@@ -68,10 +68,20 @@ fn fuzz_seed() -> u64 {
         .unwrap_or(DEFAULT_SEED)
 }
 
+/// The drill reopens a spectator socket after every frame that closes one, hundreds a
+/// minute from one address: the spectator limits (tested in `server_abuse_limits`) are not
+/// what it drills, so they are off.
+fn unlimited_spectators(config: &mut crease::config::ServeConfig) {
+    config.abuse.spectator_connects_per_minute = 0;
+    config.abuse.spectator_connects_per_second = 0;
+    config.abuse.max_spectators_per_match = 0;
+    config.abuse.max_spectators_per_address = 0;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mutated_frames_get_typed_errors_and_break_no_match_on_sqlite() {
     count_panics();
-    let app = spawn_app_on(Backend::Sqlite, GameRegistry::standard())
+    let app = spawn_app_with(Backend::Sqlite, GameRegistry::standard(), unlimited_spectators)
         .await
         .expect("SQLite is always available");
     tokio::time::timeout(Duration::from_secs(240), fuzz(&app, fuzz_seed()))
@@ -86,7 +96,8 @@ async fn mutated_frames_get_typed_errors_and_break_no_match_on_sqlite() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mutated_frames_get_typed_errors_and_break_no_match_on_postgres() {
     count_panics();
-    let Some(app) = spawn_app_on(Backend::Postgres, GameRegistry::standard()).await else {
+    let Some(app) = spawn_app_with(Backend::Postgres, GameRegistry::standard(), unlimited_spectators).await
+    else {
         return;
     };
     tokio::time::timeout(Duration::from_secs(240), fuzz(&app, fuzz_seed()))

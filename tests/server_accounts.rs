@@ -317,10 +317,10 @@ async fn a_guest_cannot_log_out_of_its_only_key() {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn login_attempts_are_limited_per_address_and_per_name() {
-    // Requests come from 127.0.0.1, made a trusted proxy so that `X-Forwarded-For` can play
-    // clients on other addresses. A burst of 3 attempts, then one a minute.
+/// An app with tight login limits (a burst of 3 attempts, then one a minute) and `username`
+/// claimed. Requests come from 127.0.0.1, made a trusted proxy so that `X-Forwarded-For` can
+/// play clients on other addresses.
+async fn app_with_tight_login_limits(username: &str) -> TestApp {
     let app = app_on(Backend::Sqlite, |config| {
         config.abuse.login_burst = 3;
         config.abuse.login_attempts_per_minute = 1;
@@ -328,19 +328,40 @@ async fn login_attempts_are_limited_per_address_and_per_name() {
     })
     .await
     .expect("sqlite");
-    let player = app.player("erin").await;
-    let (status, body) = claim(&app, &player.token, "erin", PASSWORD).await;
+    let player = app.player(username).await;
+    let (status, body) = claim(&app, &player.token, username, PASSWORD).await;
     assert_eq!(status, 200, "{body}");
+    app
+}
+
+/// A login attempt as a client at `address` sends it, with the device id it may keep.
+async fn attempt_login(
+    app: &TestApp,
+    username: &str,
+    password: &str,
+    address: &str,
+    device: Option<&str>,
+) -> (u16, Option<u64>, Value) {
+    let mut body = json!({ "username": username, "password": password });
+    if let Some(device) = device {
+        body["device"] = json!(device);
+    }
+    send(
+        app,
+        reqwest::Method::POST,
+        "/v1/sessions",
+        None,
+        Some(body),
+        Some(address),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn login_attempts_are_limited_per_address_and_per_name() {
+    let app = app_with_tight_login_limits("erin").await;
     let attempt = |password: &'static str, address: &'static str, username: &'static str| {
-        let body = json!({ "username": username, "password": password });
-        send(
-            &app,
-            reqwest::Method::POST,
-            "/v1/sessions",
-            None,
-            Some(body),
-            Some(address),
-        )
+        attempt_login(&app, username, password, address, None)
     };
 
     // One name, tried from a new address each time: the name's bucket runs dry.
@@ -371,30 +392,10 @@ async fn login_attempts_are_limited_per_address_and_per_name() {
 /// address, or by its address); a stranger, even with the right password, still waits.
 #[tokio::test]
 async fn someone_elses_wrong_guesses_cannot_lock_the_owners_known_device_out() {
-    let app = app_on(Backend::Sqlite, |config| {
-        config.abuse.login_burst = 3;
-        config.abuse.login_attempts_per_minute = 1;
-        config.abuse.trusted_proxies = vec!["127.0.0.0/8".parse().expect("net")];
-    })
-    .await
-    .expect("sqlite");
-    let player = app.player("judy").await;
-    let (status, body) = claim(&app, &player.token, "judy", PASSWORD).await;
-    assert_eq!(status, 200, "{body}");
+    let app = app_with_tight_login_limits("judy").await;
     let device = "judys-phone-5f0c2a9e41d7b3c8";
     let attempt = |password: &'static str, address: &'static str, device: Option<&'static str>| {
-        let mut body = json!({ "username": "judy", "password": password });
-        if let Some(device) = device {
-            body["device"] = json!(device);
-        }
-        send(
-            &app,
-            reqwest::Method::POST,
-            "/v1/sessions",
-            None,
-            Some(body),
-            Some(address),
-        )
+        attempt_login(&app, "judy", password, address, device)
     };
     // The owner logs in once from home: the device is known from now on.
     let (status, _, body) = attempt(PASSWORD, "198.51.100.20", Some(device)).await;
