@@ -44,6 +44,17 @@ for name, service in services.items():
         if name in default:
             check(target in default, f"default service {name} depends on {target}, outside the default")
 
+# The crease images are bookworm-slim: CMD-SHELL runs dash there, which has no /dev/tcp, and
+# the image has no curl or wget; the server's own `crease health` is what can ask it.
+for name in ["crease", *NODES]:
+    test = services[name].get("healthcheck", {}).get("test")
+    if not test and name in NODES:
+        test = compose.get("x-crease-node", {}).get("healthcheck", {}).get("test")
+    check(
+        isinstance(test, list) and test[:3] == ["CMD", "crease", "health"],
+        f"{name}: the health check must run `crease health` (exec form), not {test!r}",
+    )
+
 single = services["crease"]
 check("CREASE_NATS_URL" not in single["environment"], "the default node must stay single-node")
 check("8080:8080" in single.get("ports", []), "the default node publishes 8080")

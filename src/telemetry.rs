@@ -6,7 +6,7 @@
 //! aggregate them across scrapes and servers (summaries could not be).
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 use std::time::Duration;
 
 /// Gauge: match actors running.
@@ -44,11 +44,27 @@ pub const ROUTED_SECONDS: &str = "crease_cluster_routed_request_duration_seconds
 
 /// Counter with label `reason`: work refused to protect the server (`password_busy`: the
 /// password pool's queue was full; `spectator_rate`, `spectators_full`: a spectator socket
-/// over its limits), and sockets ended because their session ended (`session_ended`).
+/// over its limits; `creations_per_address`, `creations_per_player`, `logins_per_address`,
+/// `logins_per_name`: a request over that rate limit, answered 429), and sockets ended
+/// because their session ended (`session_ended`).
 pub const REFUSALS: &str = "crease_refusals_total";
+
+/// Counter with labels `route` (the route's template, `/v1/matches/{id}`; `unmatched` for a
+/// path no route has), `method` and `status`: HTTP requests answered.
+pub const HTTP_REQUESTS: &str = "crease_http_requests_total";
+/// Histogram with label `route`: from a request's arrival to its response head.
+pub const HTTP_SECONDS: &str = "crease_http_request_duration_seconds";
+/// Gauge: matchmaking tickets still waiting after the latest pass.
+pub const MATCHMAKING_WAITING: &str = "crease_matchmaking_waiting_tickets";
+/// Histogram: how long a ticket waited before a pass paired it (with players or a bot).
+pub const MATCHMAKING_WAIT_SECONDS: &str = "crease_matchmaking_wait_seconds";
 
 const SECONDS_BUCKETS: &[f64] = &[
     0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+];
+/// A matchmaking wait runs from a fraction of a second to minutes.
+const WAIT_BUCKETS: &[f64] = &[
+    0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0,
 ];
 const COUNT_BUCKETS: &[f64] = &[0.0, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0];
 
@@ -75,6 +91,11 @@ pub fn install_for_node(node: Option<&str>) -> Option<&'static PrometheusHandle>
                 })
                 .and_then(|builder| {
                     builder.set_buckets_for_metric(Matcher::Full(MAILBOX_DEPTH.into()), COUNT_BUCKETS)
+                })
+                // Full names are matched before suffixes, so this overrides `_seconds`.
+                .and_then(|builder| {
+                    builder
+                        .set_buckets_for_metric(Matcher::Full(MATCHMAKING_WAIT_SECONDS.into()), WAIT_BUCKETS)
                 });
             match builder.and_then(PrometheusBuilder::install_recorder) {
                 Ok(handle) => {
@@ -132,15 +153,46 @@ fn describe() {
         REFUSALS,
         "Work refused to protect the server, and sockets ended with their session, by reason"
     );
+    metrics::describe_counter!(
+        HTTP_REQUESTS,
+        "HTTP requests answered, by route template, method and status"
+    );
+    metrics::describe_histogram!(
+        HTTP_SECONDS,
+        metrics::Unit::Seconds,
+        "From a request's arrival to its response head, by route template"
+    );
+    metrics::describe_gauge!(
+        MATCHMAKING_WAITING,
+        "Matchmaking tickets waiting after the latest pass"
+    );
+    metrics::describe_histogram!(
+        MATCHMAKING_WAIT_SECONDS,
+        metrics::Unit::Seconds,
+        "How long a ticket waited before it was paired"
+    );
     // Gauges appear at zero before the first match or socket.
     metrics::gauge!(LIVE_MATCHES).set(0.0);
     metrics::gauge!(CONNECTED_SOCKETS).set(0.0);
     metrics::gauge!(JOURNAL_QUEUE).set(0.0);
+    metrics::gauge!(MATCHMAKING_WAITING).set(0.0);
 }
+
+/// The process's own series (`process_cpu_seconds_total`, `process_resident_memory_bytes`,
+/// `process_open_fds`, ...), read from the OS at each scrape by `metrics-process`.
+static PROCESS: LazyLock<metrics_process::Collector> = LazyLock::new(|| {
+    let collector = metrics_process::Collector::default();
+    collector.describe();
+    collector
+});
 
 /// The metrics in the Prometheus text format (`GET /metrics`, served by `http::health`).
 pub fn render() -> String {
-    install().map(PrometheusHandle::render).unwrap_or_default()
+    let Some(handle) = install() else {
+        return String::new();
+    };
+    PROCESS.collect();
+    handle.render()
 }
 
 pub(crate) fn record_db_write(elapsed: Duration, appends: usize, _rows: usize) {
@@ -160,6 +212,21 @@ pub(crate) fn record_history_read(game: &'static str, source: &'static str) {
 
 pub(crate) fn record_log_replay(game: &'static str) {
     metrics::counter!(LOG_REPLAYS, "game" => game).increment(1);
+}
+
+/// Counts one HTTP request and how long it took to answer.
+pub(crate) fn record_http(route: String, method: &str, status: u16, elapsed: Duration) {
+    metrics::counter!(HTTP_REQUESTS, "route" => route.clone(), "method" => method.to_string(), "status" => status.to_string())
+        .increment(1);
+    metrics::histogram!(HTTP_SECONDS, "route" => route).record(elapsed.as_secs_f64());
+}
+
+/// A matchmaking pass paired tickets that had waited `waits` and left `waiting` unpaired.
+pub(crate) fn record_matchmaking_pass(waits: &[Duration], waiting: usize) {
+    for wait in waits {
+        metrics::histogram!(MATCHMAKING_WAIT_SECONDS).record(wait.as_secs_f64());
+    }
+    metrics::gauge!(MATCHMAKING_WAITING).set(waiting as f64);
 }
 
 /// Counts one refusal (see [`REFUSALS`] for the reasons).

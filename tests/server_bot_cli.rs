@@ -100,3 +100,34 @@ fn no_subcommand_serves_with_defaults_and_flags_override_them() {
         .expect("parse");
     assert!(matches!(cli.command, Some(Command::Verify(args)) if args.match_id == "some-id"));
 }
+
+/// `crease health` is the containers' health check (dash has no `/dev/tcp`, the image no
+/// curl): `Ok` for a ready server, an error saying what answered (or that nothing did).
+#[tokio::test]
+async fn crease_health_is_ok_for_a_ready_server_and_says_why_otherwise() {
+    use crease::cli::health::check;
+    use std::time::Duration;
+    let parsed = Cli::try_parse_from(["crease", "health"]).expect("parses");
+    let Some(Command::Health(args)) = parsed.command else {
+        panic!("the health subcommand");
+    };
+    assert_eq!(args.url, "http://127.0.0.1:8080/readyz");
+    let app = spawn_app_on(Backend::Sqlite, GameRegistry::standard())
+        .await
+        .expect("sqlite");
+    let ready = format!("{}/readyz", app.base);
+    check(&ready, Duration::from_secs(3))
+        .await
+        .expect("a ready server is healthy");
+    let missing = check(&format!("{}/v1/nope", app.base), Duration::from_secs(3))
+        .await
+        .expect_err("a 404 is not healthy")
+        .to_string();
+    assert!(missing.contains("404"), "{missing}");
+    app.stop().await;
+    let down = check(&ready, Duration::from_secs(3))
+        .await
+        .expect_err("a stopped server is not healthy")
+        .to_string();
+    assert!(down.contains("no answer"), "{down}");
+}

@@ -153,3 +153,90 @@ async fn metrics_exposes_every_operational_metric() {
     assert!(sample(&text, "crease_journal_queue_depth").is_some(), "{text}");
     app.stop().await;
 }
+
+/// What a host needs from `/metrics` beside the game's own series (issue 28): HTTP requests
+/// by route template and status with their latency, refusals by the limit that refused, the
+/// matchmaking queue and its waits, and the process itself (CPU, memory, open files). The
+/// recorder is shared by every test of this binary, so counters are compared before/after.
+#[tokio::test]
+async fn metrics_count_requests_by_route_refusals_by_limit_the_queue_and_the_process() {
+    use common::{metric, spawn_app_with};
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), |config| {
+        config.abuse.rate_limit_ip_burst = 4;
+        config.abuse.rate_limit_ip_per_minute = 1;
+    })
+    .await
+    .expect("sqlite");
+    let count =
+        |name: &'static str, filters: &'static [&'static str]| metric(&app.http, &app.base, name, filters);
+
+    let route = &["route=\"/v1/matches/{id}\"", "method=\"GET\"", "status=\"404\""][..];
+    let before = count("crease_http_requests_total", route).await;
+    let (status, _) = app
+        .get(&format!("/v1/matches/{}", uuid::Uuid::new_v4()), None)
+        .await;
+    assert_eq!(status, 404);
+    assert_eq!(
+        count("crease_http_requests_total", route).await,
+        before + 1.0,
+        "one series per template"
+    );
+    assert!(
+        count(
+            "crease_http_request_duration_seconds_count",
+            &["route=\"/v1/matches/{id}\""]
+        )
+        .await
+            >= 1.0
+    );
+
+    // Two players and their tickets (four creations from this address): paired at once.
+    let waits_before = count("crease_matchmaking_wait_seconds_count", &[]).await;
+    for name in ["mm-home", "mm-away"] {
+        let player = app.player(name).await;
+        let (status, body) = app
+            .post(
+                "/v1/matchmaking/tickets",
+                Some(&player.token),
+                serde_json::json!({ "game": "toy" }),
+            )
+            .await;
+        assert!(status == 201 || status == 200, "{status} {body}");
+    }
+    assert!(
+        count("crease_matchmaking_wait_seconds_count", &[]).await >= waits_before + 2.0,
+        "both paired tickets' waits are recorded"
+    );
+    assert!(count("crease_matchmaking_waiting_tickets", &[]).await >= 0.0);
+
+    // The fifth creation is over the address's burst: refused, and counted as such.
+    let refused = &["reason=\"creations_per_address\""][..];
+    let before = count("crease_refusals_total", refused).await;
+    let (status, _) = app
+        .post("/v1/players", None, serde_json::json!({ "name": "one too many" }))
+        .await;
+    assert_eq!(status, 429);
+    assert_eq!(count("crease_refusals_total", refused).await, before + 1.0);
+
+    for series in [
+        "process_resident_memory_bytes",
+        "process_open_fds",
+        "process_max_fds",
+    ] {
+        assert!(count(series, &[]).await > 0.0, "{series}");
+    }
+    // Whole seconds of CPU, so a young test process may show 0: present is what counts.
+    let text = app
+        .http
+        .get(format!("{}/metrics", app.base))
+        .send()
+        .await
+        .expect("GET");
+    let text = text.text().await.expect("text");
+    assert!(
+        text.lines()
+            .any(|line| line.starts_with("process_cpu_seconds_total ")),
+        "no CPU series"
+    );
+    app.stop().await;
+}

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 pub mod arena;
 pub mod bot;
+pub mod health;
 pub mod load;
 pub mod serve;
 pub mod simulate;
@@ -47,6 +48,8 @@ pub enum Command {
     Solve(solve::Args),
     /// Re-derive every roll of a finished match from its seed and log.
     Verify(verify::Args),
+    /// Ask a running server whether it is ready: exit 0 only on a 200 (container health checks).
+    Health(health::Args),
 }
 
 /// Runs the chosen subcommand.
@@ -67,6 +70,7 @@ pub fn run_with(cli: Cli, games: GameRegistry) -> anyhow::Result<()> {
         Some(Command::Load(args)) => load::run(args),
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Verify(args)) => verify::run(args, &games),
+        Some(Command::Health(args)) => health::run(args),
         None => serve::run(cli.serve, games),
     }
 }

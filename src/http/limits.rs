@@ -213,11 +213,18 @@ impl AbuseLimits {
         AbuseLimits {
             trusted_proxies: config.trusted_proxies.clone(),
             per_ip: on
-                .then(|| Bucket::new(config.rate_limit_ip_per_minute, config.rate_limit_ip_burst))
+                .then(|| {
+                    Bucket::new(
+                        "creations_per_address",
+                        config.rate_limit_ip_per_minute,
+                        config.rate_limit_ip_burst,
+                    )
+                })
                 .flatten(),
             per_player: on
                 .then(|| {
                     Bucket::new(
+                        "creations_per_player",
                         config.rate_limit_player_per_minute,
                         config.rate_limit_player_burst,
                     )
@@ -226,10 +233,22 @@ impl AbuseLimits {
             max_open_matches: (on && config.max_open_matches_per_player > 0)
                 .then_some(config.max_open_matches_per_player),
             logins_per_ip: on
-                .then(|| Bucket::new(config.login_attempts_per_minute, config.login_burst))
+                .then(|| {
+                    Bucket::new(
+                        "logins_per_address",
+                        config.login_attempts_per_minute,
+                        config.login_burst,
+                    )
+                })
                 .flatten(),
             logins_per_username: on
-                .then(|| Bucket::new(config.login_attempts_per_minute, config.login_burst))
+                .then(|| {
+                    Bucket::new(
+                        "logins_per_name",
+                        config.login_attempts_per_minute,
+                        config.login_burst,
+                    )
+                })
                 .flatten(),
             known_devices: KnownDevices::default(),
             spectators: Spectators::new(config),
@@ -314,6 +333,7 @@ impl Spectators {
             per_ip: on
                 .then(|| {
                     Bucket::new(
+                        "spectator_rate",
                         config.spectator_connects_per_minute,
                         config.spectator_connect_burst,
                     )
@@ -332,11 +352,8 @@ impl Spectators {
         let refused = |reason| {
             crate::telemetry::record_refusal(reason);
         };
-        if let (Some(bucket), Some(ip)) = (&self.per_ip, client)
-            && let Err(error) = bucket.take(&ip)
-        {
-            refused("spectator_rate");
-            return Err(error);
+        if let (Some(bucket), Some(ip)) = (&self.per_ip, client) {
+            bucket.take(&ip)?;
         }
         if let Some(node) = &self.node
             && let Err(not_until) = node.check()
@@ -397,18 +414,20 @@ impl Drop for SpectatorSlot {
     }
 }
 
-/// A token bucket per key (GCRA).
+/// A token bucket per key (GCRA); its refusals are counted under its `name`.
 struct Bucket<K: Hash + Eq + Clone> {
+    name: &'static str,
     limiter: DefaultKeyedRateLimiter<K>,
 }
 
 impl<K: Hash + Eq + Clone> Bucket<K> {
     /// `None` when the rate is 0 (that limit is off).
-    fn new(per_minute: u32, burst: u32) -> Option<Self> {
+    fn new(name: &'static str, per_minute: u32, burst: u32) -> Option<Self> {
         let per_minute = NonZeroU32::new(per_minute)?;
         let burst = NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN);
         let quota = Quota::per_minute(per_minute).allow_burst(burst);
         Some(Bucket {
+            name,
             limiter: DefaultKeyedRateLimiter::keyed(quota),
         })
     }
@@ -418,6 +437,7 @@ impl<K: Hash + Eq + Clone> Bucket<K> {
             self.limiter.retain_recent();
         }
         self.limiter.check_key(key).map_err(|not_until| {
+            crate::telemetry::record_refusal(self.name);
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             ApiError::RateLimited {
                 retry_after_secs: retry_after_secs(wait),
@@ -499,7 +519,7 @@ mod tests {
 
     #[test]
     fn a_bucket_passes_its_burst_then_refuses_with_a_wait() {
-        let bucket = Bucket::<u8>::new(60, 3).expect("a rate");
+        let bucket = Bucket::<u8>::new("test", 60, 3).expect("a rate");
         assert!((0..3).all(|_| bucket.take(&1).is_ok()));
         match bucket.take(&1) {
             Err(ApiError::RateLimited { retry_after_secs }) => assert_eq!(retry_after_secs, 1),
@@ -643,7 +663,7 @@ mod tests {
 
     #[test]
     fn a_zero_rate_turns_the_limit_off() {
-        assert!(Bucket::<u8>::new(0, 5).is_none());
+        assert!(Bucket::<u8>::new("test", 0, 5).is_none());
     }
 
     #[test]

@@ -64,6 +64,7 @@ pub fn router(state: AppState) -> Router {
     let (api, _) = api_routes().split_for_parts();
     api.fallback(|| async { ApiError::NotFound("route") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
+        .layer(axum::middleware::from_fn(count_request))
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         // axum's limit, not tower-http's: its rejection reaches [`JsonBody`], which answers
         // 413 in the API's error shape (tower-http's layer answers plain text).
@@ -72,6 +73,28 @@ pub fn router(state: AppState) -> Router {
         // The browser client: `/` and its files; its catch-all answers unknown /v1 paths in
         // the API's error shape.
         .merge(web::router(games))
+}
+
+/// Counts each API request by its route's template (`/v1/matches/{id}`, never the id itself,
+/// so the series stay few) with its status and time (`crease_http_requests_total`).
+async fn count_request(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let route = request
+        .extensions()
+        .get::<axum::extract::MatchedPath>()
+        .map_or_else(|| "unmatched".to_string(), |path| path.as_str().to_string());
+    let method = request.method().clone();
+    let started = std::time::Instant::now();
+    let response = next.run(request).await;
+    crate::telemetry::record_http(
+        route,
+        method.as_str(),
+        response.status().as_u16(),
+        started.elapsed(),
+    );
+    response
 }
 
 /// The request's span: method and path only. The query is left out because the WebSocket

@@ -108,12 +108,37 @@ pub async fn run_pass(lobby: &Lobby) -> Result<Vec<String>, MatchmakingError> {
     let config = lobby.matchmaker.config;
     let created = lobby
         .store
-        .matchmaking_pass(|waiting| plan(waiting, Utc::now(), &config), lobby.clocks)
+        .matchmaking_pass(
+            |waiting| {
+                let now = Utc::now();
+                let plans = plan(waiting, now, &config);
+                record_pass(waiting, &plans, now);
+                plans
+            },
+            lobby.clocks,
+        )
         .await?;
     for match_id in &created {
         lobby.start(match_id).await?;
     }
     Ok(created)
+}
+
+/// The queue's depth after a pass and how long the paired tickets waited (`/metrics`).
+fn record_pass(waiting: &[WaitingTicket], plans: &[Plan], now: chrono::DateTime<Utc>) {
+    let paired: Vec<usize> = plans
+        .iter()
+        .flat_map(|plan| match plan {
+            Plan::Players(members) => members.clone(),
+            Plan::Bot(member) => vec![*member],
+        })
+        .collect();
+    let waits: Vec<Duration> = paired
+        .iter()
+        .filter_map(|index| waiting.get(*index))
+        .map(|ticket| (now - ticket.created_at).to_std().unwrap_or_default())
+        .collect();
+    crate::telemetry::record_matchmaking_pass(&waits, waiting.len().saturating_sub(paired.len()));
 }
 
 /// `POST /v1/matchmaking/tickets`: store the ticket, try to pair at once, report.
