@@ -71,6 +71,7 @@ impl Application {
             limits: Arc::new(crate::http::limits::AbuseLimits::new(&config.abuse)),
             shutdown: stopping.clone(),
             sockets: config.connections.socket_limits(),
+            finished: Arc::new(crate::http::matches::FinishedSnapshots::default()),
         };
         let matchmaking = crate::matchmaking::spawn_ticker(lobby.clone(), stopping.clone());
         let membership = crate::cluster::node::spawn(lobby.clone(), stopping.clone());

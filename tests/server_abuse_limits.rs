@@ -399,3 +399,53 @@ async fn a_spectator_resuming_from_long_ago_gets_the_current_snapshot_and_a_seat
     assert!(seqs.len() > 200, "every event since 0: {}", seqs.len());
     app.stop().await;
 }
+
+/// A finished match's view is rebuilt by replaying its whole log: done once per viewer and
+/// protocol, then every socket opened to it (spectators need no account) gets the kept
+/// snapshot, the same frame, with no replay.
+#[tokio::test]
+async fn a_finished_matchs_snapshot_is_built_once_for_every_socket_opened_to_it() {
+    use crease::protocol::ServerMessage;
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), |_| {})
+        .await
+        .expect("sqlite");
+    let (info, home, away) = app.live_match("toy", json!({ "rounds": 3 })).await;
+    let id = info.match_id;
+    let mut home_client = app.connect(&id, Some(&home.token), None).await;
+    let mut away_client = app.connect(&id, Some(&away.token), None).await;
+    let _ = (home_client.recv().await, away_client.recv().await);
+    common::Client::play_toy_rounds(&mut home_client, &mut away_client, 3, 3).await;
+    let replays = || {
+        common::metric(
+            &app.http,
+            &app.base,
+            "crease_log_replays_total",
+            &["game=\"toy\""],
+        )
+    };
+    let mut frames = Vec::new();
+    let mut counts = vec![replays().await];
+    for _ in 0..3 {
+        let mut spectator = app.connect(&id, None, None).await;
+        let ServerMessage::Snapshot(snapshot) = spectator.recv().await else {
+            panic!("a snapshot first");
+        };
+        assert_eq!(snapshot.status, crease::record::MatchStatus::Finished);
+        frames.push(spectator.frames[0].clone());
+        counts.push(replays().await);
+    }
+    assert_eq!(
+        counts[1],
+        counts[0] + 1.0,
+        "the first socket's snapshot replays the log: {counts:?}"
+    );
+    assert_eq!(
+        counts[3], counts[1],
+        "the next ones use the kept snapshot: {counts:?}"
+    );
+    assert!(
+        frames.windows(2).all(|pair| pair[0] == pair[1]),
+        "the same snapshot every time"
+    );
+    app.stop().await;
+}

@@ -254,24 +254,32 @@ async fn websocket(
         }
         _ => return Err(ApiError::MatchNotLive),
     }
-    let log = state.lobby.store.log(&id).await?;
-    let view = game.replayed_view(&row, &log, viewer)?;
-    let result = row
-        .result
-        .as_ref()
-        .and_then(|json| serde_json::from_value::<Outcome>(json.0.clone()).ok());
-    let snapshot = Snapshot {
-        protocol: protocol.number(),
-        match_id: row.match_id.clone(),
-        game: row.game.clone(),
-        status: MatchStatus::Finished,
-        seat,
-        view: protocol.view(view),
-        pending: Vec::new(),
-        last_seq: log.last().map_or(0, |entry| entry.seq),
-        deadline_ms: None,
-        seed_commitment: row.seed_commitment.clone(),
-        result,
+    let key = (row.match_id.clone(), viewer, protocol.number());
+    let snapshot = match state.finished.get(&key) {
+        Some(snapshot) => snapshot,
+        None => {
+            let log = state.lobby.store.log(&id).await?;
+            let view = game.replayed_view(&row, &log, viewer)?;
+            let result = row
+                .result
+                .as_ref()
+                .and_then(|json| serde_json::from_value::<Outcome>(json.0.clone()).ok());
+            let snapshot = Snapshot {
+                protocol: protocol.number(),
+                match_id: row.match_id.clone(),
+                game: row.game.clone(),
+                status: MatchStatus::Finished,
+                seat,
+                view: protocol.view(view),
+                pending: Vec::new(),
+                last_seq: log.last().map_or(0, |entry| entry.seq),
+                deadline_ms: None,
+                seed_commitment: row.seed_commitment.clone(),
+                result,
+            };
+            state.finished.put(key, snapshot.clone());
+            snapshot
+        }
     };
     let seed = row.seed.clone();
     Ok(upgrade.on_upgrade(move |socket| async move {
@@ -279,6 +287,37 @@ async fn websocket(
         let (inbound, outbound) = adapt(socket);
         gateway::send_final(inbound, outbound, snapshot, seed, limits).await;
     }))
+}
+
+/// Finished matches' final snapshots by match, viewer and protocol, the most recently used
+/// kept. A finished match never changes, and its view is rebuilt by replaying its whole log
+/// through the engine: tens of milliseconds for a long match, too dear to spend on every
+/// socket anyone opens to it (spectators need no account).
+pub struct FinishedSnapshots {
+    cache: std::sync::Mutex<hashlink::LruCache<(String, Viewer, u32), Snapshot>>,
+}
+
+/// Snapshots kept: a few KiB each (a CTG view is about 8 KiB), a few MiB in all.
+const FINISHED_SNAPSHOTS: usize = 512;
+
+impl Default for FinishedSnapshots {
+    fn default() -> Self {
+        FinishedSnapshots {
+            cache: std::sync::Mutex::new(hashlink::LruCache::new(FINISHED_SNAPSHOTS)),
+        }
+    }
+}
+
+impl FinishedSnapshots {
+    fn get(&self, key: &(String, Viewer, u32)) -> Option<Snapshot> {
+        let mut cache = self.cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        cache.get(key).cloned()
+    }
+
+    fn put(&self, key: (String, Viewer, u32), snapshot: Snapshot) {
+        let mut cache = self.cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        cache.insert(key, snapshot);
+    }
 }
 
 /// How often a socket waiting for its match to start re-reads the match: in a cluster the

@@ -39,6 +39,9 @@ pub struct AppState {
     pub shutdown: watch::Receiver<bool>,
     /// Ping, write and close limits of each WebSocket.
     pub sockets: crate::gateway::SocketLimits,
+    /// Finished matches' final snapshots, so that opening one's socket does not replay its
+    /// log each time.
+    pub finished: Arc<matches::FinishedSnapshots>,
 }
 
 /// Largest request body the API reads.
