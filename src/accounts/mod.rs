@@ -196,21 +196,17 @@ impl Accounts {
         // Watched before the lookup: a logout that deletes the session after the lookup
         // notifies this watch (see `sessions`).
         let watch = self.sessions.watch(&token_hash);
-        let Some(session) = self.store.session(&token_hash).await? else {
+        let now = Utc::now();
+        let Some(session) = self
+            .store
+            .session(&token_hash)
+            .await?
+            .filter(|session| session.is_open_at(now))
+        else {
             return Ok(None);
         };
-        if session
-            .expires_at
-            .is_some_and(|expires_at| expires_at <= Utc::now())
-        {
-            return Ok(None);
-        }
         watch.open_until(session.expires_at);
-        let player = Player {
-            player_id: session.player_id,
-            name: session.name,
-        };
-        Ok(Some((player, watch)))
+        Ok(Some((Player::from(session), watch)))
     }
 
     /// Closes the sockets of the sessions `token_hashes`, here and on every other node.
@@ -249,6 +245,7 @@ impl Accounts {
     ) -> Result<Account, AccountError> {
         let password_hash = self.passwords.hash(password).await?;
         let now = Utc::now();
+        let expires_at = self.expiry_from(now);
         let guest_tokens = self.store.open_ended_sessions_of(&player.player_id).await?;
         self.store
             .claim(
@@ -256,7 +253,7 @@ impl Accounts {
                 username.as_str(),
                 &password_hash,
                 now,
-                self.expiry_from(now),
+                expires_at,
             )
             .await
             .map_err(|refused| match refused {
@@ -265,7 +262,7 @@ impl Accounts {
                 ClaimRefused::Store(error) => AccountError::Store(error),
             })?;
         // The guest token's open sockets now end with the session's new expiry.
-        self.sessions.expire_tokens(&guest_tokens, self.expiry_from(now));
+        self.sessions.expire_tokens(&guest_tokens, expires_at);
         tracing::info!(player_id = %player.player_id, "account claimed");
         self.account(player, token).await
     }

@@ -349,16 +349,13 @@ impl Spectators {
     }
 
     fn admit(&self, client: Option<IpAddr>, match_id: &str) -> Result<SpectatorSlot, ApiError> {
-        let refused = |reason| {
-            crate::telemetry::record_refusal(reason);
-        };
         if let (Some(bucket), Some(ip)) = (&self.per_ip, client) {
             bucket.take(&ip)?;
         }
         if let Some(node) = &self.node
             && let Err(not_until) = node.check()
         {
-            refused("spectator_rate");
+            crate::telemetry::record_refusal("spectator_rate");
             let wait = not_until.wait_time_from(DefaultClock::default().now());
             return Err(ApiError::RateLimited {
                 retry_after_secs: retry_after_secs(wait),
@@ -374,7 +371,7 @@ impl Spectators {
                 .per_address
                 .is_some_and(|limit| client.is_some() && from_address >= limit)
         {
-            refused("spectators_full");
+            crate::telemetry::record_refusal("spectators_full");
             return Err(ApiError::SpectatorsFull);
         }
         *open.by_match.entry(match_id.to_string()).or_default() += 1;

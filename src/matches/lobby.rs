@@ -66,6 +66,15 @@ pub struct Player {
     pub name: String,
 }
 
+impl From<crate::store::SessionRow> for Player {
+    fn from(session: crate::store::SessionRow) -> Self {
+        Player {
+            player_id: session.player_id,
+            name: session.name,
+        }
+    }
+}
+
 pub struct Lobby {
     pub store: Store,
     /// The single writer every actor appends through (group commit).
@@ -142,12 +151,7 @@ impl Lobby {
     pub async fn authenticate(&self, token: &str) -> Result<Option<Player>, StoreError> {
         let found = self.store.session(&fairness::token_hash(token)).await?;
         let now = Utc::now();
-        Ok(found
-            .filter(|session| session.expires_at.is_none_or(|expires_at| expires_at > now))
-            .map(|session| Player {
-                player_id: session.player_id,
-                name: session.name,
-            }))
+        Ok(found.filter(|session| session.is_open_at(now)).map(Player::from))
     }
 
     pub async fn create_match(&self, player: &Player, request: CreateMatch) -> Result<MatchInfo, LobbyError> {

@@ -20,6 +20,14 @@ pub struct SessionRow {
     pub expires_at: Option<DateTime<Utc>>,
 }
 
+impl SessionRow {
+    /// Whether the session still opens its player at `now` (a guest's never expires). The
+    /// caller's clock decides, the same way on both backends.
+    pub fn is_open_at(&self, now: DateTime<Utc>) -> bool {
+        self.expires_at.is_none_or(|expires_at| expires_at > now)
+    }
+}
+
 /// A player's account as its owner sees it.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct AccountRow {
