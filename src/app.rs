@@ -1,13 +1,18 @@
-//! The assembled server: store + lobby + recovered actors + HTTP, bound to a port.
+//! The assembled server: store + accounts + lobby (with its placement) + matchmaker +
+//! recovered actors + HTTP, bound to a port.
 //!
 //! Tests build it on port 0 with their own database and game registry; `crease serve`
 //! builds it from flags and runs it until SIGTERM or Ctrl-C.
 
+use crate::accounts::Accounts;
 use crate::cluster::Cluster;
 use crate::config::ServeConfig;
 use crate::http::{self, AppState};
-use crate::matches::{GameRegistry, Lobby};
-use crate::store::Store;
+use crate::matches::{
+    Actors, ClusterPlacement, GameRegistry, Lobby, LocalPlacement, Placement, SocketPlanner,
+};
+use crate::matchmaking::Matchmaker;
+use crate::store::{GroupPolicy, Journal, Store};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::sync::watch;
@@ -16,10 +21,14 @@ use tokio::task::JoinHandle;
 pub struct Application {
     address: SocketAddr,
     lobby: Arc<Lobby>,
+    matchmaker: Arc<Matchmaker>,
+    accounts: Arc<Accounts>,
+    store: Store,
     shutdown: watch::Sender<bool>,
     server: JoinHandle<std::io::Result<()>>,
     matchmaking: JoinHandle<()>,
-    membership: JoinHandle<()>,
+    /// A cluster node's membership loop (heartbeat, claims, start requests).
+    membership: Option<JoinHandle<()>>,
     session_upkeep: Vec<JoinHandle<()>>,
 }
 
@@ -49,32 +58,45 @@ impl Application {
             // Known to the others before it takes any match, so placement can count it.
             store.heartbeat(&cluster.node, false).await?;
         }
+        let games = Arc::new(games);
+        let journal = Journal::spawn_with(store.clone(), GroupPolicy::for_store(&store), config.db);
+        let actors = Arc::new(Actors::new(store.clone(), journal, games.clone()));
+        let live = actors.live().clone();
+        let (shutdown, stopping) = watch::channel(false);
+        let (placement, membership): (Arc<dyn Placement>, _) = match &cluster {
+            Some(cluster) => {
+                let placement = Arc::new(ClusterPlacement::new(actors, cluster.clone()));
+                (placement.clone(), Some(placement))
+            }
+            None => (Arc::new(LocalPlacement::new(actors)), None),
+        };
         let lobby = Arc::new(
-            Lobby::new(store, games, config.clocks())
-                .with_limits(config.limits)
-                .with_matchmaking(config.matchmaking)
-                .with_db_settings(config.db)
-                .with_cluster(cluster.clone()),
+            Lobby::with_placement(store.clone(), games, config.clocks(), placement)
+                .with_limits(config.limits),
         );
         let resumed = lobby.recover().await?;
         let listener = crate::listener::bind(config.bind, &config.connections)?;
         let address = listener.local_addr()?;
-        let (shutdown, stopping) = watch::channel(false);
-        let accounts = crate::accounts::Accounts::new(lobby.store.clone(), &config.accounts)
-            .with_cluster(cluster.clone());
+        let accounts = Arc::new(Accounts::new(store.clone(), &config.accounts).with_cluster(cluster.clone()));
         let session_upkeep = accounts
             .spawn_upkeep(config.accounts.session_recheck, stopping.clone())
             .await;
+        let matchmaker = Arc::new(Matchmaker::new(lobby.clone(), store.clone(), config.matchmaking));
         let state = AppState {
-            accounts: Arc::new(accounts),
+            accounts: accounts.clone(),
             lobby: lobby.clone(),
+            matchmaker: matchmaker.clone(),
+            socket_plans: Arc::new(SocketPlanner::new(lobby.clone(), store.clone())),
+            store: store.clone(),
+            db: config.db,
+            live,
+            cluster: cluster.clone(),
             limits: Arc::new(crate::http::limits::AbuseLimits::new(&config.abuse)),
             shutdown: stopping.clone(),
             sockets: config.connections.socket_limits(),
-            finished: Arc::new(crate::http::matches::FinishedSnapshots::default()),
         };
-        let matchmaking = crate::matchmaking::spawn_ticker(lobby.clone(), stopping.clone());
-        let membership = crate::cluster::node::spawn(lobby.clone(), stopping.clone());
+        let matchmaking = matchmaker.clone().spawn_ticker(stopping.clone());
+        let membership = membership.map(|placement| placement.spawn_membership(stopping.clone()));
         let app = http::router(state);
         let server = tokio::spawn(crate::listener::serve(
             listener,
@@ -83,10 +105,13 @@ impl Application {
             stopping,
         ));
         let node = cluster.as_ref().map(|cluster| cluster.node_id().to_string());
-        tracing::info!(%address, database = lobby.store.backend(), resumed, node, "crease is serving");
+        tracing::info!(%address, database = store.backend(), resumed, node, "crease is serving");
         Ok(Application {
             address,
             lobby,
+            matchmaker,
+            accounts,
+            store,
             shutdown,
             server,
             matchmaking,
@@ -103,26 +128,34 @@ impl Application {
         &self.lobby
     }
 
+    pub fn matchmaker(&self) -> &Arc<Matchmaker> {
+        &self.matchmaker
+    }
+
+    pub fn accounts(&self) -> &Arc<Accounts> {
+        &self.accounts
+    }
+
     pub fn store(&self) -> &Store {
-        &self.lobby.store
+        &self.store
     }
 
     /// Stops accepting, closes sockets, lets every actor finish the write in hand, then
     /// closes the database. A cluster node drains first: its matches move to other nodes
     /// at once and their sockets are told to resume there, before the listener closes.
     pub async fn shutdown(self) {
-        if self.lobby.cluster.is_some() {
-            self.lobby.drain().await;
-        }
+        self.lobby.drain().await;
         let _ = self.shutdown.send(true);
         let _ = self.server.await;
         let _ = self.matchmaking.await;
-        let _ = self.membership.await;
+        if let Some(membership) = self.membership {
+            let _ = membership.await;
+        }
         for task in self.session_upkeep {
             let _ = task.await;
         }
         self.lobby.shutdown().await;
-        self.lobby.store.close().await;
+        self.store.close().await;
         tracing::info!("crease stopped");
     }
 

@@ -24,12 +24,14 @@
 //!   forwards commands to the match and fans events out.
 //! * [`matches`](mod@crate::matches): the match actors (one per live match, the single writer of its log), the
 //!   type-erased [`GameRegistry`](crate::matches::GameRegistry) that makes the server generic over games, the
-//!   lobby and matchmaking, and recovery after a restart.
+//!   lobby, where matches run ([`Placement`](crate::matches::Placement): here, or leased to a cluster's
+//!   node, with recovery, failover and drain), and what a match socket opens onto.
+//!   [`matchmaking`] holds the lobby and pairs tickets; [`accounts`] knows players and tokens.
 //! * [`store`]: every SQL query: the log and lobby tables on SQLite or PostgreSQL
 //!   (`migrations/`), each query written once for both drivers (`store/backend.rs`).
 //!   [`ratings`] decides what is rated; its SQL is the store's too.
-//! * [`cluster`]: many nodes on one PostgreSQL: match leases with epoch fencing, routing of
-//!   sockets to a match's owner over NATS, failover and drain (off unless `--nats-url`).
+//! * [`cluster`]: many nodes on one PostgreSQL: NATS membership, routing of sockets to a
+//!   match's owner, announcements (off unless `--nats-url`); the leases are the store's.
 //! * [`fairness`]: seeds, tokens, and the replay that `verify` and recovery share.
 //! * [`telemetry`]: the Prometheus metrics behind `GET /metrics`; [`logging`]: where log
 //!   lines go and the filter that keeps sealed values out of them.

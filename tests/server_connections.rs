@@ -31,11 +31,12 @@ async fn spawn_with(configure: impl FnOnce(&mut ServeConfig)) -> TestApp {
 /// A live toy match made in-process (no HTTP connection involved); returns its id.
 async fn live_match_in_process(app: &TestApp) -> String {
     let lobby = app.app().lobby();
-    let (home, _) = lobby
+    let accounts = app.app().accounts();
+    let (home, _) = accounts
         .create_player(crease::input::PlayerName::parse("home").expect("name"))
         .await
         .expect("player");
-    let (away, _) = lobby
+    let (away, _) = accounts
         .create_player(crease::input::PlayerName::parse("away").expect("name"))
         .await
         .expect("player");

@@ -7,10 +7,11 @@
 mod common;
 
 use common::{Backend, TestDb, toy_games};
+use crease::accounts::{AccountConfig, Accounts, Player};
 use crease::app::Application;
 use crease::config::{Clocks, ServeConfig};
-use crease::matches::{Lobby, Player};
-use crease::matchmaking::{self, MatchmakingConfig, open_ticket, run_pass};
+use crease::matches::Lobby;
+use crease::matchmaking::{Matchmaker, MatchmakingConfig};
 use crease::protocol::CreateTicket;
 use crease::record::TicketStatus;
 use crease::store::Store;
@@ -39,28 +40,14 @@ async fn two_matchmakers_on_one_postgres_never_pair_a_ticket_twice() {
     let Some(db) = TestDb::create(Backend::Postgres).await else {
         return;
     };
-    let config = MatchmakingConfig::default();
-    let first = Arc::new(
-        Lobby::new(
-            Store::connect(db.url()).await.expect("store"),
-            toy_games(),
-            clocks(),
-        )
-        .with_matchmaking(config),
-    );
-    let second = Arc::new(
-        Lobby::new(
-            Store::connect(db.url()).await.expect("store"),
-            toy_games(),
-            clocks(),
-        )
-        .with_matchmaking(config),
-    );
+    let first = process(db.url()).await;
+    let second = process(db.url()).await;
+    let accounts = Accounts::new(first.store.clone(), &AccountConfig::default());
     const PLAYERS: usize = 60;
     let mut players: Vec<Player> = Vec::new();
     for index in 0..PLAYERS {
         players.push(
-            first
+            accounts
                 .create_player(name(&format!("p{index}")))
                 .await
                 .expect("player")
@@ -70,15 +57,16 @@ async fn two_matchmakers_on_one_postgres_never_pair_a_ticket_twice() {
     // Each process receives half of the tickets and runs a pass on every arrival, while a
     // ticker in each also runs passes as fast as it can: every pass races the others.
     let mut tasks = Vec::new();
-    for (process, lobby) in [first.clone(), second.clone()].into_iter().enumerate() {
+    for (process, matchmaker) in [first.matchmaker.clone(), second.matchmaker.clone()]
+        .into_iter()
+        .enumerate()
+    {
         let mine: Vec<Player> = players.iter().skip(process).step_by(2).cloned().collect();
-        let arrivals = lobby.clone();
+        let arrivals = matchmaker.clone();
         tasks.push(tokio::spawn(async move {
             let mut created = 0;
             for player in mine {
-                let ticket = open_ticket(&arrivals, &player, toy_ticket())
-                    .await
-                    .expect("ticket");
+                let ticket = arrivals.open_ticket(&player, toy_ticket()).await.expect("ticket");
                 created += usize::from(ticket.status == TicketStatus::Matched);
             }
             created
@@ -86,7 +74,7 @@ async fn two_matchmakers_on_one_postgres_never_pair_a_ticket_twice() {
         tasks.push(tokio::spawn(async move {
             let mut created = 0;
             for _ in 0..40 {
-                created += run_pass(&lobby).await.expect("pass").len();
+                created += matchmaker.run_pass().await.expect("pass").len();
             }
             created
         }));
@@ -94,10 +82,9 @@ async fn two_matchmakers_on_one_postgres_never_pair_a_ticket_twice() {
     for task in tasks {
         task.await.expect("task");
     }
-    run_pass(&first).await.expect("final pass");
+    first.matchmaker.run_pass().await.expect("final pass");
 
-    let store = first.store.clone();
-    let Store::Postgres(pool) = &store else {
+    let Store::Postgres(pool) = &first.store else {
         panic!("a Postgres store");
     };
     let seats: Vec<(String, i32, String)> =
@@ -139,9 +126,31 @@ async fn two_matchmakers_on_one_postgres_never_pair_a_ticket_twice() {
         .await
         .expect("count");
     assert_eq!(live as usize, PLAYERS / 2, "every paired match was started once");
-    for lobby in [first, second] {
-        lobby.shutdown().await;
-        lobby.store.close().await;
+    for process in [first, second] {
+        process.lobby.shutdown().await;
+        process.store.close().await;
+    }
+}
+
+/// One server process's lobby and matchmaker on the database at `url`.
+struct Process {
+    store: Store,
+    lobby: Arc<Lobby>,
+    matchmaker: Arc<Matchmaker>,
+}
+
+async fn process(url: &str) -> Process {
+    let store = Store::connect(url).await.expect("store");
+    let lobby = Arc::new(Lobby::new(store.clone(), toy_games(), clocks()));
+    let matchmaker = Arc::new(Matchmaker::new(
+        lobby.clone(),
+        store.clone(),
+        MatchmakingConfig::default(),
+    ));
+    Process {
+        store,
+        lobby,
+        matchmaker,
     }
 }
 
@@ -153,11 +162,9 @@ async fn app_with(config: MatchmakingConfig) -> (TestDb, Application) {
     (db, app)
 }
 
-async fn wait_for_match(lobby: &Lobby, player: &Player, ticket_id: &str) -> Option<String> {
+async fn wait_for_match(matchmaker: &Matchmaker, player: &Player, ticket_id: &str) -> Option<String> {
     for _ in 0..200 {
-        let ticket = matchmaking::ticket(lobby, player, ticket_id)
-            .await
-            .expect("ticket");
+        let ticket = matchmaker.ticket(player, ticket_id).await.expect("ticket");
         if ticket.status == TicketStatus::Matched {
             return ticket.match_id;
         }
@@ -176,28 +183,44 @@ async fn distant_ratings_pair_once_the_window_has_widened() {
         tick_ms: 50,
     })
     .await;
-    let lobby = app.lobby().clone();
-    let strong = lobby.create_player(name("strong")).await.expect("player").0;
-    let weak = lobby.create_player(name("weak")).await.expect("player").0;
+    let matchmaker = app.matchmaker().clone();
+    let strong = app
+        .accounts()
+        .create_player(name("strong"))
+        .await
+        .expect("player")
+        .0;
+    let weak = app
+        .accounts()
+        .create_player(name("weak"))
+        .await
+        .expect("player")
+        .0;
     let sql = format!(
         "INSERT INTO rating (player_id, game, format, rating, deviation, volatility, matches, wins, updated_at) \
          VALUES ('{}', 'toy', 'standard', 1800.0, 80.0, 0.06, 10, 8, '2026-01-01T00:00:00Z')",
         strong.player_id
     );
     app.store().execute_unchecked(&sql).await.expect("seed a rating");
-    let first = open_ticket(&lobby, &strong, toy_ticket()).await.expect("ticket");
-    let second = open_ticket(&lobby, &weak, toy_ticket()).await.expect("ticket");
+    let first = matchmaker
+        .open_ticket(&strong, toy_ticket())
+        .await
+        .expect("ticket");
+    let second = matchmaker.open_ticket(&weak, toy_ticket()).await.expect("ticket");
     assert_eq!(
         second.status,
         TicketStatus::Waiting,
         "300 apart is outside a fresh window"
     );
-    let paired = wait_for_match(&lobby, &strong, &first.ticket_id).await;
+    let paired = wait_for_match(&matchmaker, &strong, &first.ticket_id).await;
     assert!(
         paired.is_some(),
         "the ticker pairs them once the window covers 300"
     );
-    assert_eq!(wait_for_match(&lobby, &weak, &second.ticket_id).await, paired);
+    assert_eq!(
+        wait_for_match(&matchmaker, &weak, &second.ticket_id).await,
+        paired
+    );
     app.shutdown().await;
 }
 
@@ -209,27 +232,41 @@ async fn an_opted_in_ticket_gets_a_bot_after_the_wait_and_others_keep_waiting() 
         ..MatchmakingConfig::default()
     })
     .await;
-    let lobby = app.lobby().clone();
-    let hopeful = lobby.create_player(name("hopeful")).await.expect("player").0;
-    let patient = lobby.create_player(name("patient")).await.expect("player").0;
+    let matchmaker = app.matchmaker().clone();
+    let hopeful = app
+        .accounts()
+        .create_player(name("hopeful"))
+        .await
+        .expect("player")
+        .0;
+    let patient = app
+        .accounts()
+        .create_player(name("patient"))
+        .await
+        .expect("player")
+        .0;
     let opted = CreateTicket {
         game: "toy".into(),
         options: Some(json!({ "rounds": 2 })),
         bot_fallback: true,
     };
-    let with_bot = open_ticket(&lobby, &hopeful, opted).await.expect("ticket");
+    let with_bot = matchmaker.open_ticket(&hopeful, opted).await.expect("ticket");
     assert_eq!(with_bot.status, TicketStatus::Waiting, "no bot before the wait");
-    let without = open_ticket(&lobby, &patient, toy_ticket()).await.expect("ticket");
-    let match_id = wait_for_match(&lobby, &hopeful, &with_bot.ticket_id)
+    let without = matchmaker
+        .open_ticket(&patient, toy_ticket())
+        .await
+        .expect("ticket");
+    let match_id = wait_for_match(&matchmaker, &hopeful, &with_bot.ticket_id)
         .await
         .expect("a bot match");
-    let info = lobby.match_info(&match_id).await.expect("info");
+    let info = app.lobby().match_info(&match_id).await.expect("info");
     assert_eq!(
         info.seats[0].player_id.as_deref(),
         Some(hopeful.player_id.as_str())
     );
     assert!(info.seats[1].bot);
-    let still = matchmaking::ticket(&lobby, &patient, &without.ticket_id)
+    let still = matchmaker
+        .ticket(&patient, &without.ticket_id)
         .await
         .expect("ticket");
     assert_eq!(still.status, TicketStatus::Waiting);

@@ -13,9 +13,9 @@ mod common;
 use chrono::{DateTime, TimeZone, Utc};
 use common::{Backend, TestDb};
 use crease::config::Clocks;
-use crease::matchmaking::{Plan, WaitingTicket};
+use crease::matchmaking::{Plan, paired_matches};
 use crease::record::{EntryKind, Finish, MatchStatus, NewEntry};
-use crease::store::{GroupPolicy, Journal, MatchRow, SeatRow, Store};
+use crease::store::{GroupPolicy, Journal, MatchRow, SeatRow, Store, WaitingTicket};
 use serde_json::json;
 use sqlx::types::Json;
 use std::time::Duration;
@@ -167,13 +167,10 @@ async fn script(store: &Store) -> Vec<String> {
         disconnect_grace: Duration::from_secs(300),
     };
     let created = store
-        .matchmaking_pass(
-            |waiting| {
-                assert_eq!(waiting.len(), 2, "both tickets are waiting");
-                vec![Plan::Players(vec![0, 1])]
-            },
-            clocks,
-        )
+        .matchmaking_pass(|waiting| {
+            assert_eq!(waiting.len(), 2, "both tickets are waiting");
+            paired_matches(waiting, &[Plan::Players(vec![0, 1])], clocks)
+        })
         .await
         .expect("pass");
     let [paired] = created.as_slice() else {

@@ -16,10 +16,9 @@ pub mod sessions;
 
 use crate::cluster::Cluster;
 use crate::fairness;
-use crate::input::{Password, Username};
-use crate::matches::Player;
+use crate::input::{Password, PlayerName, Username};
 use crate::protocol::{Account, SessionCreated};
-use crate::store::{AccountRow, ClaimRefused, Store, StoreError};
+use crate::store::{AccountRow, ClaimRefused, SessionRow, Store, StoreError};
 use chrono::{DateTime, Utc};
 use passwords::{PasswordError, PasswordPool};
 use sessions::{OpenSessions, SessionWatch};
@@ -129,7 +128,23 @@ impl From<PasswordError> for AccountError {
     }
 }
 
-/// Claims, logins and logouts, over the store; and the sessions that open sockets hold.
+/// A player known by a valid token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub player_id: String,
+    pub name: String,
+}
+
+impl From<SessionRow> for Player {
+    fn from(session: SessionRow) -> Self {
+        Player {
+            player_id: session.player_id,
+            name: session.name,
+        }
+    }
+}
+
+/// Guests, claims, logins and logouts, over the store; and the sessions that open sockets hold.
 pub struct Accounts {
     store: Store,
     session_ttl: chrono::TimeDelta,
@@ -187,6 +202,28 @@ impl Accounts {
             stop,
         )));
         tasks
+    }
+
+    /// A new guest player and its token (the only key to the account until it is claimed).
+    pub async fn create_player(&self, name: PlayerName) -> Result<(Player, String), StoreError> {
+        let token = fairness::new_token();
+        let player = Player {
+            player_id: uuid::Uuid::new_v4().to_string(),
+            name: name.into_string(),
+        };
+        let hash = fairness::token_hash(&token);
+        self.store
+            .insert_player(&player.player_id, &player.name, &hash, Utc::now())
+            .await?;
+        Ok((player, token))
+    }
+
+    /// The player a bearer token opens: a session that exists and has not expired. Expiry is
+    /// compared here, on this clock, so both backends agree.
+    pub async fn authenticate(&self, token: &str) -> Result<Option<Player>, StoreError> {
+        let found = self.store.session(&fairness::token_hash(token)).await?;
+        let now = Utc::now();
+        Ok(found.filter(|session| session.is_open_at(now)).map(Player::from))
     }
 
     /// The player a socket's token opens, with a watch that resolves when that session ends

@@ -10,9 +10,11 @@
 //!   task; commands, subscriptions and connection notices travel to the owner as requests on
 //!   `<cluster>.match.<id>.req`, and the owner publishes each viewer's batches on
 //!   `<cluster>.match.<id>.feed.<viewer>.v<protocol>`. The gateway cannot tell the difference.
-//! * **Membership and failover** ([`node`]): every node heartbeats, renews its leases, and
-//!   claims its share of expired ones, rebuilding those matches from their logs. A draining
-//!   node (SIGTERM) releases its leases at once and nudges the others to claim them.
+//! * **Membership and failover**: every node heartbeats, renews its leases, and claims its
+//!   share of expired ones, rebuilding those matches from their logs. A draining node
+//!   (SIGTERM) releases its leases at once and nudges the others to claim them. The loop is
+//!   the matches floor's (`matches::placement`); this floor gives it the NATS side ([`node`]:
+//!   start requests, release announcements).
 //!
 //! Single-node mode (no `--nats-url`) touches none of this.
 

@@ -20,7 +20,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// The caller's player and its bearer token (checked).
-async fn caller(state: &AppState, headers: &HeaderMap) -> Result<(crate::matches::Player, String), ApiError> {
+async fn caller(
+    state: &AppState,
+    headers: &HeaderMap,
+) -> Result<(crate::accounts::Player, String), ApiError> {
     let player = require_player(state, headers).await?;
     let token = bearer(headers).ok_or(ApiError::Unauthorized)?.to_string();
     Ok((player, token))

@@ -18,8 +18,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     (status = 503, description = "the database is unavailable", body = ref("#/components/schemas/ErrorBody")),
 ))]
 async fn cluster(State(state): State<AppState>) -> Result<Json<ClusterInfo>, ApiError> {
-    let lobby = &state.lobby;
-    let Some(cluster) = &lobby.cluster else {
+    let Some(cluster) = &state.cluster else {
         // One process: itself, with the matches it runs.
         return Ok(Json(ClusterInfo {
             mode: "single".into(),
@@ -34,11 +33,11 @@ async fn cluster(State(state): State<AppState>) -> Result<Json<ClusterInfo>, Api
                 alive: true,
                 draining: false,
                 runs_matches: true,
-                matches: lobby.live.len() as i64,
+                matches: state.live.len() as i64,
             }],
         }));
     };
-    let nodes = lobby.store.cluster_nodes().await?;
+    let nodes = state.store.cluster_nodes().await?;
     Ok(Json(ClusterInfo {
         mode: "cluster".into(),
         node_id: Some(cluster.node_id().to_string()),

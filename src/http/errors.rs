@@ -51,7 +51,7 @@ impl From<LobbyError> for ApiError {
             LobbyError::Clock(message) | LobbyError::NoBotAtLevel(message) => ApiError::BadOptions(message),
             LobbyError::BotSeats(message) => ApiError::BadRequest(message),
             LobbyError::Game(error) => error.into(),
-            LobbyError::NoNodeToRun => ApiError::Unavailable,
+            LobbyError::NoNodeToRun | LobbyError::Moving => ApiError::Unavailable,
             LobbyError::Store(error) => error.into(),
         }
     }

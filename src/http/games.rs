@@ -23,7 +23,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     (status = 200, body = ref("#/components/schemas/GameCatalog")),
 ))]
 async fn catalog(State(state): State<AppState>) -> Result<Json<GameCatalog>, crate::error::ApiError> {
-    let registry = &state.lobby.games;
+    let registry = state.lobby.games();
     let mut games = Vec::new();
     for id in registry.ids() {
         let Some(game) = registry.get(id) else { continue };

@@ -27,9 +27,8 @@ async fn healthz() -> Json<Value> {
     (status = 503, description = "the database is unreachable, or the node is draining"),
 ))]
 async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
-    let store = &state.lobby.store;
+    let store = &state.store;
     if state
-        .lobby
         .cluster
         .as_ref()
         .is_some_and(|cluster| cluster.is_draining())
@@ -42,9 +41,8 @@ async fn readyz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
         return (StatusCode::SERVICE_UNAVAILABLE, Json(body));
     }
     // Bounded: a load balancer must learn about an outage within its own probe timeout.
-    if store.ping(state.lobby.journal.settings().readyz_timeout()).await {
-        let body =
-            json!({"status": "ready", "database": store.backend(), "live_matches": state.lobby.live.len()});
+    if store.ping(state.db.readyz_timeout()).await {
+        let body = json!({"status": "ready", "database": store.backend(), "live_matches": state.live.len()});
         (StatusCode::OK, Json(body))
     } else {
         (

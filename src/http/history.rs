@@ -56,7 +56,6 @@ async fn log(
     let status = row.status();
     let entries = match status {
         MatchStatus::Finished => state
-            .lobby
             .store
             .log(&id)
             .await?
@@ -94,7 +93,7 @@ async fn scorecard(State(state): State<AppState>, id: MatchId) -> Result<Json<Sc
     let row = state.lobby.match_row(&id).await?;
     let status = row.status();
     let game = super::game_of(&state, &row.game)?;
-    let log = state.lobby.store.log(&id).await?;
+    let log = state.store.log(&id).await?;
     let view = match (status, state.lobby.handle_for(&row)) {
         (MatchStatus::Live, Some(handle)) => handle.log(Viewer::Spectator).await.map(|(view, _)| view),
         (MatchStatus::Finished, _) => Some(game.replayed_view(&row, &log, Viewer::Spectator)?),
@@ -123,7 +122,7 @@ async fn verify(State(state): State<AppState>, id: MatchId) -> Result<Json<Verif
     let row = state.lobby.match_row(&id).await?;
     let report = if row.status() == MatchStatus::Finished {
         let game = super::game_of(&state, &row.game)?;
-        let log = state.lobby.store.log(&id).await?;
+        let log = state.store.log(&id).await?;
         game.verify(&row, &log)
     } else {
         VerifyReport::NotFinished

@@ -24,9 +24,9 @@
 //! says exactly when the next request will pass, which becomes `Retry-After`.
 
 use super::AppState;
+use crate::accounts::Player;
 use crate::error::ApiError;
 use crate::input::Username;
-use crate::matches::Player;
 use crate::store::Store;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;

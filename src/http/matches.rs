@@ -2,13 +2,14 @@
 
 use super::limits::{ClientAddress, IpAdmitted};
 use super::{AppState, JsonBody, QueryParams, bearer, require_player};
+use crate::accounts::Player;
 use crate::error::ApiError;
 use crate::gateway::{self, Inbound, Outbound};
-use crate::matches::Player;
-use crate::protocol::{CreateMatch, MAX_FRAME_BYTES, MatchInfo, MatchList, Protocol, Snapshot};
+use crate::matches::SocketPlan;
+use crate::protocol::{CreateMatch, MAX_FRAME_BYTES, MatchInfo, MatchList, Protocol};
 use crate::record::MatchId;
 use crate::record::MatchStatus;
-use crate::rules::{Outcome, Seat, Viewer};
+use crate::rules::{Seat, Viewer};
 use axum::Json;
 use axum::extract::State;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -46,7 +47,7 @@ async fn create(
     JsonBody(body): JsonBody<CreateMatch>,
 ) -> Result<(StatusCode, Json<MatchInfo>), ApiError> {
     let player = require_player(&state, &headers).await?;
-    state.limits.admit_creation(&state.lobby.store, &player).await?;
+    state.limits.admit_creation(&state.store, &player).await?;
     Ok((
         StatusCode::CREATED,
         Json(state.lobby.create_match(&player, body).await?),
@@ -99,10 +100,7 @@ async fn join(
     id: MatchId,
 ) -> Result<Json<MatchInfo>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    state
-        .limits
-        .check_open_matches(&state.lobby.store, &player)
-        .await?;
+    state.limits.check_open_matches(&state.store, &player).await?;
     Ok(Json(state.lobby.join(&player, id.as_str()).await?))
 }
 
@@ -179,7 +177,7 @@ async fn websocket(
         None => Some(state.limits.admit_spectator(client, &id)?),
         Some(_) => None,
     };
-    let row = state.lobby.match_row(&id).await?; // 404 before anything else
+    state.lobby.match_row(&id).await?; // 404 before anything else
     let seat = match &player {
         Some(player) => state.lobby.seat_of(player, &id).await?,
         None => None,
@@ -201,42 +199,28 @@ async fn websocket(
         // fails and the session ends (`--ws-max-write-buffer`).
         .max_write_buffer_size(state.sockets.max_write_buffer.max(2 * SOCKET_BUFFER_BYTES));
     let limits = state.sockets;
-    if let Some(handle) = state.lobby.handle_for(&row) {
-        // `None` means the match ended between the lookup and now (serve it as finished) or,
-        // in a cluster, that no node runs it this moment (it is moving: try again shortly).
-        if let Some(subscription) = handle.subscribe(viewer, query.resume_from, protocol).await {
+    let plan = state
+        .socket_plans
+        .plan(&id, viewer, query.resume_from, protocol)
+        .await?;
+    Ok(match plan {
+        SocketPlan::Live { handle, subscription } => {
             let stops = gateway::Stops::new(state.shutdown.clone(), session);
-            return Ok(upgrade.on_upgrade(move |socket| async move {
+            upgrade.on_upgrade(move |socket| async move {
                 let _slot = spectator_slot;
                 let (inbound, outbound) = adapt(socket);
                 gateway::run_session(inbound, outbound, handle, viewer, subscription, stops, limits).await;
-            }));
+            })
         }
-    }
-    let row = state.lobby.match_row(&id).await?;
-    let game = super::game_of(&state, &row.game)?;
-    match (row.status(), player, seat) {
-        (MatchStatus::Finished, ..) => {}
-        (MatchStatus::Live, ..) if state.lobby.cluster.is_some() => return Err(ApiError::Unavailable),
-        // A seated player may connect before the last seat is taken: it waits for the start.
-        (MatchStatus::Open, Some(player), Some(seat)) => {
-            let view = game.replayed_view(&row, &[], viewer)?;
-            let snapshot = Snapshot {
-                protocol: protocol.number(),
-                match_id: row.match_id.clone(),
-                game: row.game.clone(),
-                status: MatchStatus::Open,
-                seat: Some(seat),
-                view: protocol.view(view),
-                pending: Vec::new(),
-                last_seq: 0,
-                deadline_ms: None,
-                seed_commitment: row.seed_commitment.clone(),
-                result: None,
-            };
+        SocketPlan::BeforeStart {
+            snapshot,
+            seat,
+            max_command_bytes,
+        } => {
+            // Planned only for a seated viewer, so a player is known.
+            let player = player.ok_or(ApiError::Unauthorized)?;
             let stops = gateway::Stops::new(state.shutdown.clone(), session);
-            let max_command_bytes = game.max_command_bytes();
-            return Ok(upgrade.on_upgrade(move |socket| async move {
+            upgrade.on_upgrade(move |socket| async move {
                 let (inbound, outbound) = adapt(socket);
                 let started = until_started(state, id, player, seat, protocol);
                 gateway::run_before_start(
@@ -250,74 +234,14 @@ async fn websocket(
                     limits,
                 )
                 .await;
-            }));
+            })
         }
-        _ => return Err(ApiError::MatchNotLive),
-    }
-    let key = (row.match_id.clone(), viewer, protocol.number());
-    let snapshot = match state.finished.get(&key) {
-        Some(snapshot) => snapshot,
-        None => {
-            let log = state.lobby.store.log(&id).await?;
-            let view = game.replayed_view(&row, &log, viewer)?;
-            let result = row
-                .result
-                .as_ref()
-                .and_then(|json| serde_json::from_value::<Outcome>(json.0.clone()).ok());
-            let snapshot = Snapshot {
-                protocol: protocol.number(),
-                match_id: row.match_id.clone(),
-                game: row.game.clone(),
-                status: MatchStatus::Finished,
-                seat,
-                view: protocol.view(view),
-                pending: Vec::new(),
-                last_seq: log.last().map_or(0, |entry| entry.seq),
-                deadline_ms: None,
-                seed_commitment: row.seed_commitment.clone(),
-                result,
-            };
-            state.finished.put(key, snapshot.clone());
-            snapshot
-        }
-    };
-    let seed = row.seed.clone();
-    Ok(upgrade.on_upgrade(move |socket| async move {
-        let _slot = spectator_slot;
-        let (inbound, outbound) = adapt(socket);
-        gateway::send_final(inbound, outbound, snapshot, seed, limits).await;
-    }))
-}
-
-/// Finished matches' final snapshots by match, viewer and protocol, the most recently used
-/// kept. A finished match never changes, and its view is rebuilt by replaying its whole log
-/// through the engine: tens of milliseconds for a long match, too dear to spend on every
-/// socket anyone opens to it (spectators need no account).
-pub struct FinishedSnapshots {
-    cache: std::sync::Mutex<hashlink::LruCache<(String, Viewer, u32), Snapshot>>,
-}
-
-/// Snapshots kept: a few KiB each (a CTG view is about 8 KiB), a few MiB in all.
-const FINISHED_SNAPSHOTS: usize = 512;
-
-impl Default for FinishedSnapshots {
-    fn default() -> Self {
-        FinishedSnapshots {
-            cache: std::sync::Mutex::new(hashlink::LruCache::new(FINISHED_SNAPSHOTS)),
-        }
-    }
-}
-
-impl FinishedSnapshots {
-    fn get(&self, key: &(String, Viewer, u32)) -> Option<Snapshot> {
-        let mut cache = self.cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        cache.get(key).cloned()
-    }
-
-    fn put(&self, key: (String, Viewer, u32), snapshot: Snapshot) {
-        let mut cache = self.cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        cache.insert(key, snapshot);
-    }
+        SocketPlan::Finished { snapshot, seed } => upgrade.on_upgrade(move |socket| async move {
+            let _slot = spectator_slot;
+            let (inbound, outbound) = adapt(socket);
+            gateway::send_final(inbound, outbound, snapshot, seed, limits).await;
+        }),
+    })
 }
 
 /// How often a socket waiting for its match to start re-reads the match: in a cluster the
@@ -336,7 +260,7 @@ async fn until_started(
 ) -> gateway::Started {
     use gateway::{Started, close};
     loop {
-        let started = state.lobby.live.started();
+        let started = state.live.started();
         tokio::pin!(started);
         started.as_mut().enable();
         // A database error here is likely brief: the next round reads again.

@@ -32,10 +32,10 @@ async fn open(
     JsonBody(body): JsonBody<CreateTicket>,
 ) -> Result<(StatusCode, Json<Ticket>), ApiError> {
     let player = require_player(&state, &headers).await?;
-    state.limits.admit_creation(&state.lobby.store, &player).await?;
+    state.limits.admit_creation(&state.store, &player).await?;
     Ok((
         StatusCode::CREATED,
-        Json(crate::matchmaking::open_ticket(&state.lobby, &player, body).await?),
+        Json(state.matchmaker.open_ticket(&player, body).await?),
     ))
 }
 
@@ -52,9 +52,7 @@ async fn show(
     id: TicketId,
 ) -> Result<Json<Ticket>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    Ok(Json(
-        crate::matchmaking::ticket(&state.lobby, &player, id.as_str()).await?,
-    ))
+    Ok(Json(state.matchmaker.ticket(&player, id.as_str()).await?))
 }
 
 /// Cancels a waiting ticket.
@@ -67,7 +65,5 @@ async fn cancel(
     id: TicketId,
 ) -> Result<Json<Ticket>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    Ok(Json(
-        crate::matchmaking::cancel_ticket(&state.lobby, &player, id.as_str()).await?,
-    ))
+    Ok(Json(state.matchmaker.cancel_ticket(&player, id.as_str()).await?))
 }

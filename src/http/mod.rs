@@ -1,7 +1,7 @@
 //! The HTTP API, one router per concern, merged in [`router`].
 //!
-//! Handlers are thin: they authenticate, call the [`Lobby`] or a match actor, and map
-//! errors through [`ApiError`] into `{"error": {"code", "message"}}`.
+//! Handlers are thin: they authenticate, call accounts, the [`Lobby`], the matchmaker or a
+//! match actor, and map errors through [`ApiError`] into `{"error": {"code", "message"}}`.
 
 pub mod accounts;
 pub mod cluster;
@@ -18,8 +18,12 @@ pub mod players;
 pub mod ratings;
 pub mod web;
 
+use crate::accounts::Player;
+use crate::cluster::Cluster;
 use crate::error::ApiError;
-use crate::matches::{GameKind, Lobby, Player};
+use crate::matches::{GameKind, LiveMatches, Lobby, SocketPlanner};
+use crate::matchmaking::Matchmaker;
+use crate::store::{DbSettings, Store};
 use axum::Router;
 use axum::http::HeaderMap;
 pub use extract::{JsonBody, PathText, QueryParams};
@@ -30,7 +34,20 @@ use utoipa_axum::router::OpenApiRouter;
 
 #[derive(Clone)]
 pub struct AppState {
+    /// Seating and starting matches.
     pub lobby: Arc<Lobby>,
+    /// Tickets, and the passes that pair them.
+    pub matchmaker: Arc<Matchmaker>,
+    /// What each match socket opens onto.
+    pub socket_plans: Arc<SocketPlanner>,
+    /// The database, for the reads no floor below owns (history, ratings, profiles, health).
+    pub store: Store,
+    /// The database settings (`/readyz`'s timeout).
+    pub db: DbSettings,
+    /// The actors running on this node.
+    pub live: Arc<LiveMatches>,
+    /// This node's membership when it runs as one node of a cluster.
+    pub cluster: Option<Arc<Cluster>>,
     /// Claims, logins and logouts.
     pub accounts: Arc<crate::accounts::Accounts>,
     /// The abuse limits on creating players, matches and tickets.
@@ -39,9 +56,6 @@ pub struct AppState {
     pub shutdown: watch::Receiver<bool>,
     /// Ping, write and close limits of each WebSocket.
     pub sockets: crate::gateway::SocketLimits,
-    /// Finished matches' final snapshots, so that opening one's socket does not replay its
-    /// log each time.
-    pub finished: Arc<matches::FinishedSnapshots>,
 }
 
 /// Largest request body the API reads.
@@ -63,7 +77,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
 }
 
 pub fn router(state: AppState) -> Router {
-    let games = state.lobby.games.clone();
+    let games = state.lobby.games().clone();
     let (api, _) = api_routes().split_for_parts();
     api.fallback(|| async { ApiError::NotFound("route") })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed })
@@ -120,7 +134,7 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
 pub fn game_of(state: &AppState, game: &str) -> Result<Arc<dyn GameKind>, ApiError> {
     state
         .lobby
-        .games
+        .games()
         .get(game)
         .ok_or_else(|| ApiError::UnknownGame(game.to_string()))
 }
@@ -129,7 +143,7 @@ pub fn game_of(state: &AppState, game: &str) -> Result<Arc<dyn GameKind>, ApiErr
 pub async fn require_player(state: &AppState, headers: &HeaderMap) -> Result<Player, ApiError> {
     let token = bearer(headers).ok_or(ApiError::Unauthorized)?;
     state
-        .lobby
+        .accounts
         .authenticate(token)
         .await?
         .ok_or(ApiError::Unauthorized)
@@ -140,7 +154,7 @@ pub async fn optional_player(state: &AppState, token: Option<&str>) -> Result<Op
     match token {
         None => Ok(None),
         Some(token) => state
-            .lobby
+            .accounts
             .authenticate(token)
             .await?
             .ok_or(ApiError::Unauthorized)

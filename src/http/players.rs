@@ -26,7 +26,10 @@ async fn create(
     State(state): State<AppState>,
     JsonBody(body): JsonBody<CreatePlayer>,
 ) -> Result<(StatusCode, Json<PlayerCreated>), ApiError> {
-    let (player, token) = state.lobby.create_player(PlayerName::parse(&body.name)?).await?;
+    let (player, token) = state
+        .accounts
+        .create_player(PlayerName::parse(&body.name)?)
+        .await?;
     let created = PlayerCreated {
         player_id: player.player_id,
         name: player.name,

@@ -88,11 +88,7 @@ async fn leaderboard(
         None => kind.rating_pools().into_iter().next().unwrap_or_default(),
     };
     let (limit, offset) = (query.limit()?, query.offset()?);
-    let mut rows = state
-        .lobby
-        .store
-        .leaderboard(&game, &format, limit + 1, offset)
-        .await?;
+    let mut rows = state.store.leaderboard(&game, &format, limit + 1, offset).await?;
     let next_cursor = next_cursor(&mut rows, limit, offset);
     let entries = rows
         .into_iter()
@@ -145,7 +141,7 @@ fn player_match(row: PlayerMatchRow) -> PlayerMatch {
     ))]
 async fn profile(State(state): State<AppState>, id: PlayerId) -> Result<Json<PlayerProfile>, ApiError> {
     let id = id.into_string();
-    let store = &state.lobby.store;
+    let store = &state.store;
     let player = store.player(&id).await?.ok_or(ApiError::NotFound("player"))?;
     let ratings = store
         .ratings_of(&id)
@@ -216,7 +212,7 @@ async fn matches(
     QueryParams(query): QueryParams<PageQuery>,
 ) -> Result<Json<PlayerMatches>, ApiError> {
     let id = id.into_string();
-    let store = &state.lobby.store;
+    let store = &state.store;
     store.player(&id).await?.ok_or(ApiError::NotFound("player"))?;
     let (limit, offset) = (query.limit()?, query.offset()?);
     let mut rows = store.matches_of(&id, limit + 1, offset).await?;

@@ -1,26 +1,23 @@
-//! The lobby: players, matches waiting for seats, matchmaking tickets, and starting a match
-//! (spawning its actor) the moment its last seat is taken.
+//! The lobby: matches waiting for seats, and starting a match the moment its last seat is
+//! taken (its [`Placement`] decides where the actor runs).
 //!
 //! Seat changes go through one async lock, so two joins can never take the same seat or
 //! start a match twice; play itself never takes this lock (actors are independent).
-//! Matchmaking tickets live in the database ([`crate::matchmaking`]).
 
-use super::{ActorContext, GameError, GameRegistry, LiveMatches, MatchHandle};
-use crate::cluster::Cluster;
+use super::placement::{Actors, LocalPlacement, Placement};
+use super::{GameError, GameRegistry, MatchHandle};
+use crate::accounts::Player;
 use crate::config::Clocks;
 use crate::fairness;
-use crate::input::{InputLimits, PlayerName};
-use crate::matchmaking::{Matchmaker, MatchmakingConfig};
+use crate::input::InputLimits;
 use crate::protocol::{CreateMatch, MatchInfo, Opponent, SeatInfo};
 use crate::record::MatchStatus;
 use crate::rules::{BotLevel, Outcome, Seat};
-use crate::store::{Fence, GroupPolicy, Journal, Lease, MatchRow, SeatRow, Store, StoreError};
+use crate::store::{GroupPolicy, Journal, MatchRow, SeatRow, Store, StoreError};
 use chrono::Utc;
 use serde_json::Value;
 use sqlx::types::Json;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
-use tokio::task::JoinHandle;
+use std::sync::Arc;
 
 /// Why the lobby refused or failed a request: the lobby's own words, which the HTTP layer
 /// (and only it) turns into status codes.
@@ -55,62 +52,51 @@ pub enum LobbyError {
     /// In a cluster, only gateway nodes are up: no node can run a new match yet.
     #[error("no node can run the match")]
     NoNodeToRun,
+    /// In a cluster, the match is live but no node runs it this moment (it is moving).
+    #[error("the match is moving between nodes")]
+    Moving,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
 
-/// A player known by a valid token.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Player {
-    pub player_id: String,
-    pub name: String,
-}
-
-impl From<crate::store::SessionRow> for Player {
-    fn from(session: crate::store::SessionRow) -> Self {
-        Player {
-            player_id: session.player_id,
-            name: session.name,
-        }
-    }
-}
-
+/// Matches waiting for seats, and starting each the moment its last seat is taken.
 pub struct Lobby {
-    pub store: Store,
-    /// The single writer every actor appends through (group commit).
-    pub journal: Journal,
-    pub games: Arc<GameRegistry>,
-    pub live: Arc<LiveMatches>,
-    pub clocks: Clocks,
+    store: Store,
+    games: Arc<GameRegistry>,
+    /// The clocks of a match that asks for none.
+    clocks: Clocks,
     /// The ranges clients may ask for (`--max-turn-clock-secs`, ...).
-    pub limits: InputLimits,
+    limits: InputLimits,
     seats_lock: tokio::sync::Mutex<()>,
-    pub matchmaker: Matchmaker,
-    actors: Mutex<Vec<JoinHandle<()>>>,
-    /// This node's membership when it runs as one node of a cluster.
-    pub cluster: Option<Arc<Cluster>>,
+    /// Where a started match's actor runs: here, or on a node of the cluster.
+    placement: Arc<dyn Placement>,
 }
 
 impl Lobby {
+    /// A single node's lobby: every match runs here, its actors appending through a journal
+    /// with the default settings.
     pub fn new(store: Store, games: GameRegistry, clocks: Clocks) -> Self {
+        let games = Arc::new(games);
+        let journal = Journal::spawn(store.clone(), GroupPolicy::for_store(&store));
+        let actors = Arc::new(Actors::new(store.clone(), journal, games.clone()));
+        Lobby::with_placement(store, games, clocks, Arc::new(LocalPlacement::new(actors)))
+    }
+
+    /// A lobby whose matches run where `placement` puts them.
+    pub fn with_placement(
+        store: Store,
+        games: Arc<GameRegistry>,
+        clocks: Clocks,
+        placement: Arc<dyn Placement>,
+    ) -> Self {
         Lobby {
-            journal: Journal::spawn(store.clone(), GroupPolicy::for_store(&store)),
             store,
-            games: Arc::new(games),
-            live: Arc::new(LiveMatches::default()),
+            games,
             clocks,
             limits: InputLimits::default(),
             seats_lock: tokio::sync::Mutex::new(()),
-            matchmaker: Matchmaker::default(),
-            actors: Mutex::new(Vec::new()),
-            cluster: None,
+            placement,
         }
-    }
-
-    /// Runs this lobby as one node of a cluster.
-    pub fn with_cluster(mut self, cluster: Option<Arc<Cluster>>) -> Self {
-        self.cluster = cluster;
-        self
     }
 
     /// Replaces the default input limits.
@@ -119,39 +105,14 @@ impl Lobby {
         self
     }
 
-    /// Replaces the default matchmaking settings.
-    pub fn with_matchmaking(mut self, config: MatchmakingConfig) -> Self {
-        self.matchmaker = Matchmaker::new(config);
-        self
+    /// The games matches may be made of.
+    pub fn games(&self) -> &Arc<GameRegistry> {
+        &self.games
     }
 
-    /// Bounds the journal's transactions and the actors' waits by `settings` (the writer
-    /// started by [`Lobby::new`] stops when its last sender, the one replaced here, drops).
-    pub fn with_db_settings(mut self, settings: crate::store::DbSettings) -> Self {
-        let policy = crate::store::GroupPolicy::for_store(&self.store);
-        self.journal = Journal::spawn_with(self.store.clone(), policy, settings);
-        self
-    }
-
-    pub async fn create_player(&self, name: PlayerName) -> Result<(Player, String), StoreError> {
-        let token = fairness::new_token();
-        let player = Player {
-            player_id: uuid::Uuid::new_v4().to_string(),
-            name: name.into_string(),
-        };
-        let hash = fairness::token_hash(&token);
-        self.store
-            .insert_player(&player.player_id, &player.name, &hash, Utc::now())
-            .await?;
-        Ok((player, token))
-    }
-
-    /// The player a bearer token opens: a session that exists and has not expired (see
-    /// [`crate::accounts`]). Expiry is compared here, on this clock, so both backends agree.
-    pub async fn authenticate(&self, token: &str) -> Result<Option<Player>, StoreError> {
-        let found = self.store.session(&fairness::token_hash(token)).await?;
-        let now = Utc::now();
-        Ok(found.filter(|session| session.is_open_at(now)).map(Player::from))
+    /// The clocks of a match that asks for none.
+    pub fn clocks(&self) -> Clocks {
+        self.clocks
     }
 
     pub async fn create_match(&self, player: &Player, request: CreateMatch) -> Result<MatchInfo, LobbyError> {
@@ -231,7 +192,7 @@ impl Lobby {
             });
         }
         // Counted again after the insert: joins on two nodes may each have seen one seat free.
-        let taken = if self.cluster.is_some() {
+        let taken = if self.placement.spans_nodes() {
             self.store.seats(match_id).await?.len()
         } else {
             seats.len() + 1
@@ -278,180 +239,39 @@ impl Lobby {
         self.match_info(match_id).await
     }
 
-    /// Marks the match live and spawns its actor, which logs the game's start. In a cluster
-    /// the match is placed on the least-loaded node instead, which may be this one.
-    pub(crate) async fn start(&self, match_id: &str) -> Result<(), LobbyError> {
+    /// Marks the match live and has the placement run its actor, which logs the game's
+    /// start. Returns once the start is durably logged.
+    pub async fn start(&self, match_id: &str) -> Result<(), LobbyError> {
         self.store
             .set_status(match_id, MatchStatus::Live, Utc::now())
             .await?;
-        if let Some(cluster) = &self.cluster {
-            return self.place(cluster, match_id).await;
-        }
-        let row = self.match_row(match_id).await?;
-        let handle = self.spawn_actor(&row, Vec::new(), None).await?;
-        // The actor logs the start before it reads its mailbox, so this answer means the
-        // match is durably started when the caller hears it is live.
-        handle.log(crate::rules::Viewer::Spectator).await;
-        Ok(())
-    }
-
-    /// Gives a match that just went live its first lease, on the least-loaded node, and has
-    /// that node start it. If the chosen node does not confirm, this node takes it over.
-    async fn place(&self, cluster: &Cluster, match_id: &str) -> Result<(), LobbyError> {
-        let me = cluster.node_id();
-        let target = match self.store.least_loaded_node().await? {
-            Some(node) => node,
-            None if cluster.node.runs_matches => me.to_string(),
-            // Only gateway nodes are up: nobody can run the match yet; a node that joins
-            // claims it (it is live and unleased).
-            None => return Err(LobbyError::NoNodeToRun),
-        };
-        let Some(lease) = self.store.place_match(match_id, &target).await? else {
-            return Ok(()); // another node placed it first
-        };
-        crate::telemetry::record_claims(1);
-        if target == me {
-            return self.run_placed(lease, true).await;
-        }
-        match cluster.ask_to_start(&target, match_id).await {
-            Ok(()) => Ok(()),
-            Err(error) => {
-                tracing::warn!(%match_id, node = %target, %error, "the chosen node did not start the match; running it here");
-                match self.store.take_over(&lease, &target, me).await? {
-                    Some(lease) => self.run_placed(lease, true).await,
-                    None => Ok(()),
-                }
-            }
-        }
-    }
-
-    /// Runs a match under a lease this node holds: rebuilt from its log (empty for a match
-    /// that has not started), its writes fenced by the lease's epoch. With `wait_for_start`,
-    /// returns once the game's start is durably logged.
-    pub(crate) async fn run_placed(&self, lease: Lease, wait_for_start: bool) -> Result<(), LobbyError> {
-        let row = self.match_row(&lease.match_id).await?;
-        let log = self.store.log(&lease.match_id).await?;
-        let fresh = log.is_empty();
-        let handle = self.spawn_actor(&row, log, Some(Fence(lease.epoch))).await?;
-        if wait_for_start && fresh {
-            handle.log(crate::rules::Viewer::Spectator).await;
-        }
-        Ok(())
+        self.placement.start(match_id).await
     }
 
     /// The handle of a live match: its actor here, or in a cluster a route to the node that
     /// runs it. `None` if it is not live (or, single-node, not running here).
     pub fn handle_for(&self, row: &MatchRow) -> Option<MatchHandle> {
-        if let Some(handle) = self.live.get(&row.match_id) {
-            return Some(handle);
-        }
-        let cluster = self.cluster.as_ref()?;
-        if row.status() != MatchStatus::Live {
-            return None;
-        }
-        let game = self.games.get(&row.game)?;
-        Some(cluster.remote_match(&row.match_id, game.id(), game.max_command_bytes()))
+        self.placement.handle_for(row)
     }
 
-    async fn spawn_actor(
-        &self,
-        row: &MatchRow,
-        log: Vec<crate::record::LogEntry>,
-        fence: Option<Fence>,
-    ) -> Result<MatchHandle, LobbyError> {
-        let game = self
-            .games
-            .get(&row.game)
-            .ok_or_else(|| GameError::Unknown(row.game.clone()))?;
-        let seats = self.store.seats(&row.match_id).await?;
-        let context = ActorContext {
-            store: self.store.clone(),
-            journal: self.journal.clone(),
-            live: self.live.clone(),
-            match_id: row.match_id.clone(),
-            clocks: Clocks {
-                turn: Duration::from_millis(row.turn_clock_ms.max(1) as u64),
-                disconnect_grace: Duration::from_millis(row.disconnect_grace_ms.max(0) as u64),
-            },
-            seats,
-            seed_commitment: row.seed_commitment.clone(),
-            seed_hex: row.seed.clone(),
-            fence,
-        };
-        let (handle, join) = game.spawn(context, &row.options.0, log)?;
-        self.live.insert(row.match_id.clone(), handle.clone());
-        if let Some(cluster) = &self.cluster {
-            cluster.serve_match(&row.match_id, handle.clone()).await;
-        }
-        let mut actors = self.lock_actors();
-        // Finished matches' handles are dropped here, so the list tracks live actors only and
-        // does not grow with every match the server has ever run.
-        actors.retain(|actor| !actor.is_finished());
-        actors.push(join);
-        Ok(handle)
+    /// Whether other nodes run matches too (a live match may then be between nodes).
+    pub fn spans_nodes(&self) -> bool {
+        self.placement.spans_nodes()
     }
 
-    /// Restarts every live match from its log. A log that does not replay is reported and
-    /// left alone rather than resumed wrongly. In a cluster the nodes claim live matches by
-    /// lease instead ([`crate::cluster::node::claim`]).
+    /// Resumes the live matches this process should run, from their logs (after a restart).
     pub async fn recover(&self) -> Result<usize, LobbyError> {
-        if let Some(cluster) = &self.cluster {
-            return Ok(crate::cluster::node::claim(self, cluster).await);
-        }
-        let mut resumed = 0;
-        for row in self
-            .store
-            .matches_with_status(MatchStatus::Live, i64::MAX)
-            .await?
-        {
-            let log = self.store.log(&row.match_id).await?;
-            match self.spawn_actor(&row, log, None).await {
-                Ok(_) => resumed += 1,
-                Err(error) => tracing::error!(match_id = %row.match_id, %error, "could not resume match"),
-            }
-        }
-        Ok(resumed)
+        self.placement.recover().await
+    }
+
+    /// Hands this node's matches to the cluster's other nodes (a single node does nothing).
+    pub async fn drain(&self) {
+        self.placement.drain().await
     }
 
     /// Stops every actor after the message it is handling, so no write is cut in half.
     pub async fn shutdown(&self) {
-        for handle in self.live.drain() {
-            handle.shutdown().await;
-        }
-        let joins: Vec<_> = self.lock_actors().drain(..).collect();
-        for join in joins {
-            let _ = join.await;
-        }
-    }
-
-    /// Leaves the cluster without waiting for the lease TTL: marks this node draining (no new
-    /// matches are placed here, `/readyz` fails), stops every actor (their sockets are told
-    /// the match moved), releases the leases and tells the other nodes to claim them now.
-    /// A single node just shuts down.
-    pub async fn drain(&self) {
-        let Some(cluster) = &self.cluster else {
-            return self.shutdown().await;
-        };
-        cluster.set_draining();
-        if let Err(error) = self.store.heartbeat(&cluster.node, true).await {
-            tracing::warn!(%error, "could not mark the node draining");
-        }
-        let matches = self.live.len();
-        self.shutdown().await;
-        // Leaving the node table ends this node's lease on every match it owned.
-        match self.store.leave_cluster(cluster.node_id()).await {
-            Ok(()) => tracing::info!(matches, "drained: left the cluster"),
-            Err(error) => {
-                tracing::warn!(%error, "could not leave the cluster; the leases expire with the TTL")
-            }
-        }
-        cluster.announce_orphans().await;
-    }
-
-    fn lock_actors(&self) -> std::sync::MutexGuard<'_, Vec<JoinHandle<()>>> {
-        self.actors
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.placement.shutdown().await
     }
 
     pub async fn match_row(&self, match_id: &str) -> Result<MatchRow, LobbyError> {
@@ -526,7 +346,7 @@ impl Lobby {
 
 /// A game's options must be a JSON object (or absent / `null` for the defaults): serde would
 /// otherwise read `[]` as a struct with every field defaulted.
-pub(crate) fn options_object(options: Option<Value>) -> Result<Option<Value>, GameError> {
+pub fn options_object(options: Option<Value>) -> Result<Option<Value>, GameError> {
     match options {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Object(map)) => Ok(Some(Value::Object(map))),
@@ -536,7 +356,9 @@ pub(crate) fn options_object(options: Option<Value>) -> Result<Option<Value>, Ga
     }
 }
 
-pub(crate) fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: Clocks) -> MatchRow {
+/// The row of a new open match: a fresh id, and a fresh seed of which only the commitment
+/// is shown until the match is over.
+pub fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: Clocks) -> MatchRow {
     let seed = fairness::new_seed();
     MatchRow {
         match_id: uuid::Uuid::new_v4().to_string(),
@@ -558,7 +380,7 @@ pub(crate) fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: 
 }
 
 /// A seat for `player_id`, or for a `normal` bot when there is none (matchmaking's fallback).
-pub(crate) fn seat_row(match_id: &str, seat: u8, player_id: Option<&str>) -> SeatRow {
+pub fn seat_row(match_id: &str, seat: u8, player_id: Option<&str>) -> SeatRow {
     match player_id {
         Some(player_id) => SeatRow {
             match_id: match_id.to_string(),

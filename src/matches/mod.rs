@@ -10,18 +10,26 @@
 //! * [`live`]: the table of running actors, filled at start (recovery) and when a lobby
 //!   match fills.
 //! * [`recent`]: an actor's bounded recent past, which resumes read instead of the log.
+//! * [`lobby`]: seating players and starting a match when its seats are full.
+//! * [`placement`]: where a started match's actor runs (here, or on a cluster's node),
+//!   recovery after a restart, failover and drain.
+//! * [`sockets`]: what a match socket opens onto (live, before the start, finished).
 
 pub mod actor;
 pub mod games;
 pub mod handle;
 pub mod live;
 pub mod lobby;
+pub mod placement;
 pub mod recent;
+pub mod sockets;
 
 pub use games::{GameError, GameKind, GameRegistry, GameSchemas, Simulated};
 pub use handle::{CommandError, MatchHandle, Subscription, ViewerBatch};
 pub use live::LiveMatches;
-pub use lobby::{Lobby, LobbyError, Player};
+pub use lobby::{Lobby, LobbyError, new_match_row, options_object, seat_row};
+pub use placement::{Actors, ClusterPlacement, LocalPlacement, Placement};
+pub use sockets::{SocketPlan, SocketPlanner};
 
 use crate::config::Clocks;
 use crate::store::{Fence, Journal, SeatRow, Store};

@@ -1,22 +1,8 @@
 //! Which waiting tickets become which matches: a pure function of the tickets and the clock.
 
 use super::MatchmakingConfig;
+use crate::store::WaitingTicket;
 use chrono::{DateTime, Utc};
-use serde_json::Value;
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct WaitingTicket {
-    pub ticket_id: String,
-    pub player_id: String,
-    pub game: String,
-    pub options: Value,
-    /// Canonical JSON of `options`: only equal options are paired.
-    pub options_key: String,
-    pub seat_count: u8,
-    pub rating: f64,
-    pub bot_fallback: bool,
-    pub created_at: DateTime<Utc>,
-}
 
 /// A match to create: tickets by index into the waiting list, in seat order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,6 +71,7 @@ pub fn plan(waiting: &[WaitingTicket], now: DateTime<Utc>, config: &MatchmakingC
 mod tests {
     use super::*;
     use chrono::TimeDelta;
+    use serde_json::Value;
 
     fn at(seconds: i64) -> DateTime<Utc> {
         DateTime::<Utc>::UNIX_EPOCH + TimeDelta::seconds(seconds)

@@ -120,6 +120,7 @@ mod tickets;
 
 pub use accounts::{AccountRow, ClaimRefused, LoginRow, SessionRow};
 pub use history::{CareerRow, LeaderboardRow, MatchRatingRow, PlayerMatchRow, PlayerRow};
+pub use tickets::{PairedMatch, TicketRow, WaitingTicket};
 
 mod cluster;
 pub use cluster::{Fence, Lease, NodeRecord, NodeStatus};

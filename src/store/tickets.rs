@@ -2,8 +2,7 @@
 
 use super::writes::MatchWrites;
 use super::{MatchRow, SeatRow, Store, StoreResult};
-use crate::config::Clocks;
-use crate::matchmaking::{Plan, TicketRow, WaitingTicket};
+use crate::record::TicketStatus;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::types::Json;
@@ -16,6 +15,40 @@ const WAITING_SQL: &str = "SELECT ticket_id, player_id, game, options, options_k
 const WRITE_LOCK_SQL: &str = "UPDATE matchmaking_ticket SET status = status WHERE 1 = 0";
 const MATCHED_SQL: &str = "UPDATE matchmaking_ticket SET status = 'matched', match_id = $2 \
      WHERE ticket_id = $1 AND status = 'waiting'";
+
+/// A waiting ticket as a matchmaking pass reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaitingTicket {
+    pub ticket_id: String,
+    pub player_id: String,
+    pub game: String,
+    pub options: Value,
+    /// Canonical JSON of `options`: only equal options are paired.
+    pub options_key: String,
+    pub seat_count: u8,
+    pub rating: f64,
+    pub bot_fallback: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A stored ticket as the store reads it back.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct TicketRow {
+    pub ticket_id: String,
+    pub player_id: String,
+    pub game: String,
+    pub status: TicketStatus,
+    pub match_id: Option<String>,
+}
+
+/// A match a matchmaking pass creates: its rows, and the waiting tickets it seats (which
+/// the pass marks matched to it).
+#[derive(Clone, Debug)]
+pub struct PairedMatch {
+    pub row: MatchRow,
+    pub seats: Vec<SeatRow>,
+    pub ticket_ids: Vec<String>,
+}
 
 type WaitingRow = (
     String,
@@ -87,13 +120,12 @@ impl Store {
             .bind(player_id).bind(game).bind(format).fetch_optional(pool).await)?)
     }
 
-    /// Locks the waiting tickets no other pass holds, asks `planner` which become matches,
-    /// and writes those matches (status `open`, every seat taken) and the tickets' new state
-    /// in one transaction. Returns the new matches' ids for the caller to start.
+    /// Locks the waiting tickets no other pass holds, asks `planner` which matches they
+    /// make, and writes those matches (status `open`, every seat taken) and the tickets'
+    /// new state in one transaction. Returns the new matches' ids for the caller to start.
     pub async fn matchmaking_pass(
         &self,
-        planner: impl FnOnce(&[WaitingTicket]) -> Vec<Plan>,
-        clocks: Clocks,
+        planner: impl FnOnce(&[WaitingTicket]) -> Vec<PairedMatch>,
     ) -> StoreResult<Vec<String>> {
         let waiting_sql = format!("{WAITING_SQL}{}", self.dialect().skip_locked);
         let mut created = Vec::new();
@@ -103,29 +135,13 @@ impl Store {
             let waiting: Vec<WaitingTicket> = sqlx::query_as::<_, WaitingRow>(sqlx::AssertSqlSafe(waiting_sql))
                 .fetch_all(&mut *tx).await?
                 .into_iter().map(waiting_ticket).collect();
-            for plan in planner(&waiting) {
-                let members = match &plan {
-                    Plan::Players(members) => members.clone(),
-                    Plan::Bot(member) => vec![*member],
-                };
-                let Some(first) = members.first().and_then(|index| waiting.get(*index)) else {
-                    continue;
-                };
-                let row: MatchRow = crate::matches::lobby::new_match_row(
-                    &first.game, first.options.clone(), first.seat_count, clocks,
-                );
-                let seats: Vec<SeatRow> = (0..first.seat_count)
-                    .map(|seat| {
-                        let player = members.get(usize::from(seat)).map(|index| waiting[*index].player_id.as_str());
-                        crate::matches::lobby::seat_row(&row.match_id, seat, player)
-                    })
-                    .collect();
-                (*tx).insert_match_rows(&row, &seats).await?;
-                for index in &members {
-                    sqlx::query(MATCHED_SQL).bind(&waiting[*index].ticket_id).bind(&row.match_id)
+            for paired in planner(&waiting) {
+                (*tx).insert_match_rows(&paired.row, &paired.seats).await?;
+                for ticket_id in &paired.ticket_ids {
+                    sqlx::query(MATCHED_SQL).bind(ticket_id).bind(&paired.row.match_id)
                         .execute(&mut *tx).await?;
                 }
-                created.push(row.match_id);
+                created.push(paired.row.match_id);
             }
             tx.commit().await?;
         });

@@ -1,0 +1,281 @@
+//! A node of a cluster: each live match is leased to one node, which alone runs its actor.
+//!
+//! A match that goes live is leased to the least-loaded node, which is asked over NATS to
+//! start it (this node takes it over if that node does not confirm). Three times per lease
+//! TTL the node records its heartbeat (which renews its lease on all its matches at once),
+//! stops the actors of matches it no longer holds (another node took them while this one
+//! was paused or cut off), and claims its share of the live matches nobody holds: those of
+//! a node whose heartbeat is older than its TTL, or that left the cluster (a drain). A
+//! claimed match is rebuilt from its log, exactly as after a restart.
+
+use super::{Actors, Placement};
+use crate::cluster::Cluster;
+use crate::cluster::node::StartRequest;
+use crate::matches::{LobbyError, MatchHandle};
+use crate::record::MatchStatus;
+use crate::rules::Viewer;
+use crate::store::{Fence, Lease, MatchRow, Store};
+use futures_util::StreamExt;
+use futures_util::future::BoxFuture;
+use std::collections::HashSet;
+use std::sync::Arc;
+use tokio::sync::watch;
+use tokio::time::{Instant, MissedTickBehavior};
+
+pub struct ClusterPlacement {
+    actors: Arc<Actors>,
+    cluster: Arc<Cluster>,
+}
+
+impl ClusterPlacement {
+    pub fn new(actors: Arc<Actors>, cluster: Arc<Cluster>) -> Self {
+        ClusterPlacement { actors, cluster }
+    }
+
+    fn store(&self) -> &Store {
+        &self.actors.store
+    }
+
+    /// Runs the membership loop (heartbeat, shedding, claims, start requests from other
+    /// nodes) until `stopping` flips.
+    pub fn spawn_membership(
+        self: Arc<Self>,
+        mut stopping: watch::Receiver<bool>,
+    ) -> tokio::task::JoinHandle<()> {
+        tokio::spawn(async move {
+            let (mut starts, mut orphans) = match self.cluster.membership_feeds().await {
+                Ok(feeds) => feeds,
+                Err(error) => {
+                    tracing::error!(%error, "cannot subscribe to the cluster's subjects; this node takes no matches");
+                    return;
+                }
+            };
+            let mut ticks = tokio::time::interval(self.cluster.heartbeat_interval());
+            ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
+            let mut renewed_at = Instant::now();
+            loop {
+                tokio::select! {
+                    _ = ticks.tick() => self.tick(&mut renewed_at).await,
+                    Some(request) = starts.next() => {
+                        tokio::spawn(self.clone().start_placed(request));
+                    }
+                    Some(()) = orphans.next() => {
+                        self.claim().await;
+                    }
+                    _ = stopping.changed() => break,
+                }
+            }
+        })
+    }
+
+    /// Gives a match that just went live its first lease, on the least-loaded node, and has
+    /// that node start it. If the chosen node does not confirm, this node takes it over.
+    async fn place(&self, match_id: &str) -> Result<(), LobbyError> {
+        let me = self.cluster.node_id();
+        let store = self.store();
+        let target = match store.least_loaded_node().await? {
+            Some(node) => node,
+            None if self.cluster.node.runs_matches => me.to_string(),
+            // Only gateway nodes are up: nobody can run the match yet; a node that joins
+            // claims it (it is live and unleased).
+            None => return Err(LobbyError::NoNodeToRun),
+        };
+        let Some(lease) = store.place_match(match_id, &target).await? else {
+            return Ok(()); // another node placed it first
+        };
+        crate::telemetry::record_claims(1);
+        if target == me {
+            return self.run_placed(lease, true).await;
+        }
+        match self.cluster.ask_to_start(&target, match_id).await {
+            Ok(()) => Ok(()),
+            Err(error) => {
+                tracing::warn!(%match_id, node = %target, %error, "the chosen node did not start the match; running it here");
+                match store.take_over(&lease, &target, me).await? {
+                    Some(lease) => self.run_placed(lease, true).await,
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+
+    /// Runs a match under a lease this node holds: rebuilt from its log (empty for a match
+    /// that has not started), its writes fenced by the lease's epoch, served to the other
+    /// nodes over NATS. With `wait_for_start`, returns once the game's start is durably
+    /// logged.
+    async fn run_placed(&self, lease: Lease, wait_for_start: bool) -> Result<(), LobbyError> {
+        let row = self.actors.match_row(&lease.match_id).await?;
+        let log = self.store().log(&lease.match_id).await?;
+        let fresh = log.is_empty();
+        let handle = self.actors.spawn(&row, log, Some(Fence(lease.epoch))).await?;
+        self.cluster.serve_match(&row.match_id, handle.clone()).await;
+        if wait_for_start && fresh {
+            handle.log(Viewer::Spectator).await;
+        }
+        Ok(())
+    }
+
+    /// One round of membership: heartbeat (renewing every lease), shed what was lost, claim
+    /// orphans.
+    async fn tick(&self, renewed_at: &mut Instant) {
+        if self.cluster.is_draining() {
+            return;
+        }
+        let store = self.store();
+        let held = match store.heartbeat(&self.cluster.node, false).await {
+            Ok(()) => store.held_leases(self.cluster.node_id()).await,
+            Err(error) => Err(error),
+        };
+        match held {
+            Ok(held) => {
+                *renewed_at = Instant::now();
+                let held: HashSet<String> = held.into_iter().map(|lease| lease.match_id).collect();
+                self.shed_lost(Some(&held)).await;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cluster heartbeat failed");
+                // Past the TTL without a heartbeat, other nodes may hold these matches: stop
+                // serving them (their writes would be refused anyway).
+                if renewed_at.elapsed() > self.cluster.lease_ttl {
+                    self.shed_lost(None).await;
+                }
+            }
+        }
+        self.claim().await;
+    }
+
+    /// Stops the actors of matches this node runs but no longer holds (`held`: the live
+    /// matches it owns; `None` when it cannot know and must assume the worst, its heartbeat
+    /// being older than its TTL). A match missing from `held` may have been placed here a
+    /// moment after the read, so each is checked once more, and kept unless the database
+    /// says it is another's.
+    async fn shed_lost(&self, held: Option<&HashSet<String>>) {
+        let live = &self.actors.live;
+        for (match_id, handle) in live.entries() {
+            let lost = match held {
+                None => true,
+                Some(held) if held.contains(&match_id) => false,
+                Some(_) => matches!(
+                    self.store().lease_held(&match_id, self.cluster.node_id()).await,
+                    Ok(None)
+                ),
+            };
+            if lost {
+                tracing::warn!(%match_id, "lease lost to another node; stopping the match here");
+                live.remove(&match_id);
+                tokio::spawn(async move { handle.shutdown().await });
+            }
+        }
+    }
+
+    /// Claims this node's share of the live matches nobody holds, and runs them.
+    async fn claim(&self) -> usize {
+        if self.cluster.is_draining() || !self.cluster.node.runs_matches {
+            return 0;
+        }
+        let store = self.store();
+        let orphans = match store.orphan_count().await {
+            Ok(0) => return 0,
+            Ok(count) => count,
+            Err(error) => {
+                tracing::warn!(%error, "cannot count unowned matches");
+                return 0;
+            }
+        };
+        // Survivors split the orphans; whatever is left is claimed on the next tick.
+        let nodes = store.serving_nodes().await.unwrap_or(1).max(1);
+        let share = (orphans + nodes - 1) / nodes;
+        let claimed = match store.claim_orphans(self.cluster.node_id(), share).await {
+            Ok(claimed) => claimed,
+            Err(error) => {
+                tracing::warn!(%error, "claiming unowned matches failed");
+                return 0;
+            }
+        };
+        crate::telemetry::record_claims(claimed.len());
+        let count = claimed.len();
+        for lease in claimed {
+            let match_id = lease.match_id.clone();
+            let epoch = lease.epoch;
+            match self.run_placed(lease, false).await {
+                Ok(()) => tracing::info!(%match_id, epoch, "took the match over"),
+                Err(error) => tracing::error!(%match_id, %error, "could not resume a claimed match"),
+            }
+        }
+        count
+    }
+
+    /// Another node placed a new match here: start it and answer once its start is logged.
+    async fn start_placed(self: Arc<Self>, request: StartRequest) {
+        let match_id = request.match_id();
+        let answer = match self.store().lease_held(match_id, self.cluster.node_id()).await {
+            Ok(Some(lease)) if self.actors.live.get(match_id).is_none() => self
+                .run_placed(lease, true)
+                .await
+                .map_err(|error| error.to_string()),
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => Err("this node does not hold the match's lease".to_string()),
+            Err(error) => Err(error.to_string()),
+        };
+        self.cluster.answer_start(request, answer).await;
+    }
+
+    /// Leaves the cluster without waiting for the lease TTL: marks this node draining (no
+    /// new matches are placed here, `/readyz` fails), stops every actor (their sockets are
+    /// told the match moved), releases the leases and tells the other nodes to claim them
+    /// now.
+    async fn leave(&self) {
+        let cluster = &self.cluster;
+        cluster.set_draining();
+        if let Err(error) = self.store().heartbeat(&cluster.node, true).await {
+            tracing::warn!(%error, "could not mark the node draining");
+        }
+        let matches = self.actors.live.len();
+        self.actors.shutdown().await;
+        // Leaving the node table ends this node's lease on every match it owned.
+        match self.store().leave_cluster(cluster.node_id()).await {
+            Ok(()) => tracing::info!(matches, "drained: left the cluster"),
+            Err(error) => {
+                tracing::warn!(%error, "could not leave the cluster; the leases expire with the TTL")
+            }
+        }
+        cluster.announce_orphans().await;
+    }
+}
+
+impl Placement for ClusterPlacement {
+    fn start<'a>(&'a self, match_id: &'a str) -> BoxFuture<'a, Result<(), LobbyError>> {
+        Box::pin(self.place(match_id))
+    }
+
+    /// The nodes claim live matches by lease rather than resuming them all.
+    fn recover(&self) -> BoxFuture<'_, Result<usize, LobbyError>> {
+        Box::pin(async { Ok(self.claim().await) })
+    }
+
+    fn handle_for(&self, row: &MatchRow) -> Option<MatchHandle> {
+        if let Some(handle) = self.actors.live.get(&row.match_id) {
+            return Some(handle);
+        }
+        if row.status() != MatchStatus::Live {
+            return None;
+        }
+        let game = self.actors.games.get(&row.game)?;
+        Some(
+            self.cluster
+                .remote_match(&row.match_id, game.id(), game.max_command_bytes()),
+        )
+    }
+
+    fn spans_nodes(&self) -> bool {
+        true
+    }
+
+    fn drain(&self) -> BoxFuture<'_, ()> {
+        Box::pin(self.leave())
+    }
+
+    fn shutdown(&self) -> BoxFuture<'_, ()> {
+        Box::pin(self.actors.shutdown())
+    }
+}
