@@ -8,10 +8,11 @@ mod common;
 
 use common::{Backend, TestDb, toy_games};
 use crease::app::Application;
-use crease::config::{Clocks, ServeConfig};
+use crease::config::ServeConfig;
 use crease::matches::{Lobby, Player};
 use crease::matchmaking::{self, MatchmakingConfig, open_ticket, run_pass};
 use crease::protocol::CreateTicket;
+use crease::record::Clocks;
 use crease::record::TicketStatus;
 use crease::store::Store;
 use serde_json::json;

@@ -12,8 +12,8 @@ mod common;
 
 use chrono::{DateTime, TimeZone, Utc};
 use common::{Backend, TestDb};
-use crease::config::Clocks;
 use crease::matchmaking::{Plan, WaitingTicket};
+use crease::record::Clocks;
 use crease::record::{EntryKind, Finish, MatchStatus, NewEntry};
 use crease::store::{GroupPolicy, Journal, MatchRow, SeatRow, Store};
 use serde_json::json;

@@ -7,11 +7,11 @@
 
 use super::{ActorContext, GameError, GameRegistry, LiveMatches, MatchHandle};
 use crate::cluster::Cluster;
-use crate::config::Clocks;
 use crate::fairness;
 use crate::input::{InputLimits, PlayerName};
 use crate::matchmaking::{Matchmaker, MatchmakingConfig};
 use crate::protocol::{CreateMatch, MatchInfo, Opponent, SeatInfo};
+use crate::record::Clocks;
 use crate::record::MatchStatus;
 use crate::rules::{BotLevel, Outcome, Seat};
 use crate::store::{Fence, GroupPolicy, Journal, Lease, MatchRow, SeatRow, Store, StoreError};

@@ -23,7 +23,7 @@ pub use handle::{CommandError, MatchHandle, Subscription, ViewerBatch};
 pub use live::LiveMatches;
 pub use lobby::{Lobby, LobbyError, Player};
 
-use crate::config::Clocks;
+use crate::record::Clocks;
 use crate::store::{Fence, Journal, SeatRow, Store};
 use std::sync::Arc;
 

@@ -11,9 +11,10 @@
 //! ticket's acceptable rating window widens with time and may come to cover someone already
 //! waiting, and because a ticket may opt into a bot once it has waited long enough.
 
+mod config;
 mod plan;
 
-pub use crate::config::MatchmakingConfig;
+pub use config::MatchmakingConfig;
 pub use plan::{Plan, WaitingTicket, plan};
 
 use crate::matches::{GameError, Lobby, LobbyError, Player};

@@ -2,8 +2,8 @@
 
 use super::writes::MatchWrites;
 use super::{MatchRow, SeatRow, Store, StoreResult};
-use crate::config::Clocks;
 use crate::matchmaking::{Plan, TicketRow, WaitingTicket};
+use crate::record::Clocks;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::types::Json;
