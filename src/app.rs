@@ -70,7 +70,7 @@ impl Application {
             lobby: lobby.clone(),
             limits: Arc::new(crate::http::limits::AbuseLimits::new(&config.abuse)),
             shutdown: stopping.clone(),
-            sockets: config.connections.socket_limits(),
+            sockets: crate::gateway::SocketLimits::from(&config.connections),
             finished: Arc::new(crate::http::matches::FinishedSnapshots::default()),
         };
         let matchmaking = crate::matchmaking::spawn_ticker(lobby.clone(), stopping.clone());
