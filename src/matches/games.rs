@@ -4,6 +4,7 @@
 
 use super::{ActorContext, MatchHandle, actor};
 use crate::fairness::{self, Mismatch, VerifyReport};
+use crate::protocol::schema::GameSchemas;
 use crate::record::{EntryKind, LogEntry};
 use crate::rules::scorecard::GameScorecard;
 use crate::rules::selfplay::{self, SelfPlayError};
@@ -59,14 +60,6 @@ pub struct Simulated {
     pub commands: u32,
     pub events: u32,
     pub figures: Vec<Figure>,
-}
-
-/// JSON Schemas of one game's payloads, for `proto/<game>/`.
-pub struct GameSchemas {
-    pub options: schemars::Schema,
-    pub command: schemars::Schema,
-    pub event: schemars::Schema,
-    pub view: schemars::Schema,
 }
 
 /// A game as the server sees it: JSON in, JSON out.

@@ -18,7 +18,7 @@ pub mod live;
 pub mod lobby;
 pub mod recent;
 
-pub use games::{GameError, GameKind, GameRegistry, GameSchemas, Simulated};
+pub use games::{GameError, GameKind, GameRegistry, Simulated};
 pub use handle::{CommandError, MatchHandle, Subscription, ViewerBatch};
 pub use live::LiveMatches;
 pub use lobby::{Lobby, LobbyError, Player};
