@@ -440,13 +440,15 @@ fn arrows(files: &[(String, String)]) -> Vec<Arrow> {
             }
             let to = (0..=target.len())
                 .rev()
-                .find_map(|len| by_module.get(&target[..len]).copied());
-            let Some(to) = to else { continue };
+                .find_map(|len| Some((len, *by_module.get(&target[..len])?)));
+            let Some((len, to)) = to else { continue };
             if to != file {
+                // What it names inside that file (`Skill::AddOne`), or the module itself.
+                let inside = target[len..].join("::");
                 found
                     .entry((file.clone(), to.to_string()))
                     .or_default()
-                    .insert(name);
+                    .insert(if inside.is_empty() { name } else { inside });
             }
         }
     }
