@@ -93,7 +93,7 @@ impl Application {
             cluster: cluster.clone(),
             limits: Arc::new(crate::http::limits::AbuseLimits::new(&config.abuse)),
             shutdown: stopping.clone(),
-            sockets: config.connections.socket_limits(),
+            sockets: crate::gateway::SocketLimits::from(&config.connections),
         };
         let matchmaking = matchmaker.clone().spawn_ticker(stopping.clone());
         let membership = membership.map(|placement| placement.spawn_membership(stopping.clone()));

@@ -49,7 +49,7 @@ pub enum ApiError {
         "you already hold {limit} unfinished matches or waiting tickets: finish, leave or cancel one first"
     )]
     TooManyMatches { limit: u32 },
-    #[error("the request body is over the limit of {} KiB", crate::http::MAX_BODY_BYTES / 1024)]
+    #[error("the request body is over the limit of {} KiB", crate::input::MAX_BODY_BYTES / 1024)]
     PayloadTooLarge,
     #[error("the database is unavailable; try again shortly")]
     Unavailable,

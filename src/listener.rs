@@ -6,7 +6,6 @@
 //! descriptors forever. This loop serves each connection with hyper directly, as axum's
 //! `serve-with-hyper` example does, with those limits set.
 
-use crate::gateway::SocketLimits;
 use axum::Router;
 use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
@@ -25,7 +24,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tower::ServiceExt;
 
 /// Connection limits of `crease serve`: the HTTP listener's and each WebSocket's.
-#[derive(Debug, Clone, clap::Args)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct ConnectionConfig {
     /// Open TCP connections (HTTP and WebSocket) at most; past it a new connection gets an
     /// immediate 503 `overloaded` and is closed.
@@ -112,16 +111,6 @@ impl ConnectionConfig {
             ));
         }
         Ok(())
-    }
-
-    pub fn socket_limits(&self) -> SocketLimits {
-        SocketLimits {
-            ping_interval: self.ws_ping_interval,
-            pong_deadline: self.ws_pong_deadline,
-            write_timeout: self.ws_write_timeout,
-            max_write_buffer: self.ws_max_write_buffer as usize,
-            close_linger: self.ws_close_linger,
-        }
     }
 }
 
@@ -383,10 +372,9 @@ mod tests {
     #[test]
     fn defaults_parse_and_absurd_values_are_refused() {
         let defaults = Flags::try_parse_from(["crease"]).expect("defaults").connections;
-        assert_eq!(
-            defaults.socket_limits(),
-            ConnectionConfig::default().socket_limits()
-        );
+        // Every setting, the socket's `--ws-*` ones included: the flags' defaults are the
+        // `Default` impl's.
+        assert_eq!(defaults, ConnectionConfig::default());
         assert_eq!(
             defaults.max_connections,
             ConnectionConfig::default().max_connections

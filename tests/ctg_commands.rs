@@ -834,7 +834,7 @@ fn fix_bowled_chance_margin_three_or_four() {
 #[test]
 fn fix_bowled_chance_reading_picks_the_die_by_attitude() {
     use crease::rules::ctg::event::RollFor;
-    use crease::rules::ctg::options::BowledChanceReading;
+    use crease::rules::ctg::types::BowledChanceReading;
     assert_eq!(
         Options::default().bowled_chance_reading,
         BowledChanceReading::BowledParagraph

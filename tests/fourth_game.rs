@@ -3,8 +3,8 @@
 //! Hand Cricket (`examples/hand_cricket/`) is not in the crate: its folder holds its rules,
 //! extras, browser module and operator views, and its `main.rs` is one registry line. This
 //! test registers it the same way and plays it through the lobby, the socket, the log,
-//! verify, the scorecard, the ratings, the operator view, `simulate` and the browser
-//! module's route, on SQLite and PostgreSQL. The last test checks that nothing outside the
+//! verify, the scorecard, the ratings, the operator view, the players' careers, `simulate`
+//! and the browser module's route, on SQLite and PostgreSQL. The last test checks that nothing outside the
 //! folder names the game, so "its own folder and one registry line" stays true.
 //! The browser client plays it in `tests/e2e/fourth-game.test.mjs`.
 
@@ -156,6 +156,38 @@ async fn played_through_every_extra(backend: Backend) {
     assert_eq!(rated.len(), 2, "{board}");
     let (_, profile) = app.get(&format!("/v1/players/{}", home.player_id), None).await;
     assert_eq!(profile["ratings"][0]["format"], "1ov_2w", "{profile}");
+
+    // Careers: each profile reads the game's own career view, and the two players' figures
+    // add up to the match's scorecard (one side's runs are the other's runs conceded).
+    let mut careers = Vec::new();
+    for player in [&home, &away] {
+        let (status, profile) = app.get(&format!("/v1/players/{}", player.player_id), None).await;
+        assert_eq!(status, 200, "{profile}");
+        let career = profile["careers"]
+            .as_array()
+            .and_then(|careers| careers.iter().find(|career| career["game"] == "hand_cricket"))
+            .cloned()
+            .unwrap_or_else(|| panic!("a hand cricket career: {profile}"));
+        assert_eq!(career["matches"], 1, "{career}");
+        assert_eq!(career["wins"], Value::Null, "a figure the view lacks: {career}");
+        careers.push(career);
+    }
+    let total = |field: &str| -> i64 {
+        careers
+            .iter()
+            .map(|career| {
+                career[field]
+                    .as_i64()
+                    .unwrap_or_else(|| panic!("{field}: {career}"))
+            })
+            .sum()
+    };
+    assert_eq!(total("runs"), card_runs);
+    assert_eq!(total("runs_conceded"), card_runs);
+    assert_eq!(total("wickets"), card_wickets);
+    assert_eq!(total("dismissals"), card_wickets);
+    assert_eq!(total("balls_faced"), card_balls);
+    assert_eq!(total("balls_bowled"), card_balls);
     app.stop().await;
 }
 

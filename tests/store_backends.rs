@@ -12,9 +12,8 @@ mod common;
 
 use chrono::{DateTime, TimeZone, Utc};
 use common::{Backend, TestDb};
-use crease::config::Clocks;
 use crease::matchmaking::{Plan, paired_matches};
-use crease::record::{EntryKind, Finish, MatchStatus, NewEntry};
+use crease::record::{Clocks, EntryKind, Finish, MatchStatus, NewEntry};
 use crease::store::{GroupPolicy, Journal, MatchRow, SeatRow, Store, WaitingTicket};
 use serde_json::json;
 use sqlx::types::Json;

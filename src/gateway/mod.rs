@@ -119,7 +119,21 @@ pub struct SocketLimits {
 
 impl Default for SocketLimits {
     fn default() -> Self {
-        crate::listener::ConnectionConfig::default().socket_limits()
+        SocketLimits::from(&crate::listener::ConnectionConfig::default())
+    }
+}
+
+/// The `--ws-*` settings sit with the listener's connection settings (one group of flags);
+/// the socket reads them here, so the listener never names the gateway.
+impl From<&crate::listener::ConnectionConfig> for SocketLimits {
+    fn from(config: &crate::listener::ConnectionConfig) -> Self {
+        SocketLimits {
+            ping_interval: config.ws_ping_interval,
+            pong_deadline: config.ws_pong_deadline,
+            write_timeout: config.ws_write_timeout,
+            max_write_buffer: config.ws_max_write_buffer as usize,
+            close_linger: config.ws_close_linger,
+        }
     }
 }
 

@@ -58,9 +58,6 @@ pub struct AppState {
     pub sockets: crate::gateway::SocketLimits,
 }
 
-/// Largest request body the API reads.
-pub const MAX_BODY_BYTES: usize = 64 * 1024;
-
 /// Every API route with its OpenAPI operation: each router registers both at once.
 pub fn api_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(openapi::ApiDoc::openapi())
@@ -85,7 +82,7 @@ pub fn router(state: AppState) -> Router {
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         // axum's limit, not tower-http's: its rejection reaches [`JsonBody`], which answers
         // 413 in the API's error shape (tower-http's layer answers plain text).
-        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::extract::DefaultBodyLimit::max(crate::input::MAX_BODY_BYTES))
         .with_state(state)
         // The browser client: `/` and its files; its catch-all answers unknown /v1 paths in
         // the API's error shape.

@@ -162,8 +162,14 @@ async fn profile(State(state): State<AppState>, id: PlayerId) -> Result<Json<Pla
         .into_iter()
         .map(player_match)
         .collect();
+    let games = state.lobby.games();
+    let career_views: Vec<_> = games
+        .ids()
+        .into_iter()
+        .filter_map(|game| Some((game, games.get(game)?.career()?)))
+        .collect();
     let careers = store
-        .careers_of(&id)
+        .careers_of(&id, career_views)
         .await?
         .into_iter()
         .map(|(game, row)| CareerFigures {

@@ -1,6 +1,11 @@
-//! The ranges a match's clocks may be asked for in, as `crease serve` settings.
+//! The largest request body, and the ranges a match's clocks may be asked for in, as
+//! `crease serve` settings.
 
 use std::time::Duration;
+
+/// Largest request body the API reads: the HTTP layer enforces it, and the error that
+/// refuses a larger body names it.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// Longest any clock may be set to, server setting included: a year. Far below the point
 /// where seconds as milliseconds would overflow the stored `i64`.

@@ -17,7 +17,7 @@ mod message;
 mod name;
 
 pub use account::{Password, Username};
-pub use limits::{CLOCK_CEILING_SECS, InputLimits};
+pub use limits::{CLOCK_CEILING_SECS, InputLimits, MAX_BODY_BYTES};
 pub use message::client_message;
 pub use name::PlayerName;
 

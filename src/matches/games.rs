@@ -4,12 +4,13 @@
 
 use super::{ActorContext, MatchHandle, actor};
 use crate::fairness::{self, Mismatch, VerifyReport};
+use crate::protocol::schema::GameSchemas;
 use crate::record::{EntryKind, LogEntry};
 use crate::rules::scorecard::GameScorecard;
 use crate::rules::selfplay::{self, SelfPlayError};
 use crate::rules::{
-    BotLevel, BotPolicy, Dice, Figure, Game, GameExtras, Listing, MatchCore, OperatorViews, Outcome, Seed,
-    SetupError, Viewer,
+    BotLevel, BotPolicy, CareerView, Dice, Figure, Game, GameExtras, Listing, MatchCore, OperatorViews,
+    Outcome, Seed, SetupError, Viewer,
 };
 use crate::store::MatchRow;
 use serde::Deserialize;
@@ -61,14 +62,6 @@ pub struct Simulated {
     pub figures: Vec<Figure>,
 }
 
-/// JSON Schemas of one game's payloads, for `proto/<game>/`.
-pub struct GameSchemas {
-    pub options: schemars::Schema,
-    pub command: schemars::Schema,
-    pub event: schemars::Schema,
-    pub view: schemars::Schema,
-}
-
 /// A game as the server sees it: JSON in, JSON out.
 pub trait GameKind: Send + Sync + 'static {
     fn id(&self) -> &'static str;
@@ -113,6 +106,9 @@ pub trait GameKind: Send + Sync + 'static {
     fn client_module(&self) -> Option<&'static str>;
 
     fn operator_views(&self) -> OperatorViews;
+
+    /// [`GameExtras::CAREER`]: the view a player's career in the game is read from.
+    fn career(&self) -> Option<CareerView>;
 
     /// The rating pool of a match with these (normalised or stored) options.
     fn rating_pool(&self, options: &Value) -> Result<String, GameError>;
@@ -232,6 +228,10 @@ impl<G: GameExtras> GameKind for Registered<G> {
 
     fn operator_views(&self) -> OperatorViews {
         G::OPERATOR_VIEWS
+    }
+
+    fn career(&self) -> Option<CareerView> {
+        G::CAREER
     }
 
     fn rating_pool(&self, options: &Value) -> Result<String, GameError> {

@@ -7,10 +7,10 @@
 use super::placement::{Actors, LocalPlacement, Placement};
 use super::{GameError, GameRegistry, MatchHandle};
 use crate::accounts::Player;
-use crate::config::Clocks;
 use crate::fairness;
 use crate::input::InputLimits;
 use crate::protocol::{CreateMatch, MatchInfo, Opponent, SeatInfo};
+use crate::record::Clocks;
 use crate::record::MatchStatus;
 use crate::rules::{BotLevel, Outcome, Seat};
 use crate::store::{GroupPolicy, Journal, MatchRow, SeatRow, Store, StoreError};

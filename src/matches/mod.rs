@@ -24,14 +24,14 @@ pub mod placement;
 pub mod recent;
 pub mod sockets;
 
-pub use games::{GameError, GameKind, GameRegistry, GameSchemas, Simulated};
+pub use games::{GameError, GameKind, GameRegistry, Simulated};
 pub use handle::{CommandError, MatchHandle, Subscription, ViewerBatch};
 pub use live::LiveMatches;
 pub use lobby::{Lobby, LobbyError, new_match_row, options_object, seat_row};
 pub use placement::{Actors, ClusterPlacement, LocalPlacement, Placement};
 pub use sockets::{SocketPlan, SocketPlanner};
 
-use crate::config::Clocks;
+use crate::record::Clocks;
 use crate::store::{Fence, Journal, SeatRow, Store};
 use std::sync::Arc;
 

@@ -11,15 +11,16 @@
 //! ticket's acceptable rating window widens with time and may come to cover someone already
 //! waiting, and because a ticket may opt into a bot once it has waited long enough.
 
+mod config;
 mod plan;
 
-pub use crate::config::MatchmakingConfig;
+pub use config::MatchmakingConfig;
 pub use plan::{Plan, plan};
 
 use crate::accounts::Player;
-use crate::config::Clocks;
 use crate::matches::{GameError, Lobby, LobbyError, new_match_row, options_object, seat_row};
 use crate::protocol::{CreateTicket, Ticket};
+use crate::record::Clocks;
 use crate::store::{PairedMatch, Store, StoreError, TicketRow, WaitingTicket};
 use chrono::Utc;
 use std::sync::Arc;

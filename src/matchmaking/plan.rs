@@ -1,6 +1,6 @@
 //! Which waiting tickets become which matches: a pure function of the tickets and the clock.
 
-use super::MatchmakingConfig;
+use super::config::MatchmakingConfig;
 use crate::store::WaitingTicket;
 use chrono::{DateTime, Utc};
 

@@ -1,6 +1,6 @@
 //! What a game offers around its rules: how the lobby lists it, which rating pool a match
-//! counts in, its scorecard, the figures `crease simulate` reports, its browser module and
-//! its SQL views for operators.
+//! counts in, its scorecard, the figures `crease simulate` reports, its browser module, its
+//! SQL views for operators and the one a player's career is read from.
 //!
 //! [`Game`] is what a match needs to be played; [`GameExtras`] is what the rest of the
 //! product needs to show it. The registry (`matches::GameRegistry`) reaches every extra
@@ -33,6 +33,90 @@ pub struct OperatorViews {
     pub postgres: &'static [&'static str],
 }
 
+/// Where a player's career in the game is read from: one of the game's SQL views (a
+/// migration's or one of its [`OperatorViews`]), one row per `player_id`, with the columns
+/// `matches`, `runs` and `wickets` and a column of the same name for each of `figures`.
+/// The profile reads the career from the view, on either backend, so the profile and an
+/// operator's SQL always agree; the figures a view lacks are absent from the profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CareerView {
+    pub view: &'static str,
+    pub figures: &'static [CareerFigure],
+}
+
+/// A career figure beside the matches, runs and wickets every career has; its column in a
+/// [`CareerView`] is its snake_case name ([`CareerFigure::column`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CareerFigure {
+    BallsFaced,
+    Fours,
+    Sixes,
+    Dismissals,
+    RunsConceded,
+    BallsBowled,
+    /// Runs per hundred balls faced.
+    StrikeRate,
+    /// Runs conceded per six balls bowled.
+    Economy,
+    Wins,
+    Points,
+    AveragePoints,
+}
+
+impl CareerFigure {
+    /// Every figure, in the order the profile lists them.
+    pub const ALL: [CareerFigure; 11] = [
+        CareerFigure::BallsFaced,
+        CareerFigure::Fours,
+        CareerFigure::Sixes,
+        CareerFigure::Dismissals,
+        CareerFigure::RunsConceded,
+        CareerFigure::BallsBowled,
+        CareerFigure::StrikeRate,
+        CareerFigure::Economy,
+        CareerFigure::Wins,
+        CareerFigure::Points,
+        CareerFigure::AveragePoints,
+    ];
+
+    /// A cricket career's figures: batting and bowling, with strike rate and economy.
+    pub const CRICKET: &'static [CareerFigure] = &[
+        CareerFigure::BallsFaced,
+        CareerFigure::Fours,
+        CareerFigure::Sixes,
+        CareerFigure::Dismissals,
+        CareerFigure::RunsConceded,
+        CareerFigure::BallsBowled,
+        CareerFigure::StrikeRate,
+        CareerFigure::Economy,
+    ];
+
+    /// The figure's column in a career view (and its key in the profile).
+    pub const fn column(self) -> &'static str {
+        match self {
+            CareerFigure::BallsFaced => "balls_faced",
+            CareerFigure::Fours => "fours",
+            CareerFigure::Sixes => "sixes",
+            CareerFigure::Dismissals => "dismissals",
+            CareerFigure::RunsConceded => "runs_conceded",
+            CareerFigure::BallsBowled => "balls_bowled",
+            CareerFigure::StrikeRate => "strike_rate",
+            CareerFigure::Economy => "economy",
+            CareerFigure::Wins => "wins",
+            CareerFigure::Points => "points",
+            CareerFigure::AveragePoints => "average_points",
+        }
+    }
+
+    /// A ratio, not a count.
+    pub const fn is_ratio(self) -> bool {
+        matches!(
+            self,
+            CareerFigure::StrikeRate | CareerFigure::Economy | CareerFigure::AveragePoints
+        )
+    }
+}
+
 /// One figure of a simulated match, averaged over every match by `crease simulate`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Figure {
@@ -57,6 +141,10 @@ pub trait GameExtras: Game {
         sqlite: &[],
         postgres: &[],
     };
+
+    /// The view a player's career in the game is read from, or `None` for a game whose
+    /// profile shows no career.
+    const CAREER: Option<CareerView> = None;
 
     /// The rating pool a match with these options counts in: a T10 says little about a T20.
     /// Read from the typed options, so defaults are the game's own and never repeated.

@@ -27,7 +27,7 @@ use std::fmt::Debug;
 
 pub use dice::{Dice, Roller, Seed};
 pub use emit::Emitter;
-pub use extras::{Figure, GameExtras, Listing, OperatorViews};
+pub use extras::{CareerFigure, CareerView, Figure, GameExtras, Listing, OperatorViews};
 pub use runner::{Accepted, MatchCore, Submitted};
 
 /// A place at the table, numbered from 0 in the order seats were created.

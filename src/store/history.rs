@@ -1,6 +1,7 @@
 //! Read side of ratings and match history: leaderboards, profiles, a player's matches.
 
 use super::{Store, StoreResult};
+use crate::rules::{CareerFigure, CareerView};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::types::Json;
@@ -91,10 +92,11 @@ impl Store {
     }
 }
 
-/// A player's career figures in one game, read from the operator views
-/// (`ctg_player_career`, `wicketz_player_career`, `champions_player_career`), so the profile
-/// and an operator's SQL always agree. Casts pin the column types, which the views leave to
-/// each backend (PostgreSQL's `round` gives `numeric`, SQLite's `sum` may give a float).
+/// A player's career figures in one game, read from the game's career view
+/// ([`GameExtras::CAREER`](crate::rules::GameExtras::CAREER)), so the profile and an
+/// operator's SQL always agree. Casts pin the column types, which the views leave to each
+/// backend (PostgreSQL's `round` gives `numeric`, SQLite's `sum` may give a float); a figure
+/// the game's view lacks reads as `NULL`.
 #[derive(Clone, Debug, Default, sqlx::FromRow)]
 pub struct CareerRow {
     pub matches: i64,
@@ -113,44 +115,94 @@ pub struct CareerRow {
     pub average_points: Option<f64>,
 }
 
-/// The cricket games' career view columns (CTG and Wicketz have the same ones).
-fn cricket_career_sql(view: &str) -> String {
+/// One player's row of a career view, every [`CareerRow`] column cast to its type. The
+/// same text runs on both backends: the views have the same names and columns on each.
+fn career_sql(career: &CareerView) -> String {
+    let mut columns = ["matches", "runs", "wickets"]
+        .map(|column| format!("CAST({column} AS BIGINT) AS {column}"))
+        .to_vec();
+    for figure in CareerFigure::ALL {
+        let column = figure.column();
+        let source = if career.figures.contains(&figure) {
+            column
+        } else {
+            "NULL"
+        };
+        let kind = if figure.is_ratio() {
+            "DOUBLE PRECISION"
+        } else {
+            "BIGINT"
+        };
+        columns.push(format!("CAST({source} AS {kind}) AS {column}"));
+    }
     format!(
-        "SELECT CAST(matches AS BIGINT) AS matches, CAST(runs AS BIGINT) AS runs, \
-         CAST(wickets AS BIGINT) AS wickets, CAST(balls_faced AS BIGINT) AS balls_faced, \
-         CAST(fours AS BIGINT) AS fours, CAST(sixes AS BIGINT) AS sixes, \
-         CAST(dismissals AS BIGINT) AS dismissals, CAST(runs_conceded AS BIGINT) AS runs_conceded, \
-         CAST(balls_bowled AS BIGINT) AS balls_bowled, \
-         CAST(strike_rate AS DOUBLE PRECISION) AS strike_rate, CAST(economy AS DOUBLE PRECISION) AS economy, \
-         CAST(NULL AS BIGINT) AS wins, CAST(NULL AS BIGINT) AS points, \
-         CAST(NULL AS DOUBLE PRECISION) AS average_points \
-         FROM {view} WHERE player_id = $1"
+        "SELECT {} FROM {} WHERE player_id = $1",
+        columns.join(", "),
+        career.view
     )
 }
 
-const CHAMPIONS_CAREER_SQL: &str = "SELECT CAST(matches AS BIGINT) AS matches, CAST(runs AS BIGINT) AS runs, \
-     CAST(wickets AS BIGINT) AS wickets, CAST(NULL AS BIGINT) AS balls_faced, CAST(NULL AS BIGINT) AS fours, \
-     CAST(NULL AS BIGINT) AS sixes, CAST(NULL AS BIGINT) AS dismissals, CAST(NULL AS BIGINT) AS runs_conceded, \
-     CAST(NULL AS BIGINT) AS balls_bowled, CAST(NULL AS DOUBLE PRECISION) AS strike_rate, \
-     CAST(NULL AS DOUBLE PRECISION) AS economy, CAST(wins AS BIGINT) AS wins, CAST(points AS BIGINT) AS points, \
-     CAST(average_points AS DOUBLE PRECISION) AS average_points \
-     FROM champions_player_career WHERE player_id = $1";
-
 impl Store {
-    /// A player's career in each game it has finished a match of, as `(game, figures)`.
-    pub async fn careers_of(&self, player_id: &str) -> StoreResult<Vec<(&'static str, CareerRow)>> {
-        let queries = [
-            ("ctg", cricket_career_sql("ctg_player_career")),
-            ("wicketz", cricket_career_sql("wicketz_player_career")),
-            ("champions", CHAMPIONS_CAREER_SQL.to_string()),
-        ];
-        let mut careers = Vec::new();
-        for (game, sql) in queries {
-            let sql = sqlx::AssertSqlSafe(sql);
+    /// A player's career in each of `careers` (a game's id and its career view) it has
+    /// finished a match of, as `(game, figures)` in the order given.
+    pub async fn careers_of(
+        &self,
+        player_id: &str,
+        careers: impl IntoIterator<Item = (&'static str, CareerView)>,
+    ) -> StoreResult<Vec<(&'static str, CareerRow)>> {
+        let mut found = Vec::new();
+        for (game, career) in careers {
+            // The view's name is the game's own constant, never a client's text.
+            let sql = sqlx::AssertSqlSafe(career_sql(&career));
             let row = with_pool!(self, pool => sqlx::query_as::<_, CareerRow>(sql)
                 .bind(player_id).fetch_optional(pool).await)?;
-            careers.extend(row.filter(|row| row.matches > 0).map(|row| (game, row)));
+            found.extend(row.filter(|row| row.matches > 0).map(|row| (game, row)));
         }
-        Ok(careers)
+        Ok(found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The three built-in games' career queries, as they were written by hand before each
+    /// game named its own view: the generated text is the same query.
+    #[test]
+    fn career_sql_reads_every_column_the_view_has_and_null_for_the_rest() {
+        let cricket = career_sql(&CareerView {
+            view: "ctg_player_career",
+            figures: CareerFigure::CRICKET,
+        });
+        assert_eq!(
+            cricket,
+            "SELECT CAST(matches AS BIGINT) AS matches, CAST(runs AS BIGINT) AS runs, \
+             CAST(wickets AS BIGINT) AS wickets, CAST(balls_faced AS BIGINT) AS balls_faced, \
+             CAST(fours AS BIGINT) AS fours, CAST(sixes AS BIGINT) AS sixes, \
+             CAST(dismissals AS BIGINT) AS dismissals, CAST(runs_conceded AS BIGINT) AS runs_conceded, \
+             CAST(balls_bowled AS BIGINT) AS balls_bowled, \
+             CAST(strike_rate AS DOUBLE PRECISION) AS strike_rate, CAST(economy AS DOUBLE PRECISION) AS economy, \
+             CAST(NULL AS BIGINT) AS wins, CAST(NULL AS BIGINT) AS points, \
+             CAST(NULL AS DOUBLE PRECISION) AS average_points \
+             FROM ctg_player_career WHERE player_id = $1"
+        );
+        let champions = career_sql(&CareerView {
+            view: "champions_player_career",
+            figures: &[
+                CareerFigure::Wins,
+                CareerFigure::Points,
+                CareerFigure::AveragePoints,
+            ],
+        });
+        assert_eq!(
+            champions,
+            "SELECT CAST(matches AS BIGINT) AS matches, CAST(runs AS BIGINT) AS runs, \
+             CAST(wickets AS BIGINT) AS wickets, CAST(NULL AS BIGINT) AS balls_faced, CAST(NULL AS BIGINT) AS fours, \
+             CAST(NULL AS BIGINT) AS sixes, CAST(NULL AS BIGINT) AS dismissals, CAST(NULL AS BIGINT) AS runs_conceded, \
+             CAST(NULL AS BIGINT) AS balls_bowled, CAST(NULL AS DOUBLE PRECISION) AS strike_rate, \
+             CAST(NULL AS DOUBLE PRECISION) AS economy, CAST(wins AS BIGINT) AS wins, CAST(points AS BIGINT) AS points, \
+             CAST(average_points AS DOUBLE PRECISION) AS average_points \
+             FROM champions_player_career WHERE player_id = $1"
+        );
     }
 }

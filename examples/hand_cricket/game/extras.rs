@@ -2,7 +2,7 @@
 
 use super::{Event, HandCricket, Options, State};
 use crease::rules::scorecard::{Delivery, GameScorecard, InningsBuilder};
-use crease::rules::{Figure, GameExtras, Listing, OperatorViews, SetupError};
+use crease::rules::{CareerFigure, CareerView, Figure, GameExtras, Listing, OperatorViews, SetupError};
 
 impl GameExtras for HandCricket {
     const LISTING: Listing = Listing {
@@ -14,10 +14,23 @@ impl GameExtras for HandCricket {
     /// Served at `/js/games/hand_cricket.js`, beside the client's own game modules.
     const CLIENT_MODULE: Option<&'static str> = Some(include_str!("client.js"));
 
+    /// One row per ball, then the careers read from it.
     const OPERATOR_VIEWS: OperatorViews = OperatorViews {
-        sqlite: &[include_str!("views.sqlite.sql")],
-        postgres: &[include_str!("views.postgres.sql")],
+        sqlite: &[
+            include_str!("views.sqlite.sql"),
+            include_str!("career.sqlite.sql"),
+        ],
+        postgres: &[
+            include_str!("views.postgres.sql"),
+            include_str!("career.postgres.sql"),
+        ],
     };
+
+    /// The profile's career figures, from `career.*.sql`: the other cricket games' columns.
+    const CAREER: Option<CareerView> = Some(CareerView {
+        view: "hand_cricket_player_career",
+        figures: CareerFigure::CRICKET,
+    });
 
     /// Two overs of two wickets is another game than ten of five.
     fn rating_pool(options: &Options) -> String {

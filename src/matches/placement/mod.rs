@@ -12,7 +12,7 @@ pub use cluster::ClusterPlacement;
 pub use local::LocalPlacement;
 
 use super::{ActorContext, GameError, GameRegistry, LiveMatches, LobbyError, MatchHandle};
-use crate::config::Clocks;
+use crate::record::Clocks;
 use crate::record::LogEntry;
 use crate::store::{Fence, Journal, MatchRow, Store};
 use futures_util::future::BoxFuture;

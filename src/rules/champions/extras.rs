@@ -4,7 +4,7 @@ use super::Champions;
 use super::events::Event;
 use super::options::Options;
 use crate::rules::scorecard::GameScorecard;
-use crate::rules::{GameExtras, Listing, SetupError};
+use crate::rules::{CareerFigure, CareerView, GameExtras, Listing, SetupError};
 
 impl GameExtras for Champions {
     const LISTING: Listing = Listing {
@@ -12,6 +12,16 @@ impl GameExtras for Champions {
         players: "2-5 players",
         blurb: "Batting and bowling dice with re-rolls, Xp market.",
     };
+
+    /// Migration 0004's view: matches, wins and championship points.
+    const CAREER: Option<CareerView> = Some(CareerView {
+        view: "champions_player_career",
+        figures: &[
+            CareerFigure::Wins,
+            CareerFigure::Points,
+            CareerFigure::AveragePoints,
+        ],
+    });
 
     /// A win at a table of five says little about a duel: `2p` ... `5p`.
     fn rating_pool(options: &Options) -> String {

@@ -13,7 +13,7 @@ use super::events::{Event, HiddenPile, PowerUse};
 use super::faces::Role;
 use super::market::buy;
 use super::resolve::{BattingSide, BowlingSide, resolve_over};
-use super::rounds::{next_buyer_or_round, next_over_or_buying, start_round};
+use super::rounds::{end_match, next_buyer_or_round, next_over_or_buying, start_round};
 use super::scoring;
 use super::state::{Phase, State};
 use crate::rules::{Emitter, Seat};
@@ -194,21 +194,6 @@ fn finish_over(em: &mut Emitter<Champions>, rules: &Ruleset) {
         return;
     }
     next_over_or_buying(em, rules, over.index + 1);
-}
-
-/// Awards the caps, then scores. Seed: 003_a3e523365b63d62b.txt "Winning the Game".
-pub(super) fn end_match(em: &mut Emitter<Champions>, rules: &Ruleset) {
-    for (seat, card) in scoring::caps_won(rules, em.state()) {
-        em.emit(Event::ChampionshipWon { seat, card });
-    }
-    let points = scoring::points(rules, em.state());
-    let placings = scoring::placings(em.state(), &points);
-    let summary = scoring::summary(&points, &placings);
-    em.emit(Event::MatchEnded {
-        points,
-        placings,
-        summary,
-    });
 }
 
 /// The seats awaited now: the roller during an over, the buyer while buying.

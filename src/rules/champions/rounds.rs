@@ -1,12 +1,12 @@
 //! Rounds: the shuffled player order, the stadium pairing of batsman and bowler, and the
-//! hand-over from overs to buying to the next round.
+//! hand-over from overs to buying to the next round and, after the last, to the match's end.
 
 use super::Champions;
 use super::cards::roll_limit;
 use super::data::Ruleset;
 use super::events::Event;
 use super::faces::Role;
-use super::flow::end_match;
+use super::scoring;
 use super::state::State;
 use crate::rules::{Emitter, Seat};
 
@@ -82,4 +82,19 @@ pub(super) fn next_buyer_or_round(em: &mut Emitter<Champions>, rules: &Ruleset, 
         let next = em.state().round + 1;
         start_round(em, rules, next);
     }
+}
+
+/// Awards the caps, then scores. Seed: 003_a3e523365b63d62b.txt "Winning the Game".
+pub(super) fn end_match(em: &mut Emitter<Champions>, rules: &Ruleset) {
+    for (seat, card) in scoring::caps_won(rules, em.state()) {
+        em.emit(Event::ChampionshipWon { seat, card });
+    }
+    let points = scoring::points(rules, em.state());
+    let placings = scoring::placings(em.state(), &points);
+    let summary = scoring::summary(&points, &placings);
+    em.emit(Event::MatchEnded {
+        points,
+        placings,
+        summary,
+    });
 }

@@ -5,8 +5,7 @@
 //! a `OnceLock`: the value never changes after it is built, so this is not mutable state.
 
 use super::field::Field;
-use super::options::BowledChanceReading;
-use super::types::{Attitude, BowlType, Effect, Role};
+use super::types::{Attitude, BowlType, BowledChanceReading, Effect, Role};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 

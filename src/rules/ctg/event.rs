@@ -2,7 +2,7 @@
 //! log replays without dice and the simulator allocates nothing per ball.
 
 use super::field::Field;
-use super::state::Phase;
+use super::phase::Phase;
 use super::types::{Attitude, Dismissal, MissOption};
 use crate::rules::Seat;
 use serde::{Deserialize, Serialize};

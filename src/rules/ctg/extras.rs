@@ -3,7 +3,7 @@
 use super::types::Format;
 use super::{Ctg, Event, Options};
 use crate::rules::scorecard::GameScorecard;
-use crate::rules::{Game, GameExtras, Listing, SetupError};
+use crate::rules::{CareerFigure, CareerView, Game, GameExtras, Listing, SetupError};
 
 impl GameExtras for Ctg {
     const LISTING: Listing = Listing {
@@ -11,6 +11,12 @@ impl GameExtras for Ctg {
         players: "2 players",
         blurb: "Hidden bowl card against a chosen zone, over cards, dice.",
     };
+
+    /// Migration 0004's view.
+    const CAREER: Option<CareerView> = Some(CareerView {
+        view: "ctg_player_career",
+        figures: CareerFigure::CRICKET,
+    });
 
     fn rating_pool(options: &Options) -> String {
         format_name(options.format).to_string()

@@ -32,9 +32,8 @@ use std::sync::OnceLock;
 
 use super::data::{self, Ruleset};
 use super::field::{FIELDERS, Field, FieldRules, MAX_SLIPS};
-use super::options::BowledChanceReading;
 use super::resolve::{self, ADVANTAGE_MAX, ADVANTAGE_MIN, Contact, Travel};
-use super::types::{Attitude, BowlType, Format};
+use super::types::{Attitude, BowlType, BowledChanceReading, Format};
 use super::view::Situation;
 
 /// Zones 1-5, where strikes go.

@@ -20,6 +20,7 @@ pub mod field;
 pub mod hard;
 pub mod hard_field;
 pub mod options;
+pub mod phase;
 pub mod reject;
 pub mod resolve;
 pub mod scorecard;

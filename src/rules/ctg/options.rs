@@ -1,7 +1,7 @@
 //! Per-match options: the format and every [FIX] alternative of the spec.
 
 use super::data::Squad;
-use super::types::Format;
+use super::types::{BowledChanceReading, Format};
 use serde::{Deserialize, Serialize};
 
 /// [FIX] What equal totals mean. Seed 001_10260e69616bd853.txt says the chasing side "loses
@@ -12,30 +12,6 @@ pub enum TieRule {
     #[default]
     Tie,
     ChaserLoses,
-}
-
-/// [FIX] Which batting attitude gets which bowled-chance die after a miss by the margin. The
-/// seeds read both ways: the "Bowled" paragraph of 000_c44664d019aef0c0.txt and of
-/// 001_10260e69616bd853.txt gives "Defensive, a D8 ... 7+ being Bowled ... Aggressive, a D6 ...
-/// 6 being Bowled" (default); the "MISSED STRIKE" paragraph of seed 000 gives "Aggressive ...
-/// Bowled Out on a 7 or 8 ... Defensive ... on a 6". The dice are ruleset data per reading.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum BowledChanceReading {
-    /// Defensive D8 7+, Aggressive D6 6 (the "Bowled" paragraph of seeds 000 and 001).
-    #[default]
-    BowledParagraph,
-    /// Aggressive D8 7+, Defensive D6 6 (the "MISSED STRIKE" paragraph of seed 000).
-    MissedStrike,
-}
-
-impl BowledChanceReading {
-    pub fn index(self) -> usize {
-        match self {
-            BowledChanceReading::BowledParagraph => 0,
-            BowledChanceReading::MissedStrike => 1,
-        }
-    }
 }
 
 /// [FIX] When two express sixes give the bowler a bowled chance. Seed 000_c44664d019aef0c0.txt

@@ -7,56 +7,16 @@
 use super::data::{Ruleset, Squad};
 use super::event::{BallEnd, Event, RollFor, Shot, SquadChoice};
 use super::field::{Field, FieldRules, OUTFIELD_LIMIT, RESTRICTED_OUTFIELD_LIMIT};
-use super::options::{BowledChanceReading, ExpressSixes, Options, TieRule};
-use super::types::{Attitude, BowlType, Dismissal, Effect, Format, Role};
+use super::options::{ExpressSixes, Options, TieRule};
+/// The state's phase has its own file so that events, which the state folds, can name it.
+pub use super::phase::Phase;
+use super::types::{Attitude, BowlType, BowledChanceReading, Dismissal, Effect, Format, Role};
 use crate::rules::Seat;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// No player in this place.
 pub const NONE: u8 = u8::MAX;
-
-/// What the game is waiting for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Before `start`.
-    #[default]
-    NotStarted,
-    /// Both seats, sealed.
-    SelectSquad,
-    /// The toss winner.
-    Toss,
-    /// Fielding side.
-    ChooseBowler,
-    /// Batting side.
-    Openers,
-    /// Batting side.
-    NextBatter,
-    /// Batting side (T10).
-    PowerPlay,
-    /// Fielding side.
-    SetField,
-    /// Both seats, sealed: bowl card and shot.
-    Sealed,
-    /// Batting side.
-    Skills,
-    /// Batting side.
-    QuickSingle,
-    /// Batting side.
-    RerollToHit,
-    /// Fielding side.
-    Miss,
-    /// Batting side.
-    Distance,
-    /// Batting side.
-    RerollBounce,
-    /// Batting side.
-    Run,
-    /// Batting side.
-    Review,
-    MatchOver,
-}
 
 /// One player's fixed card facts, copied out of the squad for fast access.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

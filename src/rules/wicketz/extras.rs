@@ -2,7 +2,7 @@
 
 use super::{Event, Options, Wicketz};
 use crate::rules::scorecard::GameScorecard;
-use crate::rules::{GameExtras, Listing, SetupError};
+use crate::rules::{CareerFigure, CareerView, GameExtras, Listing, SetupError};
 
 impl GameExtras for Wicketz {
     const LISTING: Listing = Listing {
@@ -10,6 +10,12 @@ impl GameExtras for Wicketz {
         players: "2 players",
         blurb: "Bowling indicator, nominated stroke, result cards.",
     };
+
+    /// Migration 0004's view.
+    const CAREER: Option<CareerView> = Some(CareerView {
+        view: "wicketz_player_career",
+        figures: CareerFigure::CRICKET,
+    });
 
     /// `20ov` for one innings of 20 overs each, `20ov_x2` for two.
     fn rating_pool(options: &Options) -> String {
