@@ -1,0 +1,113 @@
+//! Turn clocks and disconnect grace, with tokio's clock paused: no test waits in real time.
+//!
+//! The app is set up in real time and the clock is paused only once the test waits for a
+//! clock: a paused clock jumps ahead whenever the runtime idles, including while SQLite works
+//! on its own thread, which would otherwise fire unrelated timeouts during setup.
+
+use crate::common;
+
+use common::{Backend, for_paused_clock, spawn_app_with, toy_games};
+use crease::protocol::ServerMessage;
+use serde_json::json;
+use std::time::Duration;
+use tokio::time::Instant;
+
+async fn match_with_clocks(app: &common::TestApp, turn: u64, grace: u64) -> (String, String, String) {
+    let (home, away) = (app.player("home").await, app.player("away").await);
+    let body = json!({ "game": "toy", "options": { "rounds": 2 }, "turn_clock_secs": turn, "disconnect_grace_secs": grace });
+    let (status, created) = app.post("/v1/matches", Some(&home.token), body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["match_id"].as_str().unwrap_or_default().to_string();
+    let (status, _) = app
+        .post(&format!("/v1/matches/{id}/join"), Some(&away.token), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    (id, home.token, away.token)
+}
+
+#[tokio::test]
+async fn a_seat_whose_clock_runs_out_gets_the_default_move_logged_as_a_timeout() {
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), for_paused_clock)
+        .await
+        .expect("SQLite");
+    let (id, home, _away) = match_with_clocks(&app, 60, 600).await;
+    let mut home_client = app.connect(&id, Some(&home), None).await;
+    home_client.timeout = None;
+    let ServerMessage::Snapshot(snapshot) = home_client.recv().await else {
+        panic!("snapshot first");
+    };
+    assert!(
+        snapshot.deadline_ms.is_some_and(|ms| ms <= 60_000 && ms > 55_000),
+        "{:?}",
+        snapshot.deadline_ms
+    );
+    let cid = home_client.command(json!({ "type": "pick", "value": 3 })).await;
+    assert!(matches!(
+        home_client.answer(&cid).await,
+        ServerMessage::Ack { .. }
+    ));
+    tokio::time::pause();
+    let started = Instant::now();
+    // Away never moves: its clock plays pick 1 for it.
+    let reveal = loop {
+        if let ServerMessage::Event { event, .. } = home_client.recv().await
+            && event["type"] == "revealed"
+        {
+            break event;
+        }
+    };
+    let waited = started.elapsed();
+    // Real setup took a moment of the 60 s; the paused clock may overshoot while SQLite works.
+    assert!(
+        waited >= Duration::from_secs(55),
+        "the default came after {waited:?}, before the deadline"
+    );
+    assert!(
+        waited < Duration::from_secs(600),
+        "the default came after the grace period: {waited:?}"
+    );
+    assert_eq!(reveal["picks"], json!([3, 1]), "the toy's default move is pick 1");
+    let log = app.app().store().log(&id).await.expect("log");
+    let timeout = log
+        .iter()
+        .find(|entry| entry.payload["source"] == "timeout")
+        .expect("a command logged as a timeout");
+    assert_eq!(timeout.payload["seat"], 1);
+    assert_eq!(timeout.payload["command"], json!({ "type": "pick", "value": 1 }));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_player_disconnected_longer_than_the_grace_period_forfeits() {
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), for_paused_clock)
+        .await
+        .expect("SQLite");
+    let (id, home, _away) = match_with_clocks(&app, 3600, 30).await;
+    let mut home_client = app.connect(&id, Some(&home), None).await;
+    home_client.timeout = None;
+    home_client.recv().await;
+    tokio::time::pause();
+    let started = Instant::now();
+    let result = loop {
+        if let ServerMessage::Finished { result, .. } = home_client.recv().await {
+            break result;
+        }
+    };
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_secs(25),
+        "forfeited after {waited:?}, inside the grace period"
+    );
+    assert!(
+        waited < Duration::from_secs(3600),
+        "the turn clock should not have run out first"
+    );
+    assert_eq!(result.placings, vec![1, 2], "the absent away seat loses");
+    let log = app.app().store().log(&id).await.expect("log");
+    let last = log.last().expect("entries");
+    assert_eq!(last.kind, crease::record::EntryKind::Forfeit);
+    assert_eq!(last.payload["seat"], 1);
+    let (_, verify) = app.get(&format!("/v1/matches/{id}/verify"), None).await;
+    assert_eq!(verify["status"], "ok", "{verify}");
+    app.stop().await;
+}
