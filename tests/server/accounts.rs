@@ -132,15 +132,7 @@ async fn claim_then_log_in_on_another_device(backend: Backend) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn claim_then_log_in_on_another_device_sqlite() {
-    claim_then_log_in_on_another_device(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn claim_then_log_in_on_another_device_postgres() {
-    claim_then_log_in_on_another_device(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(claim_then_log_in_on_another_device);
 
 async fn wrong_passwords_and_unknown_names_are_refused_alike(backend: Backend) {
     let Some(app) = app_on(backend, |_| {}).await else {
@@ -160,15 +152,7 @@ async fn wrong_passwords_and_unknown_names_are_refused_alike(backend: Backend) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn wrong_passwords_and_unknown_names_are_refused_alike_sqlite() {
-    wrong_passwords_and_unknown_names_are_refused_alike(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn wrong_passwords_and_unknown_names_are_refused_alike_postgres() {
-    wrong_passwords_and_unknown_names_are_refused_alike(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(wrong_passwords_and_unknown_names_are_refused_alike);
 
 #[tokio::test]
 async fn bad_claims_get_clear_errors() {
@@ -248,15 +232,7 @@ async fn sessions_of_claimed_accounts_expire(backend: Backend) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn sessions_of_claimed_accounts_expire_sqlite() {
-    sessions_of_claimed_accounts_expire(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn sessions_of_claimed_accounts_expire_postgres() {
-    sessions_of_claimed_accounts_expire(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(sessions_of_claimed_accounts_expire);
 
 async fn log_out_here_and_everywhere(backend: Backend) {
     let Some(app) = app_on(backend, |_| {}).await else {
@@ -292,15 +268,7 @@ async fn log_out_here_and_everywhere(backend: Backend) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn log_out_here_and_everywhere_sqlite() {
-    log_out_here_and_everywhere(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn log_out_here_and_everywhere_postgres() {
-    log_out_here_and_everywhere(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(log_out_here_and_everywhere);
 
 #[tokio::test]
 async fn a_guest_cannot_log_out_of_its_only_key() {
@@ -556,15 +524,7 @@ async fn ending_a_session_closes_its_sockets(backend: Backend) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn ending_a_session_closes_its_sockets_sqlite() {
-    ending_a_session_closes_its_sockets(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn ending_a_session_closes_its_sockets_postgres() {
-    ending_a_session_closes_its_sockets(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(ending_a_session_closes_its_sockets);
 
 /// Expiry ends a socket too: a login's socket at the session's end, and a guest's socket at
 /// the expiry its token gets when the account is claimed under it.
@@ -696,12 +656,4 @@ async fn tokens_issued_before_sessions_survive_the_upgrade(backend: Backend) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn tokens_issued_before_sessions_survive_the_upgrade_sqlite() {
-    tokens_issued_before_sessions_survive_the_upgrade(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn tokens_issued_before_sessions_survive_the_upgrade_postgres() {
-    tokens_issued_before_sessions_survive_the_upgrade(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(tokens_issued_before_sessions_survive_the_upgrade);

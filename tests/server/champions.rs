@@ -109,17 +109,13 @@ async fn draw_pile_order_never_sent(app: &TestApp, match_id: &str, clients: &[&C
     }
 }
 
-#[tokio::test]
-async fn a_three_seat_champions_match_of_two_websocket_clients_and_a_bot_on_sqlite() {
-    three_seats_two_clients_and_a_bot(spawn_app(games()).await).await;
-}
-
-#[tokio::test]
-async fn a_three_seat_champions_match_of_two_websocket_clients_and_a_bot_on_postgres() {
-    let Some(app) = spawn_app_on(Backend::Postgres, games()).await else {
-        return;
-    };
-    three_seats_two_clients_and_a_bot(app).await;
+common::sqlite_and_postgres! {
+    a_three_seat_champions_match_of_two_websocket_clients_and_a_bot(backend) {
+        let Some(app) = spawn_app_on(backend, games()).await else {
+            return;
+        };
+        three_seats_two_clients_and_a_bot(app).await;
+    }
 }
 
 #[tokio::test]
@@ -225,17 +221,13 @@ async fn restart_mid_match(mut app: TestApp) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn a_restarted_server_resumes_a_champions_match_against_two_bots_on_sqlite() {
-    restart_mid_match(spawn_app(games()).await).await;
-}
-
-#[tokio::test]
-async fn a_restarted_server_resumes_a_champions_match_against_two_bots_on_postgres() {
-    let Some(app) = spawn_app_on(Backend::Postgres, games()).await else {
-        return;
-    };
-    restart_mid_match(app).await;
+common::sqlite_and_postgres! {
+    a_restarted_server_resumes_a_champions_match_against_two_bots(backend) {
+        let Some(app) = spawn_app_on(backend, games()).await else {
+            return;
+        };
+        restart_mid_match(app).await;
+    }
 }
 
 #[tokio::test]

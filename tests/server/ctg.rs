@@ -95,18 +95,13 @@ fn ctg_games() -> GameRegistry {
     GameRegistry::standard()
 }
 
-#[tokio::test]
-async fn a_full_t10_match_between_two_websocket_clients_on_sqlite() {
-    let app = spawn_app_on(Backend::Sqlite, ctg_games()).await.expect("sqlite");
-    full_t10(app).await;
-}
-
-#[tokio::test]
-async fn a_full_t10_match_between_two_websocket_clients_on_postgres() {
-    let Some(app) = spawn_app_on(Backend::Postgres, ctg_games()).await else {
-        return;
-    };
-    full_t10(app).await;
+common::sqlite_and_postgres! {
+    a_full_t10_match_between_two_websocket_clients(backend) {
+        let Some(app) = spawn_app_on(backend, ctg_games()).await else {
+            return;
+        };
+        full_t10(app).await;
+    }
 }
 
 /// Walks a client's transcript: between a `bowl_sealed` and its `revealed`, a client of the

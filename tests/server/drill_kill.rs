@@ -11,7 +11,7 @@
 use crate::common;
 use crate::drills;
 
-use common::{Backend, TestDb};
+use common::TestDb;
 use crease::matches::GameRegistry;
 use drills::{Drill, RemoteSeat, SeatRecord, ServerProcess, post, register};
 use serde_json::{Value, json};
@@ -34,20 +34,14 @@ fn matches() -> Vec<(&'static str, Value, usize)> {
     ]
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sigkill_mid_play_loses_no_acked_command_on_sqlite() {
-    let db = TestDb::create(Backend::Sqlite)
-        .await
-        .expect("SQLite is always available");
-    kill_drill(&db, "sqlite").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sigkill_mid_play_loses_no_acked_command_on_postgres() {
-    let Some(db) = TestDb::create(Backend::Postgres).await else {
-        return;
-    };
-    kill_drill(&db, "postgres").await;
+common::sqlite_and_postgres! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    sigkill_mid_play_loses_no_acked_command(backend) {
+        let Some(db) = TestDb::create(backend).await else {
+            return;
+        };
+        kill_drill(&db, backend.name()).await;
+    }
 }
 
 async fn kill_drill(db: &TestDb, label: &str) {

@@ -68,12 +68,4 @@ async fn career_figures_agree_with_the_scorecard(backend: Backend) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn career_figures_agree_with_the_scorecard_sqlite() {
-    career_figures_agree_with_the_scorecard(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn career_figures_agree_with_the_scorecard_postgres() {
-    career_figures_agree_with_the_scorecard(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(career_figures_agree_with_the_scorecard);

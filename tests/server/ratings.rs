@@ -62,15 +62,7 @@ async fn forfeit_is_a_rated_loss(backend: Backend) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn forfeit_is_a_rated_loss_sqlite() {
-    forfeit_is_a_rated_loss(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn forfeit_is_a_rated_loss_postgres() {
-    forfeit_is_a_rated_loss(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(forfeit_is_a_rated_loss);
 
 #[tokio::test]
 async fn bot_matches_and_matches_cancelled_before_start_are_unrated() {

@@ -3,7 +3,7 @@
 use crate::common;
 
 use common::toy::Toy;
-use common::{Backend, TestApp, spawn_app, spawn_app_on, toy_games};
+use common::{TestApp, spawn_app, spawn_app_on, toy_games};
 use crease::protocol::ServerMessage;
 use serde_json::json;
 use std::time::Duration;
@@ -71,17 +71,13 @@ async fn a_client_that_reconnects_resumes_from_the_last_seq_it_had() {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn a_restarted_server_resumes_every_live_match_exactly_where_it_was_on_sqlite() {
-    restart_mid_match(spawn_app(toy_games()).await).await;
-}
-
-#[tokio::test]
-async fn a_restarted_server_resumes_every_live_match_exactly_where_it_was_on_postgres() {
-    let Some(app) = spawn_app_on(Backend::Postgres, toy_games()).await else {
-        return;
-    };
-    restart_mid_match(app).await;
+common::sqlite_and_postgres! {
+    a_restarted_server_resumes_every_live_match_exactly_where_it_was(backend) {
+        let Some(app) = spawn_app_on(backend, toy_games()).await else {
+            return;
+        };
+        restart_mid_match(app).await;
+    }
 }
 
 async fn restart_mid_match(mut app: TestApp) {

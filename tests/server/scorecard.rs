@@ -76,15 +76,7 @@ async fn ctg_scorecard_and_career(backend: Backend) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn ctg_scorecard_and_career_sqlite() {
-    ctg_scorecard_and_career(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn ctg_scorecard_and_career_postgres() {
-    ctg_scorecard_and_career(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(ctg_scorecard_and_career);
 
 /// Wicketz and Champions through the server (registered here, as the server is generic):
 /// their scorecards come back, and the career views agree with them.
@@ -156,12 +148,4 @@ async fn other_games_scorecards_and_careers(backend: Backend) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn other_games_scorecards_and_careers_sqlite() {
-    other_games_scorecards_and_careers(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn other_games_scorecards_and_careers_postgres() {
-    other_games_scorecards_and_careers(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(other_games_scorecards_and_careers);

@@ -203,25 +203,9 @@ async fn unknown_words_are_malformed(backend: Backend) {
     assert_eq!(other.status, MatchStatus::Open);
 }
 
-#[tokio::test]
-async fn every_status_and_kind_round_trips_on_sqlite() {
-    every_variant_round_trips(Backend::Sqlite).await;
-}
+common::sqlite_and_postgres!(every_status_and_kind_round_trips => every_variant_round_trips);
 
-#[tokio::test]
-async fn every_status_and_kind_round_trips_on_postgres() {
-    every_variant_round_trips(Backend::Postgres).await;
-}
-
-#[tokio::test]
-async fn an_unknown_stored_status_or_kind_is_a_malformed_error_on_sqlite() {
-    unknown_words_are_malformed(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn an_unknown_stored_status_or_kind_is_a_malformed_error_on_postgres() {
-    unknown_words_are_malformed(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(an_unknown_stored_status_or_kind_is_a_malformed_error => unknown_words_are_malformed);
 
 #[tokio::test]
 async fn a_match_with_an_unknown_stored_status_is_a_500_and_the_server_keeps_serving() {

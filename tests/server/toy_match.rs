@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::toy::Toy;
-use common::{Backend, TestApp, spawn_app, spawn_app_on, toy_games};
+use common::{TestApp, spawn_app, spawn_app_on, toy_games};
 use crease::protocol::ServerMessage;
 use crease::rules::Seed;
 use serde_json::json;
@@ -57,17 +57,13 @@ async fn full_match(app: TestApp) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn a_full_match_between_two_websocket_clients_on_sqlite() {
-    full_match(spawn_app(toy_games()).await).await;
-}
-
-#[tokio::test]
-async fn a_full_match_between_two_websocket_clients_on_postgres() {
-    let Some(app) = spawn_app_on(Backend::Postgres, toy_games()).await else {
-        return;
-    };
-    full_match(app).await;
+common::sqlite_and_postgres! {
+    a_full_match_between_two_websocket_clients(backend) {
+        let Some(app) = spawn_app_on(backend, toy_games()).await else {
+            return;
+        };
+        full_match(app).await;
+    }
 }
 
 /// The opponent's sealed pick never reaches the other client (event or view) before the

@@ -5,7 +5,7 @@
 use crate::common;
 use crate::games_common;
 
-use common::{Backend, TestApp, spawn_app, spawn_app_on};
+use common::{TestApp, spawn_app, spawn_app_on};
 use crease::cli::bot::BotClient;
 use crease::matches::GameRegistry;
 use crease::protocol::{ErrorCode, ServerMessage};
@@ -124,17 +124,13 @@ fn games() -> GameRegistry {
     GameRegistry::standard()
 }
 
-#[tokio::test]
-async fn a_full_wicketz_match_between_two_websocket_clients_on_sqlite() {
-    full_match(spawn_app(games()).await).await;
-}
-
-#[tokio::test]
-async fn a_full_wicketz_match_between_two_websocket_clients_on_postgres() {
-    let Some(app) = spawn_app_on(Backend::Postgres, games()).await else {
-        return;
-    };
-    full_match(app).await;
+common::sqlite_and_postgres! {
+    a_full_wicketz_match_between_two_websocket_clients(backend) {
+        let Some(app) = spawn_app_on(backend, games()).await else {
+            return;
+        };
+        full_match(app).await;
+    }
 }
 
 async fn restart_mid_match(mut app: TestApp) {
@@ -166,17 +162,13 @@ async fn restart_mid_match(mut app: TestApp) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn a_restarted_server_resumes_a_wicketz_match_against_a_bot_on_sqlite() {
-    restart_mid_match(spawn_app(games()).await).await;
-}
-
-#[tokio::test]
-async fn a_restarted_server_resumes_a_wicketz_match_against_a_bot_on_postgres() {
-    let Some(app) = spawn_app_on(Backend::Postgres, games()).await else {
-        return;
-    };
-    restart_mid_match(app).await;
+common::sqlite_and_postgres! {
+    a_restarted_server_resumes_a_wicketz_match_against_a_bot(backend) {
+        let Some(app) = spawn_app_on(backend, games()).await else {
+            return;
+        };
+        restart_mid_match(app).await;
+    }
 }
 
 #[tokio::test]
