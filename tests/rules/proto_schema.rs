@@ -1,5 +1,5 @@
 //! `proto/` is generated from the Rust wire types: this test fails when it is stale.
-//! Regenerate with `UPDATE_PROTO=1 cargo test --test proto_schema`.
+//! Regenerate with `UPDATE_PROTO=1 cargo test --test rules proto_schema::`.
 
 use crease::matches::GameRegistry;
 use std::path::Path;
@@ -20,7 +20,7 @@ fn proto_json_schemas_match_the_rust_types() {
     }
     assert!(
         stale.is_empty(),
-        "proto/ is stale for {stale:?}: run UPDATE_PROTO=1 cargo test --test proto_schema"
+        "proto/ is stale for {stale:?}: run UPDATE_PROTO=1 cargo test --test rules proto_schema::"
     );
 }
 
@@ -212,7 +212,7 @@ fn the_readmes_generated_sections_match_the_code() {
             assert_eq!(
                 &readme[start..stop],
                 generated,
-                "proto/README.md's {name} section is stale: run UPDATE_PROTO=1 cargo test --test proto_schema"
+                "proto/README.md's {name} section is stale: run UPDATE_PROTO=1 cargo test --test rules proto_schema::"
             );
         }
     }

@@ -1,6 +1,6 @@
 //! The committed deck is exactly the generator's output, and the printed cards of the seed
-//! are in it verbatim. `UPDATE_WICKETZ_CARDS=1 cargo test --test wicketz_cards` rewrites
-//! `data/wicketz/cards.json` after a change to `data/wicketz/generator.json`.
+//! are in it verbatim. `UPDATE_WICKETZ_CARDS=1 cargo test --test rules wicketz_cards::`
+//! rewrites `data/wicketz/cards.json` after a change to `data/wicketz/generator.json`.
 
 use crease::rules::wicketz::cards::{CardKind, CardResult, Code};
 use crease::rules::wicketz::data::{CARDS_JSON, deck, ruleset};
@@ -18,7 +18,7 @@ fn committed_cards_match_the_generator() {
     }
     assert!(
         rendered == CARDS_JSON,
-        "data/wicketz/cards.json differs from the generator; run UPDATE_WICKETZ_CARDS=1 cargo test --test wicketz_cards"
+        "data/wicketz/cards.json differs from the generator; run UPDATE_WICKETZ_CARDS=1 cargo test --test rules wicketz_cards::"
     );
 }
 

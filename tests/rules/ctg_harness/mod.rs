@@ -1,6 +1,6 @@
 //! The shared harness of the CTG rule tests: exact die faces for `engine::execute`, and
 //! helpers that reach a situation by playing default commands with real dice.
-#![allow(dead_code)] // each test binary uses its own subset
+#![allow(dead_code)] // each test file uses its own subset
 
 use crease::rules::ctg::command::Command;
 use crease::rules::ctg::engine;
