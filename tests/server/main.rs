@@ -3,7 +3,8 @@
 //! Each file is a module here, so the crate is linked once for all of them.
 //!
 //! Tests that read or install process-wide state (the metrics recorder, the global tracing
-//! subscriber, a panic hook) are not here: each has a binary of its own (`Cargo.toml`).
+//! subscriber, a panic hook) or bound a paused clock's leaps are not here: each has a binary
+//! of its own (`Cargo.toml` says why).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -16,7 +17,6 @@ mod accounts;
 mod bot_cli;
 mod bot_levels;
 mod champions;
-mod clocks;
 mod cluster;
 mod connections;
 mod ctg;

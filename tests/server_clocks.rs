@@ -4,7 +4,7 @@
 //! clock: a paused clock jumps ahead whenever the runtime idles, including while SQLite works
 //! on its own thread, which would otherwise fire unrelated timeouts during setup.
 
-use crate::common;
+mod common;
 
 use common::{Backend, for_paused_clock, spawn_app_with, toy_games};
 use crease::protocol::ServerMessage;
