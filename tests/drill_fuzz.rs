@@ -14,7 +14,7 @@
 mod common;
 mod drills;
 
-use common::{Backend, TestApp, spawn_app_with};
+use common::{TestApp, spawn_app_with};
 use crease::matches::GameRegistry;
 use crease::rules::champions::Champions;
 use crease::rules::ctg::Ctg;
@@ -78,32 +78,21 @@ fn unlimited_spectators(config: &mut crease::config::ServeConfig) {
     config.abuse.max_spectators_per_address = 0;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn mutated_frames_get_typed_errors_and_break_no_match_on_sqlite() {
-    count_panics();
-    let app = spawn_app_with(Backend::Sqlite, GameRegistry::standard(), unlimited_spectators)
-        .await
-        .expect("SQLite is always available");
-    tokio::time::timeout(Duration::from_secs(240), fuzz(&app, fuzz_seed()))
-        .await
-        .expect("the fuzz drill finished within 4 minutes");
-    app.stop().await;
-}
-
-/// The default seed's champions frame 560 is a legal command with an extra field holding a
-/// NUL: before input validation it was accepted, and PostgreSQL's JSONB refused the NUL, so the
-/// seat got `internal` instead of `bad_message`.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn mutated_frames_get_typed_errors_and_break_no_match_on_postgres() {
-    count_panics();
-    let Some(app) = spawn_app_with(Backend::Postgres, GameRegistry::standard(), unlimited_spectators).await
-    else {
-        return;
-    };
-    tokio::time::timeout(Duration::from_secs(240), fuzz(&app, fuzz_seed()))
-        .await
-        .expect("the fuzz drill finished within 4 minutes");
-    app.stop().await;
+// On PostgreSQL: the default seed's champions frame 560 is a legal command with an extra field
+// holding a NUL: before input validation it was accepted, and PostgreSQL's JSONB refused the
+// NUL, so the seat got `internal` instead of `bad_message`.
+common::sqlite_and_postgres! {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    mutated_frames_get_typed_errors_and_break_no_match(backend) {
+        count_panics();
+        let Some(app) = spawn_app_with(backend, GameRegistry::standard(), unlimited_spectators).await else {
+            return;
+        };
+        tokio::time::timeout(Duration::from_secs(240), fuzz(&app, fuzz_seed()))
+            .await
+            .expect("the fuzz drill finished within 4 minutes");
+        app.stop().await;
+    }
 }
 
 /// The valid frames the mutator starts from: pings, and commands of `game` as a client

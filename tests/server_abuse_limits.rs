@@ -66,15 +66,7 @@ async fn per_ip_limit(backend: Backend) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn one_address_is_limited_across_the_creating_routes_sqlite() {
-    per_ip_limit(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn one_address_is_limited_across_the_creating_routes_postgres() {
-    per_ip_limit(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(one_address_is_limited_across_the_creating_routes => per_ip_limit);
 
 #[tokio::test]
 async fn one_player_is_limited_whatever_its_address() {
@@ -165,15 +157,7 @@ async fn open_match_cap(backend: Backend) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn a_player_holds_at_most_the_cap_of_unfinished_matches_sqlite() {
-    open_match_cap(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn a_player_holds_at_most_the_cap_of_unfinished_matches_postgres() {
-    open_match_cap(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(a_player_holds_at_most_the_cap_of_unfinished_matches => open_match_cap);
 
 #[tokio::test]
 async fn finished_matches_do_not_count_toward_the_cap() {

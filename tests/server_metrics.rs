@@ -81,15 +81,11 @@ async fn acks_follow_commits(app: TestApp) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn every_ack_is_durable_under_group_commit_sqlite() {
-    let app = spawn_app_on(Backend::Sqlite, toy_games()).await.expect("sqlite");
-    acks_follow_commits(app).await;
-}
-
-#[tokio::test]
-async fn every_ack_is_durable_under_group_commit_postgres() {
-    if let Some(app) = spawn_app_on(Backend::Postgres, toy_games()).await {
+common::sqlite_and_postgres! {
+    every_ack_is_durable_under_group_commit(backend) {
+        let Some(app) = spawn_app_on(backend, toy_games()).await else {
+            return;
+        };
         acks_follow_commits(app).await;
     }
 }

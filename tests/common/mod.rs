@@ -24,6 +24,71 @@ pub enum Backend {
     Postgres,
 }
 
+impl Backend {
+    /// Lower case, as in the twin tests' names and their log lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+}
+
+/// One test body, two tests: `NAME::sqlite` and `NAME::postgres`, each running the body with
+/// its [`Backend`]. Without `TEST_DATABASE_URL` the PostgreSQL twin skips, by the body's own
+/// early return when [`TestDb::create`] (or `spawn_app_on`) gives `None`; under `CI=true` it
+/// fails instead, as `create` panics there.
+///
+/// * `sqlite_and_postgres!(NAME);` calls the module's `async fn NAME(backend: Backend)`;
+/// * `sqlite_and_postgres!(NAME => BODY);` calls `async fn BODY(backend: Backend)`;
+/// * `sqlite_and_postgres! { NAME(backend) { ... } }` runs the block, `backend` bound;
+/// * a `#[tokio::test(...)]` first, in the block form, replaces the default `#[tokio::test]`.
+///
+/// The block runs inside the module `NAME`, which sees everything of the calling module.
+// Not every test binary that includes this harness writes twins.
+#[allow(unused_macros)]
+macro_rules! sqlite_and_postgres {
+    (#[$test:meta] $name:ident($backend:ident) $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #[$test]
+            async fn sqlite() {
+                let $backend = $crate::common::Backend::Sqlite;
+                $body
+            }
+
+            #[$test]
+            async fn postgres() {
+                let $backend = $crate::common::Backend::Postgres;
+                $body
+            }
+        }
+    };
+    ($name:ident($backend:ident) $body:block) => {
+        $crate::common::sqlite_and_postgres! { #[tokio::test] $name($backend) $body }
+    };
+    ($name:ident => $body:ident) => {
+        mod $name {
+            #[tokio::test]
+            async fn sqlite() {
+                super::$body($crate::common::Backend::Sqlite).await;
+            }
+
+            #[tokio::test]
+            async fn postgres() {
+                super::$body($crate::common::Backend::Postgres).await;
+            }
+        }
+    };
+    ($name:ident) => {
+        $crate::common::sqlite_and_postgres!($name => $name);
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use sqlite_and_postgres;
+
 /// A database that exists for one test.
 pub enum TestDb {
     Sqlite {

@@ -1,6 +1,6 @@
-//! Support for the drills (`tests/drill_*.rs`): the `crease` binary as a child process that a
-//! test can SIGKILL, and a remote seat that plays through a server restart and records every
-//! ack it was given.
+//! Support for the drills (`tests/server/drill_kill.rs`, `tests/server/cluster.rs`,
+//! `tests/drill_fuzz.rs`): the `crease` binary as a child process that a test can SIGKILL, and
+//! a remote seat that plays through a server restart and records every ack it was given.
 //!
 //! The seat reads frames as raw JSON rather than as `ServerMessage`, so a frame type or an
 //! error code another change adds makes a drill fail on an assertion that names it, not on a
