@@ -400,7 +400,7 @@ mod tests {
         let config = ConnectionConfig::default();
         let listener = bind(SocketAddr::from(([127, 0, 0, 1], 0)), &config).expect("bind");
         let address = listener.local_addr().expect("address");
-        // A fallback, not a route: tests/openapi.rs lists every `.route(` of the sources.
+        // A fallback, not a route: tests/server/openapi.rs lists every `.route(` of the sources.
         let app = Router::new()
             .fallback(|ConnectInfo(peer): ConnectInfo<SocketAddr>| async move { peer.to_string() });
         let (stop, stopping) = watch::channel(false);

@@ -2,7 +2,7 @@
 //!
 //! Game-specific payloads (options, commands, events, views) travel as JSON values inside
 //! game-independent envelopes, so one gateway serves every game; their own schemas are
-//! generated per game into `proto/<game>/`. `tests/proto_schema.rs` regenerates `proto/`
+//! generated per game into `proto/<game>/`. `tests/rules/proto_schema.rs` regenerates `proto/`
 //! from these types and fails when the committed files are stale.
 
 pub mod cluster;

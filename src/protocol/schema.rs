@@ -1,5 +1,5 @@
 //! The JSON Schemas of the wire, as `(path under proto/, pretty JSON)` pairs. The committed
-//! `proto/` directory is exactly this list; `tests/proto_schema.rs` keeps it so.
+//! `proto/` directory is exactly this list; `tests/rules/proto_schema.rs` keeps it so.
 //!
 //! The games' own schemas come in as plain data ([`GameSchemas`] by game id): the registry
 //! that knows the games sits above the protocol, so the protocol never names it.
@@ -72,7 +72,7 @@ pub fn files(games: impl IntoIterator<Item = (&'static str, GameSchemas)>) -> Ve
 }
 
 /// The generated sections of `proto/README.md`, by marker name: each sits between
-/// `<!-- generated:NAME -->` and `<!-- end:NAME -->` (`tests/proto_schema.rs` keeps them in
+/// `<!-- generated:NAME -->` and `<!-- end:NAME -->` (`tests/rules/proto_schema.rs` keeps them in
 /// step with the code).
 pub fn readme_sections() -> Vec<(&'static str, String)> {
     vec![("error-codes", error_code_table())]

@@ -154,7 +154,7 @@ pub enum ErrorCode {
 
 /// Which error a message gets when several apply: the checks in the order the server makes
 /// them (gateway, then the match actor); the first that fails answers. `proto/README.md`'s
-/// table is generated from this list and `tests/server_protocol.rs` checks the order.
+/// table is generated from this list and `tests/server/protocol.rs` checks the order.
 pub const PRECEDENCE: &[(ErrorCode, &str)] = &[
     (
         ErrorCode::RateLimited,

@@ -8,7 +8,7 @@
 //! The mapping from stream words to die faces is ours, not `rand`'s, on purpose: a third
 //! party re-deriving rolls must not depend on the internals of a particular `rand` release.
 //! It is specified byte by byte in `proto/fairness.md` (with test vectors in
-//! `proto/fairness-vectors.json`, checked by `tests/fairness_vectors.rs`) and is part of the
+//! `proto/fairness-vectors.json`, checked by `tests/rules/fairness_vectors.rs`) and is part of the
 //! protocol:
 //!
 //! * `below(n)`: take the next `u32` word `x` of the stream; reject it while

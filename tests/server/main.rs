@@ -23,10 +23,6 @@ mod ctg;
 mod deltas;
 mod drill_kill;
 mod fairness;
-// Left where it was, as it is: its own `mod common;` (a second copy of the harness, hence the
-// allow) and its `#[path]` to the example resolve from `tests/`.
-#[allow(clippy::duplicate_mod)]
-#[path = "../fourth_game.rs"]
 mod fourth_game;
 mod load_cli;
 mod lobby;

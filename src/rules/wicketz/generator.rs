@@ -3,9 +3,9 @@
 //! The seed prints two cards (`data/wicketz/printed_cards.json`) and says there are 246. The
 //! rest are [ASSUMED]: produced once by [`generate`], a pure function of its parameters
 //! (`data/wicketz/generator.json`) and the stroke cues of the ruleset, and committed as
-//! `data/wicketz/cards.json`. The test `tests/wicketz_cards.rs` fails when the committed file
+//! `data/wicketz/cards.json`. The test `tests/rules/wicketz_cards.rs` fails when the committed file
 //! differs from the generator's output; `UPDATE_WICKETZ_CARDS=1 cargo test --test
-//! wicketz_cards` rewrites it.
+//! rules wicketz_cards::` rewrites it.
 //!
 //! For each card number 1..=n, from one `Dice` stream seeded with `Seed::from_u64(seed)`:
 //! 1. the card type: CATCH with `catch_percent` %, else plain;
@@ -158,7 +158,7 @@ pub fn generate(
 pub fn render_deck(deck: &[CardRecord]) -> String {
     let mut out = String::from(
         "{\n  \"generated_by\": \"src/rules/wicketz/generator.rs from data/wicketz/generator.json and \
-         printed_cards.json; regenerate with UPDATE_WICKETZ_CARDS=1 cargo test --test wicketz_cards\",\n  \
+         printed_cards.json; regenerate with UPDATE_WICKETZ_CARDS=1 cargo test --test rules wicketz_cards::\",\n  \
          \"cards\": [\n",
     );
     for (index, record) in deck.iter().enumerate() {

@@ -8,12 +8,10 @@
 //! folder names the game, so "its own folder and one registry line" stays true.
 //! The browser client plays it in `tests/e2e/fourth-game.test.mjs`.
 
-mod common;
-
-#[path = "../examples/hand_cricket/game/mod.rs"]
+#[path = "../../examples/hand_cricket/game/mod.rs"]
 mod game;
 
-use common::{Backend, TestDb};
+use crate::common::{self, Backend, TestDb};
 use crease::cli::simulate::registered;
 use crease::matches::GameRegistry;
 use crease::rules::{BotLevel, Game};
@@ -191,15 +189,7 @@ async fn played_through_every_extra(backend: Backend) {
     app.stop().await;
 }
 
-#[tokio::test]
-async fn played_through_every_extra_sqlite() {
-    played_through_every_extra(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn played_through_every_extra_postgres() {
-    played_through_every_extra(Backend::Postgres).await;
-}
+common::sqlite_and_postgres!(played_through_every_extra);
 
 /// `crease simulate hand_cricket` runs through the registry: results and the game's own
 /// figures, repeatably from the seed; a level the game has no bot for is refused.
