@@ -1,14 +1,16 @@
-//! The socket's side of routing: a [`MatchHandle`] for a match another node runs.
+//! The socket's side of routing: a [`MatchMailbox`] for a match another node runs.
 //!
-//! The handle's mailbox is read by a proxy task that turns each message into a NATS request
-//! to the owner, so the gateway drives a remote match exactly as a local one. A subscription
+//! The mailbox is read by a proxy task that sends each [`MatchRequest`] on to the owner as a
+//! NATS request and hands its [`MatchReply`] back, so the gateway drives a remote match
+//! exactly as a local one. A subscription
 //! listens on the viewer's feed subject *before* it asks for the snapshot, and drops batches
 //! the snapshot already covers, so nothing is missed or doubled.
 
 use super::Cluster;
-use super::wire::{self, CommandReply, FeedMessage, ForfeitReply, LogReply, RouteRequest};
-use crate::matches::handle::{ActorMessage, MAILBOX};
-use crate::matches::{CommandError, MatchHandle, Subscription, ViewerBatch};
+use super::wire::{self, FeedMessage};
+use crate::protocol::{
+    CommandError, Mail, MatchMailbox, MatchReply, MatchRequest, Subscription, ViewerBatch,
+};
 use crate::rules::Viewer;
 use async_nats::{RequestErrorKind, Subscriber};
 use futures_util::StreamExt;
@@ -37,22 +39,17 @@ impl From<RouteError> for CommandError {
 }
 
 impl Cluster {
-    /// A handle on a match this node does not run. Cheap: nothing crosses NATS until the
-    /// handle is used.
-    pub fn remote_match(
-        self: &Arc<Self>,
-        match_id: &str,
-        game: &'static str,
-        max_command_bytes: usize,
-    ) -> MatchHandle {
-        let (sender, mailbox) = mpsc::channel(MAILBOX);
+    /// A mailbox for a match this node does not run, read by a proxy that routes each request
+    /// to the owner. Cheap: nothing crosses NATS until the mailbox is used.
+    pub fn remote_mailbox(self: &Arc<Self>, match_id: &str) -> MatchMailbox {
+        let (sender, mailbox) = MatchMailbox::channel();
         let proxy = Proxy {
             cluster: self.clone(),
             match_id: match_id.to_string(),
             relays: Vec::new(),
         };
         tokio::spawn(proxy.run(mailbox));
-        MatchHandle::new(sender, game, max_command_bytes)
+        sender
     }
 }
 
@@ -64,50 +61,36 @@ struct Proxy {
 }
 
 impl Proxy {
-    async fn run(mut self, mut mailbox: mpsc::Receiver<ActorMessage>) {
-        while let Some(message) = mailbox.recv().await {
-            match message {
-                ActorMessage::Command { seat, command, reply } => {
-                    let answer = self
-                        .request::<CommandReply>(RouteRequest::Command { seat, command })
-                        .await
-                        .unwrap_or_else(|error| Err(error.into()));
-                    let _ = reply.send(answer);
-                }
-                ActorMessage::Subscribe {
+    async fn run(mut self, mut mailbox: mpsc::Receiver<Mail>) {
+        while let Some(mail) = mailbox.recv().await {
+            let (request, reply) = match mail {
+                Mail::Request { request, reply } => (request, reply),
+                // The owner's actor is not this proxy's to stop.
+                Mail::Shutdown => return,
+            };
+            let answer = match request {
+                MatchRequest::Subscribe {
                     viewer,
                     resume_from,
                     protocol,
-                    reply,
-                } => {
-                    if let Some(subscription) = self.subscribe(viewer, resume_from, protocol).await {
-                        let _ = reply.send(subscription);
-                    }
-                }
-                ActorMessage::Connection { seat, connected } => {
-                    let _ = self
-                        .request::<()>(RouteRequest::Connection { seat, connected })
-                        .await;
-                }
-                ActorMessage::Log { viewer, reply } => {
-                    if let Ok(Some(log)) = self.request::<LogReply>(RouteRequest::Log { viewer }).await {
-                        let _ = reply.send(log);
-                    }
-                }
-                ActorMessage::Forfeit { seat, reason, reply } => {
-                    let answer = self
-                        .request::<ForfeitReply>(RouteRequest::Forfeit { seat, reason })
+                } => self
+                    .subscribe(viewer, resume_from, protocol)
+                    .await
+                    .map(MatchReply::Subscribed),
+                request => {
+                    let unanswered = request.unanswered();
+                    self.request::<Option<MatchReply>>(&request)
                         .await
-                        .unwrap_or_else(|error| Err(error.into()));
-                    let _ = reply.send(answer);
+                        .unwrap_or_else(|error| unanswered(error.into()))
                 }
-                // The owner's actor is not this proxy's to stop.
-                ActorMessage::Shutdown => return,
+            };
+            if let (Some(reply), Some(answer)) = (reply, answer) {
+                let _ = reply.send(answer);
             }
         }
     }
 
-    async fn send(&self, request: &RouteRequest) -> Result<bytes::Bytes, RouteError> {
+    async fn send(&self, request: &MatchRequest) -> Result<bytes::Bytes, RouteError> {
         let started = Instant::now();
         let subject = self.cluster.subjects.requests(&self.match_id);
         let answer = self.cluster.nats.request(subject, wire::to_bytes(request)).await;
@@ -121,8 +104,8 @@ impl Proxy {
         }
     }
 
-    async fn request<T: serde::de::DeserializeOwned>(&self, request: RouteRequest) -> Result<T, RouteError> {
-        let payload = self.send(&request).await?;
+    async fn request<T: serde::de::DeserializeOwned>(&self, request: &MatchRequest) -> Result<T, RouteError> {
+        let payload = self.send(request).await?;
         serde_json::from_slice(&payload)
             .map_err(|error| RouteError::Failed(format!("unreadable answer from the match's node: {error}")))
     }
@@ -147,7 +130,7 @@ impl Proxy {
         // Registered with the server before the owner can publish anything we need.
         nats.flush().await.ok()?;
         let payload = self
-            .send(&RouteRequest::Subscribe {
+            .send(&MatchRequest::Subscribe {
                 viewer,
                 resume_from,
                 protocol,

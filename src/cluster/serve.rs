@@ -1,10 +1,9 @@
-//! The owner's side of routing: answers the requests other nodes send for a match this node
-//! runs, and relays each viewer's batches to them.
+//! The owner's side of routing: puts the requests other nodes send for a match this node
+//! runs into its actor's mailbox, sends the replies back, and relays each viewer's batches.
 
 use super::Cluster;
-use super::wire::{self, FeedMessage, RouteRequest};
-use crate::matches::{MatchHandle, ViewerBatch};
-use crate::protocol::Protocol;
+use super::wire::{self, FeedMessage};
+use crate::protocol::{MatchMailbox, MatchReply, MatchRequest, Protocol, ViewerBatch};
 use crate::rules::Viewer;
 use futures_util::StreamExt;
 use std::collections::HashSet;
@@ -12,10 +11,12 @@ use std::sync::Arc;
 use tokio::sync::broadcast::{self, error::RecvError};
 
 impl Cluster {
-    /// Starts answering requests for `match_id` on NATS, for as long as its actor runs. Returns
-    /// once the subscription is registered with the NATS server, so a client told the match is
-    /// live finds it; then tells sockets still bound to a previous owner that it moved here.
-    pub(crate) async fn serve_match(self: &Arc<Self>, match_id: &str, handle: MatchHandle) {
+    /// Starts answering requests for `match_id` on NATS, for as long as its actor reads
+    /// `mailbox`. Returns once the subscription is registered with the NATS server, so a
+    /// client told the match is live finds it; then tells sockets still bound to a previous
+    /// owner that it moved here.
+    pub(crate) async fn serve_match(self: &Arc<Self>, match_id: &str, mailbox: impl Into<MatchMailbox>) {
+        let mailbox = mailbox.into();
         let subject = self.subjects.requests(match_id);
         let mut requests = match self.nats.subscribe(subject).await {
             Ok(requests) => requests,
@@ -36,10 +37,10 @@ impl Cluster {
                 tokio::select! {
                     request = requests.next() => {
                         let Some(request) = request else { break };
-                        cluster.answer(&match_id, &handle, request, &mut relayed);
+                        cluster.answer(&match_id, &mailbox, request, &mut relayed);
                     }
                     // The actor stopped (the match ended or moved): stop answering for it.
-                    _ = handle.closed() => break,
+                    _ = mailbox.closed() => break,
                 }
             }
             let _ = requests.unsubscribe().await;
@@ -51,14 +52,14 @@ impl Cluster {
     fn answer(
         self: &Arc<Self>,
         match_id: &str,
-        handle: &MatchHandle,
+        mailbox: &MatchMailbox,
         message: async_nats::Message,
         relayed: &mut HashSet<(Viewer, Protocol)>,
     ) {
         let Some(reply) = message.reply.clone() else {
             return;
         };
-        let request: RouteRequest = match serde_json::from_slice(&message.payload) {
+        let request: MatchRequest = match serde_json::from_slice(&message.payload) {
             Ok(request) => request,
             Err(error) => {
                 tracing::warn!(%match_id, %error, "unreadable routed request");
@@ -68,38 +69,27 @@ impl Cluster {
         // The first subscription of a viewer starts its relay; the feed handed back with that
         // subscription is positioned right after its snapshot, so the relay misses nothing.
         let relay = match &request {
-            RouteRequest::Subscribe { viewer, protocol, .. } => relayed.insert((*viewer, *protocol)),
-            _ => false,
+            MatchRequest::Subscribe { viewer, protocol, .. } => relayed
+                .insert((*viewer, *protocol))
+                .then(|| self.subjects.feed(match_id, *viewer, *protocol)),
+            _ => None,
         };
-        let (cluster, handle, match_id) = (self.clone(), handle.clone(), match_id.to_string());
+        let (cluster, mailbox) = (self.clone(), mailbox.clone());
         tokio::spawn(async move {
-            let payload = match request {
-                RouteRequest::Command { seat, command } => {
-                    wire::to_bytes(&handle.command(seat, command).await)
-                }
-                RouteRequest::Subscribe {
-                    viewer,
-                    resume_from,
-                    protocol,
-                } => match handle.subscribe(viewer, resume_from, protocol).await {
-                    Some(subscription) => {
+            let payload = if !request.expects_reply() {
+                mailbox.tell(request).await;
+                wire::to_bytes(&None::<MatchReply>)
+            } else {
+                match mailbox.ask(request).await {
+                    Some(MatchReply::Subscribed(subscription)) => {
                         let payload =
                             wire::encode_subscription(&subscription.snapshot, &subscription.backlog);
-                        if relay {
-                            let subject = cluster.subjects.feed(&match_id, viewer, protocol);
+                        if let Some(subject) = relay {
                             tokio::spawn(cluster.clone().relay(subject, subscription.feed));
                         }
                         payload
                     }
-                    None => bytes::Bytes::new(),
-                },
-                RouteRequest::Connection { seat, connected } => {
-                    handle.connection(seat, connected).await;
-                    wire::to_bytes(&())
-                }
-                RouteRequest::Log { viewer } => wire::to_bytes(&handle.log(viewer).await),
-                RouteRequest::Forfeit { seat, reason } => {
-                    wire::to_bytes(&handle.forfeit(seat, &reason).await)
+                    answer => wire::to_bytes(&answer),
                 }
             };
             let _ = cluster.nats.publish(reply, payload).await;

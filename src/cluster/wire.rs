@@ -1,59 +1,14 @@
 //! What crosses NATS between a socket's node and a match's owner.
 //!
-//! Requests and small answers are JSON. Frames are not parsed again: the owner's actor
+//! Requests and small answers are JSON: a [`MatchRequest`](crate::protocol::MatchRequest)
+//! and its reply, as the actor's mailbox holds them. Frames are not parsed again: the owner's actor
 //! serialised them once, and they travel as lines (serde_json's compact output never holds a
 //! raw newline), after a first line that carries the rest.
 
-use crate::matches::{CommandError, ViewerBatch};
-use crate::protocol::{Frame, Snapshot};
-use crate::rules::{Seat, Viewer};
+use crate::protocol::{Frame, Snapshot, ViewerBatch};
 use bytes::{BufMut, Bytes, BytesMut};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Serialize;
 use std::sync::Arc;
-
-/// What a node asks of a match's owner: the messages of a match actor's mailbox.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub(super) enum RouteRequest {
-    Command {
-        seat: Seat,
-        command: Value,
-    },
-    Subscribe {
-        viewer: Viewer,
-        resume_from: Option<i64>,
-        protocol: crate::protocol::Protocol,
-    },
-    Connection {
-        seat: Seat,
-        connected: bool,
-    },
-    Log {
-        viewer: Viewer,
-    },
-    Forfeit {
-        seat: Seat,
-        reason: String,
-    },
-}
-
-impl RouteRequest {
-    /// The metric label of the request.
-    pub(super) fn kind(&self) -> &'static str {
-        match self {
-            RouteRequest::Command { .. } => "command",
-            RouteRequest::Subscribe { .. } => "subscribe",
-            RouteRequest::Connection { .. } => "connection",
-            RouteRequest::Log { .. } => "log",
-            RouteRequest::Forfeit { .. } => "forfeit",
-        }
-    }
-}
-
-pub(super) type CommandReply = Result<i64, CommandError>;
-pub(super) type ForfeitReply = Result<(), CommandError>;
-pub(super) type LogReply = Option<(Value, Vec<crate::protocol::LogEntryBody>)>;
 
 pub(super) fn to_bytes<T: Serialize>(value: &T) -> Bytes {
     Bytes::from(serde_json::to_vec(value).unwrap_or_else(|_| b"null".to_vec()))
@@ -145,6 +100,7 @@ pub(super) fn decode_feed(payload: Bytes) -> Option<FeedMessage> {
 mod tests {
     use super::*;
     use crate::record::MatchStatus;
+    use crate::rules::Seat;
 
     #[test]
     fn a_batch_crosses_the_wire_unchanged() {

@@ -683,7 +683,7 @@ mod tests {
     where
         O: Sink<Outbound> + Unpin + Send + 'static,
     {
-        let (sender, mailbox) = mpsc::channel(8);
+        let (sender, mailbox) = crate::protocol::MatchMailbox::channel();
         let handle = MatchHandle::new(sender, "toy", 256);
         let (feed_sender, feed) = broadcast::channel(8);
         let snapshot = Snapshot {

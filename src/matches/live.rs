@@ -38,10 +38,7 @@ impl LiveMatches {
     /// have been claimed back and started anew under the same id by then.
     pub(crate) fn remove_closed(&self, match_id: &str) {
         let mut handles = self.lock();
-        if handles
-            .get(match_id)
-            .is_some_and(|handle| handle.sender.is_closed())
-        {
+        if handles.get(match_id).is_some_and(MatchHandle::is_closed) {
             handles.remove(match_id);
         }
     }

@@ -7,16 +7,21 @@
 
 pub mod cluster;
 pub mod delta;
+pub mod feed;
 pub mod frame;
 pub mod http;
 pub mod ratings;
+pub mod request;
+pub mod resume;
 pub mod schema;
 pub mod ws;
 
 pub use cluster::*;
+pub use feed::{Subscription, ViewerBatch};
 pub use frame::Frame;
 pub use http::*;
 pub use ratings::*;
+pub use request::{CommandError, Mail, MatchMailbox, MatchReply, MatchRequest};
 pub use ws::*;
 
 /// The newest protocol version this server speaks. Bumped on any change a deployed client
