@@ -6,8 +6,10 @@
 //! lives there, with the edge's errors).
 //!
 //! The store binds and reads them as the TEXT they are (on both backends): a row's id column
-//! decodes straight into its type, checked to be a UUID like the edge's, so the rows hold the
-//! typed ids too and no floor in between turns an id back into a string to pass it on.
+//! decodes through `from_uuid` too, after the same UUID check as the edge's, so the rows hold
+//! typed ids and no floor in between turns an id back into a string to pass it on. Ids
+//! become text again only on the wire (protocol bodies, NATS subjects), through `as_str`,
+//! `into_string` or `Display`.
 
 macro_rules! uuid_id {
     ($(#[$doc:meta])* $name:ident) => {
