@@ -67,7 +67,7 @@ async fn a_seat_whose_clock_runs_out_gets_the_default_move_logged_as_a_timeout()
         "the default came after the grace period: {waited:?}"
     );
     assert_eq!(reveal["picks"], json!([3, 1]), "the toy's default move is pick 1");
-    let log = app.app().store().log(&id).await.expect("log");
+    let log = app.app().store().log(&common::match_id(&id)).await.expect("log");
     let timeout = log
         .iter()
         .find(|entry| entry.payload["source"] == "timeout")
@@ -103,7 +103,7 @@ async fn a_player_disconnected_longer_than_the_grace_period_forfeits() {
         "the turn clock should not have run out first"
     );
     assert_eq!(result.placings, vec![1, 2], "the absent away seat loses");
-    let log = app.app().store().log(&id).await.expect("log");
+    let log = app.app().store().log(&common::match_id(&id)).await.expect("log");
     let last = log.last().expect("entries");
     assert_eq!(last.kind, crease::record::EntryKind::Forfeit);
     assert_eq!(last.payload["seat"], 1);

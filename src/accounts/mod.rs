@@ -18,6 +18,7 @@ use crate::cluster::Cluster;
 use crate::fairness;
 use crate::input::{Password, PlayerName, Username};
 use crate::protocol::{Account, SessionCreated};
+use crate::record::PlayerId;
 use crate::store::{AccountRow, ClaimRefused, SessionRow, Store, StoreError};
 use chrono::{DateTime, Utc};
 use passwords::{PasswordError, PasswordPool};
@@ -131,7 +132,7 @@ impl From<PasswordError> for AccountError {
 /// A player known by a valid token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Player {
-    pub player_id: String,
+    pub player_id: PlayerId,
     pub name: String,
 }
 
@@ -208,7 +209,7 @@ impl Accounts {
     pub async fn create_player(&self, name: PlayerName) -> Result<(Player, String), StoreError> {
         let token = fairness::new_token();
         let player = Player {
-            player_id: uuid::Uuid::new_v4().to_string(),
+            player_id: PlayerId::from_uuid(uuid::Uuid::new_v4()),
             name: name.into_string(),
         };
         let hash = fairness::token_hash(&token);
@@ -332,7 +333,7 @@ impl Accounts {
             .await?;
         tracing::info!(player_id = %login.player_id, "logged in");
         Ok(SessionCreated {
-            player_id: login.player_id,
+            player_id: login.player_id.into_string(),
             name: login.name,
             username: login.username,
             token,
@@ -368,7 +369,7 @@ impl Accounts {
 
 fn account_body(row: AccountRow, session_expires_at: Option<DateTime<Utc>>) -> Account {
     Account {
-        player_id: row.player_id,
+        player_id: row.player_id.into_string(),
         name: row.name,
         username: row.username,
         claimed_at: row.claimed_at,

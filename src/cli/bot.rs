@@ -5,7 +5,7 @@
 use crate::matches::{GameKind, GameRegistry};
 use crate::protocol::{ClientMessage, CreateMatch, CreatePlayer, CreateTicket, MatchInfo, Opponent};
 use crate::protocol::{PlayerCreated, ServerMessage, Ticket};
-use crate::record::TicketStatus;
+use crate::record::{MatchId, TicketStatus};
 use crate::rules::{BotPolicy, Dice, Seat};
 use anyhow::{Context, bail};
 use futures_util::{SinkExt, StreamExt};
@@ -120,12 +120,12 @@ impl BotClient {
         })
     }
 
-    pub async fn create_vs_bot(&self, game: &str, options: Option<Value>) -> anyhow::Result<String> {
+    pub async fn create_vs_bot(&self, game: &str, options: Option<Value>) -> anyhow::Result<MatchId> {
         self.create(game, options, Some(Opponent::Bot)).await
     }
 
     /// Opens a lobby match against another player (who then calls [`BotClient::join`]).
-    pub async fn create_open(&self, game: &str, options: Option<Value>) -> anyhow::Result<String> {
+    pub async fn create_open(&self, game: &str, options: Option<Value>) -> anyhow::Result<MatchId> {
         self.create(game, options, None).await
     }
 
@@ -134,7 +134,7 @@ impl BotClient {
         game: &str,
         options: Option<Value>,
         opponent: Option<Opponent>,
-    ) -> anyhow::Result<String> {
+    ) -> anyhow::Result<MatchId> {
         let request = CreateMatch {
             game: game.into(),
             options,
@@ -154,11 +154,12 @@ impl BotClient {
             .error_for_status()?
             .json()
             .await?;
-        Ok(info.match_id)
+        // The server's reply is this client's edge: its id is parsed once, here.
+        Ok(MatchId::parse(&info.match_id)?)
     }
 
     /// Takes the free seat of an open match.
-    pub async fn join(&self, match_id: &str) -> anyhow::Result<()> {
+    pub async fn join(&self, match_id: &MatchId) -> anyhow::Result<()> {
         self.http
             .post(format!("{}/v1/matches/{match_id}/join", self.base))
             .bearer_auth(&self.token)
@@ -169,14 +170,14 @@ impl BotClient {
     }
 
     /// The match's WebSocket address for this player, resuming after `resume_from` if given.
-    pub fn socket_url(&self, match_id: &str, resume_from: Option<i64>) -> String {
+    pub fn socket_url(&self, match_id: &MatchId, resume_from: Option<i64>) -> String {
         let ws_base = self.base.replacen("http", "ws", 1);
         let resume = resume_from.map_or(String::new(), |seq| format!("&resume_from={seq}"));
         format!("{ws_base}/v1/matches/{match_id}/ws?token={}{resume}", self.token)
     }
 
     /// Waits in matchmaking until paired.
-    pub async fn matchmake(&self, game: &str, options: Option<Value>) -> anyhow::Result<String> {
+    pub async fn matchmake(&self, game: &str, options: Option<Value>) -> anyhow::Result<MatchId> {
         let request = CreateTicket {
             game: game.into(),
             options,
@@ -194,7 +195,7 @@ impl BotClient {
             .await?;
         loop {
             match (ticket.status, &ticket.match_id) {
-                (TicketStatus::Matched, Some(match_id)) => return Ok(match_id.clone()),
+                (TicketStatus::Matched, Some(match_id)) => return Ok(MatchId::parse(match_id)?),
                 (TicketStatus::Cancelled, _) => bail!("ticket cancelled"),
                 _ => tokio::time::sleep(Duration::from_millis(250)).await,
             }
@@ -216,7 +217,7 @@ impl BotClient {
     /// Plays one match to its end over the WebSocket.
     pub async fn play(
         &self,
-        match_id: &str,
+        match_id: &MatchId,
         game: Arc<dyn GameKind>,
         policy: BotPolicy,
     ) -> anyhow::Result<MatchReport> {

@@ -26,6 +26,7 @@
 use super::bot::BotClient;
 use crate::matches::{GameKind, GameRegistry};
 use crate::protocol::ClientMessage;
+use crate::record::MatchId;
 use crate::rules::{BotPolicy, Dice, Seat};
 use anyhow::{Context, bail};
 use futures_util::{SinkExt, StreamExt};
@@ -818,7 +819,7 @@ impl MatchTask {
     }
 
     /// A player's socket URL in this run's protocol.
-    fn url(&self, player: &BotClient, match_id: &str, resume_from: Option<i64>) -> String {
+    fn url(&self, player: &BotClient, match_id: &MatchId, resume_from: Option<i64>) -> String {
         format!(
             "{}&protocol={}",
             player.socket_url(match_id, resume_from),
@@ -840,7 +841,7 @@ impl MatchTask {
         &self,
         server: usize,
         player: &BotClient,
-        match_id: &str,
+        match_id: &MatchId,
         mut socket: Socket,
     ) -> anyhow::Result<()> {
         let mut seat = SeatPlay::new();

@@ -3,7 +3,7 @@
 
 use crate::fairness::VerifyReport;
 use crate::matches::GameRegistry;
-use crate::record::MatchStatus;
+use crate::record::{MatchId, MatchStatus};
 use crate::store::Store;
 
 #[derive(Debug, clap::Args)]
@@ -14,8 +14,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args, games: &GameRegistry) -> anyhow::Result<()> {
+    // Parsed as the HTTP path's id is: a malformed id is refused before any database work.
+    let match_id = MatchId::parse(&args.match_id)?;
     let runtime = tokio::runtime::Runtime::new()?;
-    let report = runtime.block_on(verify(&args.database_url, &args.match_id, games))?;
+    let report = runtime.block_on(verify(&args.database_url, &match_id, games))?;
     println!("{}", serde_json::to_string(&report)?);
     match report {
         VerifyReport::Ok { .. } => Ok(()),
@@ -27,7 +29,7 @@ pub fn run(args: Args, games: &GameRegistry) -> anyhow::Result<()> {
 /// Verifies one match of a database.
 pub async fn verify(
     database_url: &str,
-    match_id: &str,
+    match_id: &MatchId,
     games: &GameRegistry,
 ) -> anyhow::Result<VerifyReport> {
     let store = Store::connect(database_url).await?;

@@ -26,6 +26,7 @@ mod wire;
 
 pub use config::ClusterConfig;
 
+use crate::record::MatchId;
 use crate::store::NodeRecord;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -148,14 +149,14 @@ struct Subjects {
 
 impl Subjects {
     /// Requests to the owner of a match (commands, subscriptions, connection notices, logs).
-    fn requests(&self, match_id: &str) -> String {
+    fn requests(&self, match_id: &MatchId) -> String {
         format!("{}.match.{match_id}.req", self.prefix)
     }
 
     /// One viewer's batches of a match in one protocol, published by its owner.
     fn feed(
         &self,
-        match_id: &str,
+        match_id: &MatchId,
         viewer: crate::rules::Viewer,
         protocol: crate::protocol::Protocol,
     ) -> String {
@@ -172,7 +173,7 @@ impl Subjects {
 
     /// Published by a node that has just started serving a match it took over: sockets bound
     /// to the previous owner close and resume.
-    fn moved(&self, match_id: &str) -> String {
+    fn moved(&self, match_id: &MatchId) -> String {
         format!("{}.match.{match_id}.moved", self.prefix)
     }
 

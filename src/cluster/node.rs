@@ -5,16 +5,17 @@
 //! (`matches::placement::ClusterPlacement`).
 
 use super::{Cluster, ClusterError};
+use crate::record::MatchId;
 use futures_util::{Stream, StreamExt};
 
 /// "Start this match": sent by the node that placed a match here, which waits for the answer.
 pub struct StartRequest {
-    match_id: String,
+    match_id: MatchId,
     reply: Option<async_nats::Subject>,
 }
 
 impl StartRequest {
-    pub fn match_id(&self) -> &str {
+    pub fn match_id(&self) -> &MatchId {
         &self.match_id
     }
 }
@@ -41,9 +42,18 @@ impl Cluster {
                 message: error.to_string(),
             })
         };
-        let starts = subscribed(starts)?.map(|request| StartRequest {
-            match_id: String::from_utf8_lossy(&request.payload).to_string(),
-            reply: request.reply,
+        // The id is parsed here, where it comes off the wire; only a node of this cluster
+        // sends these, so one that is not a match id is dropped (the sender times out).
+        let starts = subscribed(starts)?.filter_map(|request| {
+            let match_id = MatchId::parse(&String::from_utf8_lossy(&request.payload));
+            if match_id.is_err() {
+                tracing::warn!("start request without a match id");
+            }
+            let start = match_id.ok().map(|match_id| StartRequest {
+                match_id,
+                reply: request.reply,
+            });
+            std::future::ready(start)
         });
         let orphans = subscribed(orphans)?.map(|_| ());
         Ok((starts, orphans))
@@ -58,7 +68,7 @@ impl Cluster {
     }
 
     /// Asks `node_id` to start a match placed on it; `Err` if it did not confirm in time.
-    pub async fn ask_to_start(&self, node_id: &str, match_id: &str) -> Result<(), String> {
+    pub async fn ask_to_start(&self, node_id: &str, match_id: &MatchId) -> Result<(), String> {
         let subject = self.subjects.start(node_id);
         let answer = self
             .nats

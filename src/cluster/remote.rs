@@ -11,6 +11,7 @@ use super::wire::{self, FeedMessage};
 use crate::protocol::{
     CommandError, Mail, MatchMailbox, MatchReply, MatchRequest, Subscription, ViewerBatch,
 };
+use crate::record::MatchId;
 use crate::rules::Viewer;
 use async_nats::{RequestErrorKind, Subscriber};
 use futures_util::StreamExt;
@@ -41,11 +42,11 @@ impl From<RouteError> for CommandError {
 impl Cluster {
     /// A mailbox for a match this node does not run, read by a proxy that routes each request
     /// to the owner. Cheap: nothing crosses NATS until the mailbox is used.
-    pub fn remote_mailbox(self: &Arc<Self>, match_id: &str) -> MatchMailbox {
+    pub fn remote_mailbox(self: &Arc<Self>, match_id: &MatchId) -> MatchMailbox {
         let (sender, mailbox) = MatchMailbox::channel();
         let proxy = Proxy {
             cluster: self.clone(),
-            match_id: match_id.to_string(),
+            match_id: match_id.clone(),
             relays: Vec::new(),
         };
         tokio::spawn(proxy.run(mailbox));
@@ -55,7 +56,7 @@ impl Cluster {
 
 struct Proxy {
     cluster: Arc<Cluster>,
-    match_id: String,
+    match_id: MatchId,
     /// Dropped when the proxy ends, which stops the relays it started.
     relays: Vec<oneshot::Sender<()>>,
 }

@@ -4,6 +4,7 @@
 use super::Cluster;
 use super::wire::{self, FeedMessage};
 use crate::protocol::{MatchMailbox, MatchReply, MatchRequest, Protocol, ViewerBatch};
+use crate::record::MatchId;
 use crate::rules::Viewer;
 use futures_util::StreamExt;
 use std::collections::HashSet;
@@ -15,7 +16,7 @@ impl Cluster {
     /// `mailbox`. Returns once the subscription is registered with the NATS server, so a
     /// client told the match is live finds it; then tells sockets still bound to a previous
     /// owner that it moved here.
-    pub(crate) async fn serve_match(self: &Arc<Self>, match_id: &str, mailbox: impl Into<MatchMailbox>) {
+    pub(crate) async fn serve_match(self: &Arc<Self>, match_id: &MatchId, mailbox: impl Into<MatchMailbox>) {
         let mailbox = mailbox.into();
         let subject = self.subjects.requests(match_id);
         let mut requests = match self.nats.subscribe(subject).await {
@@ -30,7 +31,7 @@ impl Cluster {
         let _ = self.nats.flush().await;
         let _ = self.nats.publish(self.subjects.moved(match_id), "".into()).await;
         let cluster = self.clone();
-        let match_id = match_id.to_string();
+        let match_id = match_id.clone();
         tokio::spawn(async move {
             let mut relayed: HashSet<(Viewer, Protocol)> = HashSet::new();
             loop {
@@ -51,7 +52,7 @@ impl Cluster {
     /// up another socket's subscription.
     fn answer(
         self: &Arc<Self>,
-        match_id: &str,
+        match_id: &MatchId,
         mailbox: &MatchMailbox,
         message: async_nats::Message,
         relayed: &mut HashSet<(Viewer, Protocol)>,

@@ -29,7 +29,7 @@ async fn viewer_of(
     state: &AppState,
     headers: &HeaderMap,
     token: Option<&str>,
-    id: &str,
+    id: &MatchId,
 ) -> Result<Viewer, ApiError> {
     let token = token.or_else(|| bearer(headers));
     let seat = match optional_player(state, token).await? {
@@ -50,7 +50,6 @@ async fn log(
     id: MatchId,
     QueryParams(query): QueryParams<TokenQuery>,
 ) -> Result<Json<MatchLog>, ApiError> {
-    let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;
     let viewer = viewer_of(&state, &headers, query.token.as_deref(), &id).await?;
     let status = row.status();
@@ -78,7 +77,7 @@ async fn log(
         MatchStatus::Open | MatchStatus::Cancelled => Vec::new(),
     };
     Ok(Json(MatchLog {
-        match_id: id,
+        match_id: id.into_string(),
         status,
         entries,
     }))
@@ -89,7 +88,6 @@ async fn log(
     params(("id" = String, Path, description = "match id")),
     responses((status = 200, body = ref("#/components/schemas/Scorecard"))))]
 async fn scorecard(State(state): State<AppState>, id: MatchId) -> Result<Json<Scorecard>, ApiError> {
-    let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;
     let status = row.status();
     let game = super::game_of(&state, &row.game)?;
@@ -105,7 +103,7 @@ async fn scorecard(State(state): State<AppState>, id: MatchId) -> Result<Json<Sc
         .and_then(|json| serde_json::from_value::<Outcome>(json.0.clone()).ok());
     let card = game.scorecard(&row.options.0, &log)?;
     Ok(Json(Scorecard {
-        match_id: id,
+        match_id: id.into_string(),
         status,
         view: view.unwrap_or(serde_json::Value::Null),
         result,
@@ -118,7 +116,6 @@ async fn scorecard(State(state): State<AppState>, id: MatchId) -> Result<Json<Sc
     params(("id" = String, Path, description = "match id")),
     responses((status = 200, body = ref("#/components/schemas/VerifyBody"))))]
 async fn verify(State(state): State<AppState>, id: MatchId) -> Result<Json<VerifyBody>, ApiError> {
-    let id = id.into_string();
     let row = state.lobby.match_row(&id).await?;
     let report = if row.status() == MatchStatus::Finished {
         let game = super::game_of(&state, &row.game)?;
@@ -127,5 +124,8 @@ async fn verify(State(state): State<AppState>, id: MatchId) -> Result<Json<Verif
     } else {
         VerifyReport::NotFinished
     };
-    Ok(Json(VerifyBody { match_id: id, report }))
+    Ok(Json(VerifyBody {
+        match_id: id.into_string(),
+        report,
+    }))
 }

@@ -27,6 +27,7 @@ use super::AppState;
 use crate::accounts::Player;
 use crate::error::ApiError;
 use crate::input::Username;
+use crate::record::{MatchId, PlayerId};
 use crate::store::Store;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
@@ -147,7 +148,7 @@ impl AbuseConfig {
 pub struct AbuseLimits {
     per_ip: Option<Bucket<IpAddr>>,
     trusted_proxies: Vec<ipnet::IpNet>,
-    per_player: Option<Bucket<String>>,
+    per_player: Option<Bucket<PlayerId>>,
     max_open_matches: Option<u32>,
     logins_per_ip: Option<Bucket<IpAddr>>,
     logins_per_username: Option<Bucket<String>>,
@@ -259,7 +260,11 @@ impl AbuseLimits {
     /// upgrade: `rate_limited` past the address's or the node's connect rate,
     /// `spectators_full` past the match's or the address's open sockets. The slot is held
     /// for as long as the socket is open.
-    pub fn admit_spectator(&self, client: Option<IpAddr>, match_id: &str) -> Result<SpectatorSlot, ApiError> {
+    pub fn admit_spectator(
+        &self,
+        client: Option<IpAddr>,
+        match_id: &MatchId,
+    ) -> Result<SpectatorSlot, ApiError> {
         self.spectators.admit(client, match_id)
     }
 
@@ -321,7 +326,7 @@ struct Spectators {
 
 #[derive(Default)]
 struct OpenSpectators {
-    by_match: HashMap<String, u32>,
+    by_match: HashMap<MatchId, u32>,
     by_address: HashMap<IpAddr, u32>,
 }
 
@@ -348,7 +353,7 @@ impl Spectators {
         }
     }
 
-    fn admit(&self, client: Option<IpAddr>, match_id: &str) -> Result<SpectatorSlot, ApiError> {
+    fn admit(&self, client: Option<IpAddr>, match_id: &MatchId) -> Result<SpectatorSlot, ApiError> {
         if let (Some(bucket), Some(ip)) = (&self.per_ip, client) {
             bucket.take(&ip)?;
         }
@@ -374,13 +379,13 @@ impl Spectators {
             crate::telemetry::record_refusal("spectators_full");
             return Err(ApiError::SpectatorsFull);
         }
-        *open.by_match.entry(match_id.to_string()).or_default() += 1;
+        *open.by_match.entry(match_id.clone()).or_default() += 1;
         if let Some(ip) = client {
             *open.by_address.entry(ip).or_default() += 1;
         }
         Ok(SpectatorSlot {
             open: self.open.clone(),
-            match_id: match_id.to_string(),
+            match_id: match_id.clone(),
             client,
         })
     }
@@ -389,7 +394,7 @@ impl Spectators {
 /// One open spectator socket, counted against its match and its address until dropped.
 pub struct SpectatorSlot {
     open: std::sync::Arc<Mutex<OpenSpectators>>,
-    match_id: String,
+    match_id: MatchId,
     client: Option<IpAddr>,
 }
 
@@ -619,41 +624,45 @@ mod tests {
         };
         let limits = AbuseLimits::new(&config);
         let ip = |last: u8| Some(IpAddr::from([203, 0, 113, last]));
+        let (m, another_match) = (
+            MatchId::from_uuid(uuid::Uuid::from_u128(1)),
+            MatchId::from_uuid(uuid::Uuid::from_u128(2)),
+        );
         // Two open sockets from one address, then that address is full...
-        let first = limits.admit_spectator(ip(1), "m").expect("first");
-        let _second = limits.admit_spectator(ip(1), "m").expect("second");
+        let first = limits.admit_spectator(ip(1), &m).expect("first");
+        let _second = limits.admit_spectator(ip(1), &m).expect("second");
         assert!(matches!(
-            limits.admit_spectator(ip(1), "m"),
+            limits.admit_spectator(ip(1), &m),
             Err(ApiError::SpectatorsFull)
         ));
         // ...and out of connects too once its burst of three is spent.
         drop(first);
         assert!(matches!(
-            limits.admit_spectator(ip(1), "m"),
+            limits.admit_spectator(ip(1), &m),
             Err(ApiError::RateLimited { .. })
         ));
         // The match holds four at most, from any addresses.
         let _others: Vec<_> = (2..5)
-            .map(|last| limits.admit_spectator(ip(last), "m").expect("room"))
+            .map(|last| limits.admit_spectator(ip(last), &m).expect("room"))
             .collect();
         assert!(matches!(
-            limits.admit_spectator(ip(9), "m"),
+            limits.admit_spectator(ip(9), &m),
             Err(ApiError::SpectatorsFull)
         ));
-        assert!(limits.admit_spectator(ip(9), "another match").is_ok());
+        assert!(limits.admit_spectator(ip(9), &another_match).is_ok());
         // The node's own rate holds whatever the addresses.
         let node = AbuseLimits::new(&AbuseConfig {
             spectator_connects_per_second: 2,
             ..AbuseConfig::default()
         });
         let admitted = (0..10)
-            .filter(|last| node.admit_spectator(ip(*last), "m").is_ok())
+            .filter(|last| node.admit_spectator(ip(*last), &m).is_ok())
             .count();
         assert_eq!(admitted, 2, "two a second from ten addresses");
         // `--rate-limits off` turns every spectator limit off.
         let off = AbuseLimits::new(&AbuseConfig::off());
         let slots: Vec<_> = (0..100)
-            .map(|_| off.admit_spectator(ip(1), "m").expect("no limit"))
+            .map(|_| off.admit_spectator(ip(1), &m).expect("no limit"))
             .collect();
         assert_eq!(slots.len(), 100);
     }

@@ -84,7 +84,7 @@ async fn list(
         (status = 404, body = ref("#/components/schemas/ErrorBody")),
     ))]
 async fn show(State(state): State<AppState>, id: MatchId) -> Result<Json<MatchInfo>, ApiError> {
-    Ok(Json(state.lobby.match_info(id.as_str()).await?))
+    Ok(Json(state.lobby.match_info(&id).await?))
 }
 
 /// Takes a free seat; the match starts when every seat is taken.
@@ -101,7 +101,7 @@ async fn join(
 ) -> Result<Json<MatchInfo>, ApiError> {
     let player = require_player(&state, &headers).await?;
     state.limits.check_open_matches(&state.store, &player).await?;
-    Ok(Json(state.lobby.join(&player, id.as_str()).await?))
+    Ok(Json(state.lobby.join(&player, &id).await?))
 }
 
 /// Leaves an open match (freeing the seat) or forfeits a live one.
@@ -117,7 +117,7 @@ async fn leave(
     id: MatchId,
 ) -> Result<Json<MatchInfo>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    Ok(Json(state.lobby.leave(&player, id.as_str()).await?))
+    Ok(Json(state.lobby.leave(&player, &id).await?))
 }
 
 /// Initial read and write buffer of each WebSocket (see `docs/performance.md`).
@@ -155,7 +155,6 @@ async fn websocket(
     QueryParams(query): QueryParams<SocketQuery>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let id = id.into_string();
     let protocol = Protocol::from_query(query.protocol).map_err(ApiError::BadRequest)?;
     let token = query.token.as_deref().or_else(|| bearer(&headers));
     // A socket opened with a token closes when that session ends (see `accounts::sessions`).
@@ -253,7 +252,7 @@ const START_POLL: Duration = Duration::from_millis(500);
 /// events come as the subscription's backlog, wherever the match runs.
 async fn until_started(
     state: AppState,
-    id: String,
+    id: MatchId,
     player: Player,
     seat: Seat,
     protocol: Protocol,

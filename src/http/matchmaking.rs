@@ -52,7 +52,7 @@ async fn show(
     id: TicketId,
 ) -> Result<Json<Ticket>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    Ok(Json(state.matchmaker.ticket(&player, id.as_str()).await?))
+    Ok(Json(state.matchmaker.ticket(&player, &id).await?))
 }
 
 /// Cancels a waiting ticket.
@@ -65,5 +65,5 @@ async fn cancel(
     id: TicketId,
 ) -> Result<Json<Ticket>, ApiError> {
     let player = require_player(&state, &headers).await?;
-    Ok(Json(state.matchmaker.cancel_ticket(&player, id.as_str()).await?))
+    Ok(Json(state.matchmaker.cancel_ticket(&player, &id).await?))
 }

@@ -31,7 +31,7 @@ async fn create(
         .create_player(PlayerName::parse(&body.name)?)
         .await?;
     let created = PlayerCreated {
-        player_id: player.player_id,
+        player_id: player.player_id.into_string(),
         name: player.name,
         token,
     };

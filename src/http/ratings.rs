@@ -140,7 +140,6 @@ fn player_match(row: PlayerMatchRow) -> PlayerMatch {
         (status = 404, body = ref("#/components/schemas/ErrorBody")),
     ))]
 async fn profile(State(state): State<AppState>, id: PlayerId) -> Result<Json<PlayerProfile>, ApiError> {
-    let id = id.into_string();
     let store = &state.store;
     let player = store.player(&id).await?.ok_or(ApiError::NotFound("player"))?;
     let ratings = store
@@ -217,14 +216,13 @@ async fn matches(
     id: PlayerId,
     QueryParams(query): QueryParams<PageQuery>,
 ) -> Result<Json<PlayerMatches>, ApiError> {
-    let id = id.into_string();
     let store = &state.store;
     store.player(&id).await?.ok_or(ApiError::NotFound("player"))?;
     let (limit, offset) = (query.limit()?, query.offset()?);
     let mut rows = store.matches_of(&id, limit + 1, offset).await?;
     let next_cursor = next_cursor(&mut rows, limit, offset);
     Ok(Json(PlayerMatches {
-        player_id: id,
+        player_id: id.into_string(),
         matches: rows.into_iter().map(player_match).collect(),
         next_cursor,
     }))

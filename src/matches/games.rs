@@ -325,7 +325,7 @@ mod tests {
 
     fn row(options: Value, seed: &str) -> MatchRow {
         MatchRow {
-            match_id: "m".into(),
+            match_id: crate::record::MatchId::from_uuid(uuid::Uuid::nil()),
             game: "ctg".into(),
             options: sqlx::types::Json(options),
             status: crate::record::MatchStatus::Open,

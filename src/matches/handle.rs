@@ -5,6 +5,7 @@ pub use crate::protocol::{CommandError, Subscription, ViewerBatch};
 
 use crate::cluster::Cluster;
 use crate::protocol::{LogEntryBody, MatchMailbox, MatchReply, MatchRequest, Protocol};
+use crate::record::MatchId;
 use crate::rules::{Seat, Viewer};
 use serde_json::Value;
 use std::sync::Arc;
@@ -103,7 +104,7 @@ impl Cluster {
     /// the owner's. Cheap: nothing crosses NATS until the handle is used.
     pub fn remote_match(
         self: &Arc<Self>,
-        match_id: &str,
+        match_id: &MatchId,
         game: &'static str,
         max_command_bytes: usize,
     ) -> MatchHandle {

@@ -1,12 +1,13 @@
 //! The running actors by match id.
 
 use super::MatchHandle;
+use crate::record::MatchId;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
 #[derive(Default)]
 pub struct LiveMatches {
-    handles: Mutex<HashMap<String, MatchHandle>>,
+    handles: Mutex<HashMap<MatchId, MatchHandle>>,
     /// Fired whenever an actor starts here: sockets opened before their match started wait
     /// on it rather than poll (in a cluster the start may happen on another node, so they
     /// also poll, slowly).
@@ -14,11 +15,11 @@ pub struct LiveMatches {
 }
 
 impl LiveMatches {
-    pub fn get(&self, match_id: &str) -> Option<MatchHandle> {
+    pub fn get(&self, match_id: &MatchId) -> Option<MatchHandle> {
         self.lock().get(match_id).cloned()
     }
 
-    pub fn insert(&self, match_id: String, handle: MatchHandle) {
+    pub fn insert(&self, match_id: MatchId, handle: MatchHandle) {
         self.lock().insert(match_id, handle);
         self.started.notify_waiters();
     }
@@ -30,13 +31,13 @@ impl LiveMatches {
     }
 
     /// Called by an actor when its match ends.
-    pub fn remove(&self, match_id: &str) {
+    pub fn remove(&self, match_id: &MatchId) {
         self.lock().remove(match_id);
     }
 
     /// Removes the entry only if its actor has closed its mailbox: a match this node lost may
     /// have been claimed back and started anew under the same id by then.
-    pub(crate) fn remove_closed(&self, match_id: &str) {
+    pub(crate) fn remove_closed(&self, match_id: &MatchId) {
         let mut handles = self.lock();
         if handles.get(match_id).is_some_and(MatchHandle::is_closed) {
             handles.remove(match_id);
@@ -44,7 +45,7 @@ impl LiveMatches {
     }
 
     /// Every running match and its handle (the cluster's lease check walks them).
-    pub fn entries(&self) -> Vec<(String, MatchHandle)> {
+    pub fn entries(&self) -> Vec<(MatchId, MatchHandle)> {
         self.lock()
             .iter()
             .map(|(match_id, handle)| (match_id.clone(), handle.clone()))
@@ -64,7 +65,7 @@ impl LiveMatches {
         self.len() == 0
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, MatchHandle>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<MatchId, MatchHandle>> {
         // A panic while holding this lock cannot leave the map half-updated, so keep going.
         self.handles
             .lock()

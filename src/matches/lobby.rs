@@ -11,7 +11,7 @@ use crate::fairness;
 use crate::input::InputLimits;
 use crate::protocol::{CreateMatch, MatchInfo, Opponent, SeatInfo};
 use crate::record::Clocks;
-use crate::record::MatchStatus;
+use crate::record::{MatchId, MatchStatus, PlayerId};
 use crate::rules::{BotLevel, Outcome, Seat};
 use crate::store::{GroupPolicy, Journal, MatchRow, SeatRow, Store, StoreError};
 use chrono::Utc;
@@ -158,7 +158,7 @@ impl Lobby {
         self.match_info(&row.match_id).await
     }
 
-    pub async fn join(&self, player: &Player, match_id: &str) -> Result<MatchInfo, LobbyError> {
+    pub async fn join(&self, player: &Player, match_id: &MatchId) -> Result<MatchInfo, LobbyError> {
         let _guard = self.seats_lock.lock().await;
         let row = self
             .store
@@ -171,7 +171,7 @@ impl Lobby {
         let seats = self.store.seats(match_id).await?;
         if seats
             .iter()
-            .any(|seat| seat.player_id.as_deref() == Some(&player.player_id))
+            .any(|seat| seat.player_id.as_ref() == Some(&player.player_id))
         {
             return Err(LobbyError::AlreadySeated);
         }
@@ -205,7 +205,7 @@ impl Lobby {
 
     /// Leaving an open match frees the seat (the last one out cancels it); leaving a live
     /// match forfeits it.
-    pub async fn leave(&self, player: &Player, match_id: &str) -> Result<MatchInfo, LobbyError> {
+    pub async fn leave(&self, player: &Player, match_id: &MatchId) -> Result<MatchInfo, LobbyError> {
         let guard = self.seats_lock.lock().await;
         let row = self
             .store
@@ -215,7 +215,7 @@ impl Lobby {
         let seats = self.store.seats(match_id).await?;
         let mine = seats
             .iter()
-            .find(|seat| seat.player_id.as_deref() == Some(&player.player_id))
+            .find(|seat| seat.player_id.as_ref() == Some(&player.player_id))
             .ok_or(LobbyError::NotSeated)?;
         match row.status() {
             MatchStatus::Open => {
@@ -241,7 +241,7 @@ impl Lobby {
 
     /// Marks the match live and has the placement run its actor, which logs the game's
     /// start. Returns once the start is durably logged.
-    pub async fn start(&self, match_id: &str) -> Result<(), LobbyError> {
+    pub async fn start(&self, match_id: &MatchId) -> Result<(), LobbyError> {
         self.store
             .set_status(match_id, MatchStatus::Live, Utc::now())
             .await?;
@@ -274,14 +274,14 @@ impl Lobby {
         self.placement.shutdown().await
     }
 
-    pub async fn match_row(&self, match_id: &str) -> Result<MatchRow, LobbyError> {
+    pub async fn match_row(&self, match_id: &MatchId) -> Result<MatchRow, LobbyError> {
         self.store
             .get_match(match_id)
             .await?
             .ok_or(LobbyError::MatchNotFound)
     }
 
-    pub async fn match_info(&self, match_id: &str) -> Result<MatchInfo, LobbyError> {
+    pub async fn match_info(&self, match_id: &MatchId) -> Result<MatchInfo, LobbyError> {
         let row = self.match_row(match_id).await?;
         Ok(self.info_of(row).await?)
     }
@@ -305,7 +305,7 @@ impl Lobby {
                 .collect(),
             // The seed stays secret until the match is over: it predicts every die.
             seed: (status == MatchStatus::Finished).then(|| row.seed.clone()),
-            match_id: row.match_id,
+            match_id: row.match_id.into_string(),
             game: row.game,
             options: row.options.0,
             status,
@@ -335,11 +335,11 @@ impl Lobby {
     }
 
     /// The seat a player holds in a match, if any.
-    pub async fn seat_of(&self, player: &Player, match_id: &str) -> Result<Option<Seat>, StoreError> {
+    pub async fn seat_of(&self, player: &Player, match_id: &MatchId) -> Result<Option<Seat>, StoreError> {
         let seats = self.store.seats(match_id).await?;
         Ok(seats
             .iter()
-            .find(|seat| seat.player_id.as_deref() == Some(&player.player_id))
+            .find(|seat| seat.player_id.as_ref() == Some(&player.player_id))
             .map(|seat| Seat(seat.seat as u8)))
     }
 }
@@ -361,7 +361,7 @@ pub fn options_object(options: Option<Value>) -> Result<Option<Value>, GameError
 pub fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: Clocks) -> MatchRow {
     let seed = fairness::new_seed();
     MatchRow {
-        match_id: uuid::Uuid::new_v4().to_string(),
+        match_id: MatchId::from_uuid(uuid::Uuid::new_v4()),
         game: game.to_string(),
         options: Json(options),
         status: MatchStatus::Open,
@@ -380,12 +380,12 @@ pub fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: Clocks)
 }
 
 /// A seat for `player_id`, or for a `normal` bot when there is none (matchmaking's fallback).
-pub fn seat_row(match_id: &str, seat: u8, player_id: Option<&str>) -> SeatRow {
+pub fn seat_row(match_id: &MatchId, seat: u8, player_id: Option<&PlayerId>) -> SeatRow {
     match player_id {
         Some(player_id) => SeatRow {
-            match_id: match_id.to_string(),
+            match_id: match_id.clone(),
             seat: i32::from(seat),
-            player_id: Some(player_id.to_string()),
+            player_id: Some(player_id.clone()),
             bot: false,
             bot_level: None,
         },
@@ -393,9 +393,9 @@ pub fn seat_row(match_id: &str, seat: u8, player_id: Option<&str>) -> SeatRow {
     }
 }
 
-fn bot_seat_row(match_id: &str, seat: u8, level: BotLevel) -> SeatRow {
+fn bot_seat_row(match_id: &MatchId, seat: u8, level: BotLevel) -> SeatRow {
     SeatRow {
-        match_id: match_id.to_string(),
+        match_id: match_id.clone(),
         seat: i32::from(seat),
         player_id: None,
         bot: true,

@@ -31,7 +31,7 @@ pub use lobby::{Lobby, LobbyError, new_match_row, options_object, seat_row};
 pub use placement::{Actors, ClusterPlacement, LocalPlacement, Placement};
 pub use sockets::{SocketPlan, SocketPlanner};
 
-use crate::record::Clocks;
+use crate::record::{Clocks, MatchId};
 use crate::store::{Fence, Journal, SeatRow, Store};
 use std::sync::Arc;
 
@@ -42,7 +42,7 @@ pub struct ActorContext {
     /// Where the actor appends its log: group-committed with other matches' appends.
     pub journal: Journal,
     pub live: Arc<LiveMatches>,
-    pub match_id: String,
+    pub match_id: MatchId,
     pub clocks: Clocks,
     pub seats: Vec<SeatRow>,
     pub seed_commitment: String,

@@ -5,7 +5,7 @@
 
 use super::{GameError, Lobby, LobbyError, MatchHandle, Subscription};
 use crate::protocol::{Protocol, Snapshot};
-use crate::record::MatchStatus;
+use crate::record::{MatchId, MatchStatus};
 use crate::rules::{Outcome, Seat, Viewer};
 use crate::store::{MatchRow, Store};
 use std::sync::Arc;
@@ -50,7 +50,7 @@ impl SocketPlanner {
     /// unseated; cancelled).
     pub async fn plan(
         &self,
-        match_id: &str,
+        match_id: &MatchId,
         viewer: Viewer,
         resume_from: Option<i64>,
         protocol: Protocol,
@@ -118,7 +118,7 @@ fn snapshot(
         .and_then(|json| serde_json::from_value::<Outcome>(json.0.clone()).ok());
     Snapshot {
         protocol: protocol.number(),
-        match_id: row.match_id.clone(),
+        match_id: row.match_id.to_string(),
         game: row.game.clone(),
         status,
         seat: match viewer {
@@ -139,7 +139,7 @@ fn snapshot(
 /// through the engine: tens of milliseconds for a long match, too dear to spend on every
 /// socket anyone opens to it (spectators need no account).
 struct FinishedSnapshots {
-    cache: std::sync::Mutex<hashlink::LruCache<(String, Viewer, u32), Snapshot>>,
+    cache: std::sync::Mutex<hashlink::LruCache<(MatchId, Viewer, u32), Snapshot>>,
 }
 
 /// Snapshots kept: a few KiB each (a CTG view is about 8 KiB), a few MiB in all.
@@ -154,12 +154,12 @@ impl Default for FinishedSnapshots {
 }
 
 impl FinishedSnapshots {
-    fn get(&self, key: &(String, Viewer, u32)) -> Option<Snapshot> {
+    fn get(&self, key: &(MatchId, Viewer, u32)) -> Option<Snapshot> {
         let mut cache = self.cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         cache.get(key).cloned()
     }
 
-    fn put(&self, key: (String, Viewer, u32), snapshot: Snapshot) {
+    fn put(&self, key: (MatchId, Viewer, u32), snapshot: Snapshot) {
         let mut cache = self.cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         cache.insert(key, snapshot);
     }

@@ -20,7 +20,7 @@ pub use plan::{Plan, plan};
 use crate::accounts::Player;
 use crate::matches::{GameError, Lobby, LobbyError, new_match_row, options_object, seat_row};
 use crate::protocol::{CreateTicket, Ticket};
-use crate::record::Clocks;
+use crate::record::{Clocks, MatchId, TicketId};
 use crate::store::{PairedMatch, Store, StoreError, TicketRow, WaitingTicket};
 use chrono::Utc;
 use std::sync::Arc;
@@ -70,7 +70,11 @@ impl Matchmaker {
     }
 
     /// Stores a waiting ticket (with the player's current rating) without pairing it.
-    pub async fn enqueue(&self, player: &Player, request: CreateTicket) -> Result<String, MatchmakingError> {
+    pub async fn enqueue(
+        &self,
+        player: &Player,
+        request: CreateTicket,
+    ) -> Result<TicketId, MatchmakingError> {
         let options = options_object(request.options)?;
         let game = self
             .lobby
@@ -85,7 +89,7 @@ impl Matchmaker {
             .await?
             .unwrap_or_else(|| crate::ratings::Rating::default().rating);
         let ticket = WaitingTicket {
-            ticket_id: uuid::Uuid::new_v4().to_string(),
+            ticket_id: TicketId::from_uuid(uuid::Uuid::new_v4()),
             player_id: player.player_id.clone(),
             game: game.id().to_string(),
             options_key: serde_json::to_string(&options).map_err(MatchmakingError::OptionsKey)?,
@@ -100,7 +104,7 @@ impl Matchmaker {
     }
 
     /// One pass: pairs what can be paired now and starts those matches. Returns their ids.
-    pub async fn run_pass(&self) -> Result<Vec<String>, MatchmakingError> {
+    pub async fn run_pass(&self) -> Result<Vec<MatchId>, MatchmakingError> {
         let _one_at_a_time = self.pass.lock().await;
         let config = self.config;
         let clocks = self.lobby.clocks();
@@ -130,7 +134,7 @@ impl Matchmaker {
         self.ticket(player, &ticket_id).await
     }
 
-    pub async fn ticket(&self, player: &Player, ticket_id: &str) -> Result<Ticket, MatchmakingError> {
+    pub async fn ticket(&self, player: &Player, ticket_id: &TicketId) -> Result<Ticket, MatchmakingError> {
         let row = self
             .store
             .ticket(ticket_id)
@@ -143,7 +147,11 @@ impl Matchmaker {
     }
 
     /// Cancels a waiting ticket; a matched one stays matched.
-    pub async fn cancel_ticket(&self, player: &Player, ticket_id: &str) -> Result<Ticket, MatchmakingError> {
+    pub async fn cancel_ticket(
+        &self,
+        player: &Player,
+        ticket_id: &TicketId,
+    ) -> Result<Ticket, MatchmakingError> {
         self.ticket(player, ticket_id).await?;
         self.store.cancel_ticket(ticket_id).await?;
         self.ticket(player, ticket_id).await
@@ -184,7 +192,7 @@ pub fn paired_matches(waiting: &[WaitingTicket], plans: &[Plan], clocks: Clocks)
             .map(|seat| {
                 let player = members
                     .get(usize::from(seat))
-                    .map(|index| waiting[*index].player_id.as_str());
+                    .map(|index| &waiting[*index].player_id);
                 seat_row(&row.match_id, seat, player)
             })
             .collect();
@@ -220,9 +228,9 @@ fn record_pass(waiting: &[WaitingTicket], plans: &[Plan], now: chrono::DateTime<
 
 fn ticket_body(row: TicketRow) -> Ticket {
     Ticket {
-        ticket_id: row.ticket_id,
+        ticket_id: row.ticket_id.into_string(),
         game: row.game,
         status: row.status,
-        match_id: row.match_id,
+        match_id: row.match_id.map(MatchId::into_string),
     }
 }

@@ -70,6 +70,7 @@ pub fn plan(waiting: &[WaitingTicket], now: DateTime<Utc>, config: &MatchmakingC
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::{PlayerId, TicketId};
     use chrono::TimeDelta;
     use serde_json::Value;
 
@@ -77,10 +78,18 @@ mod tests {
         DateTime::<Utc>::UNIX_EPOCH + TimeDelta::seconds(seconds)
     }
 
+    /// The UUID spelled by a short name's bytes (zero-padded): distinct names give distinct
+    /// ids, in the names' order.
+    fn named(name: &str) -> uuid::Uuid {
+        let mut bytes = [0; 16];
+        bytes[..name.len()].copy_from_slice(name.as_bytes());
+        uuid::Uuid::from_bytes(bytes)
+    }
+
     fn ticket(id: &str, player: &str, rating: f64, created: i64) -> WaitingTicket {
         WaitingTicket {
-            ticket_id: id.into(),
-            player_id: player.into(),
+            ticket_id: TicketId::from_uuid(named(id)),
+            player_id: PlayerId::from_uuid(named(player)),
             game: "ctg".into(),
             options: Value::Null,
             options_key: "{}".into(),

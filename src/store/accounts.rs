@@ -1,12 +1,13 @@
 //! Claimed accounts (`player_login`) and the sessions every bearer token is (`player_session`).
 
 use super::{Store, StoreError, StoreResult};
+use crate::record::PlayerId;
 use chrono::{DateTime, Utc};
 
 /// A claimed player's login: what a password is checked against.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct LoginRow {
-    pub player_id: String,
+    pub player_id: PlayerId,
     pub name: String,
     pub username: String,
     pub password_hash: String,
@@ -15,7 +16,7 @@ pub struct LoginRow {
 /// The player a session opens, with when the session ends.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct SessionRow {
-    pub player_id: String,
+    pub player_id: PlayerId,
     pub name: String,
     pub expires_at: Option<DateTime<Utc>>,
 }
@@ -31,7 +32,7 @@ impl SessionRow {
 /// A player's account as its owner sees it.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct AccountRow {
-    pub player_id: String,
+    pub player_id: PlayerId,
     pub name: String,
     pub username: Option<String>,
     pub claimed_at: Option<DateTime<Utc>>,
@@ -66,7 +67,7 @@ impl Store {
     pub async fn insert_session(
         &self,
         token_hash: &str,
-        player_id: &str,
+        player_id: &PlayerId,
         now: DateTime<Utc>,
         expires_at: Option<DateTime<Utc>>,
     ) -> StoreResult<()> {
@@ -78,7 +79,7 @@ impl Store {
 
     /// Deletes the player's sessions that ended before `now`, so the table does not grow
     /// with every login of a long-lived account. Returns how many went.
-    pub async fn purge_expired_sessions(&self, player_id: &str, now: DateTime<Utc>) -> StoreResult<u64> {
+    pub async fn purge_expired_sessions(&self, player_id: &PlayerId, now: DateTime<Utc>) -> StoreResult<u64> {
         // Compared in SQL: PostgreSQL orders timestamps natively, and SQLite holds sqlx's
         // RFC 3339 text in UTC, which sorts as time does. Letting a token in never rests on
         // that: [`Store::session`] leaves the expiry check to the caller's clock.
@@ -95,7 +96,7 @@ impl Store {
     }
 
     /// Ends every session of a player. Returns their token hashes (their sockets close).
-    pub async fn delete_sessions_of(&self, player_id: &str) -> StoreResult<Vec<String>> {
+    pub async fn delete_sessions_of(&self, player_id: &PlayerId) -> StoreResult<Vec<String>> {
         const SQL: &str = "DELETE FROM player_session WHERE player_id = $1 RETURNING token_hash";
         Ok(with_pool!(self, pool => sqlx::query_scalar(SQL)
             .bind(player_id).fetch_all(pool).await)?)
@@ -103,7 +104,7 @@ impl Store {
 
     /// The token hashes of a player's sessions that have no expiry (a guest's token), which a
     /// claim is about to give one.
-    pub async fn open_ended_sessions_of(&self, player_id: &str) -> StoreResult<Vec<String>> {
+    pub async fn open_ended_sessions_of(&self, player_id: &PlayerId) -> StoreResult<Vec<String>> {
         const SQL: &str = "SELECT token_hash FROM player_session WHERE player_id = $1 AND expires_at IS NULL";
         Ok(with_pool!(self, pool => sqlx::query_scalar(SQL)
             .bind(player_id).fetch_all(pool).await)?)
@@ -137,7 +138,7 @@ impl Store {
         Ok(existing)
     }
 
-    pub async fn account(&self, player_id: &str) -> StoreResult<Option<AccountRow>> {
+    pub async fn account(&self, player_id: &PlayerId) -> StoreResult<Option<AccountRow>> {
         const SQL: &str = "SELECT p.player_id, p.name, l.username, l.claimed_at FROM player p \
              LEFT JOIN player_login l ON l.player_id = p.player_id WHERE p.player_id = $1";
         Ok(with_pool!(self, pool => sqlx::query_as::<_, AccountRow>(SQL)
@@ -156,7 +157,7 @@ impl Store {
     /// back in, no token needs to live for ever.
     pub async fn claim(
         &self,
-        player_id: &str,
+        player_id: &PlayerId,
         username: &str,
         password_hash: &str,
         now: DateTime<Utc>,

@@ -6,6 +6,7 @@
 //! [`StoreError::Unsupported`].
 
 use super::{Store, StoreError, StoreResult};
+use crate::record::MatchId;
 use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 
@@ -17,7 +18,7 @@ pub struct Fence(pub i64);
 /// A lease a node holds: the match and the epoch its writes must carry.
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct Lease {
-    pub match_id: String,
+    pub match_id: MatchId,
     pub epoch: i64,
 }
 
@@ -159,7 +160,7 @@ impl Store {
 
     /// The first lease of a match that has just gone live, held by `node_id`; `None` if the
     /// match already has one (another node placed it first).
-    pub async fn place_match(&self, match_id: &str, node_id: &str) -> StoreResult<Option<Lease>> {
+    pub async fn place_match(&self, match_id: &MatchId, node_id: &str) -> StoreResult<Option<Lease>> {
         const SQL: &str = "INSERT INTO match_lease (match_id, node_id, epoch, taken_at) \
              VALUES ($1, $2, 1, now()) ON CONFLICT (match_id) DO NOTHING RETURNING match_id, epoch";
         Ok(sqlx::query_as::<_, Lease>(SQL)
@@ -184,7 +185,7 @@ impl Store {
     }
 
     /// The lease `node_id` holds on a match, if it holds one.
-    pub async fn lease_held(&self, match_id: &str, node_id: &str) -> StoreResult<Option<Lease>> {
+    pub async fn lease_held(&self, match_id: &MatchId, node_id: &str) -> StoreResult<Option<Lease>> {
         const SQL: &str = "SELECT match_id, epoch FROM match_lease WHERE match_id = $1 AND node_id = $2";
         Ok(sqlx::query_as::<_, Lease>(SQL)
             .bind(match_id)
@@ -240,7 +241,7 @@ impl Store {
 /// `UPDATE` of the row) waits for this transaction, and one that came first is seen here.
 pub(super) async fn check_fences(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
-    fences: &[(&str, Fence)],
+    fences: &[(&MatchId, Fence)],
 ) -> StoreResult<()> {
     if fences.is_empty() {
         return Ok(());
@@ -249,7 +250,7 @@ pub(super) async fn check_fences(
          JOIN UNNEST($1::text[], $2::int8[]) AS f(match_id, epoch) \
            ON l.match_id = f.match_id AND l.epoch = f.epoch \
          FOR SHARE OF l";
-    let match_ids: Vec<&str> = fences.iter().map(|(match_id, _)| *match_id).collect();
+    let match_ids: Vec<&str> = fences.iter().map(|(match_id, _)| match_id.as_str()).collect();
     let epochs: Vec<i64> = fences.iter().map(|(_, Fence(epoch))| *epoch).collect();
     let held: Vec<String> = sqlx::query_scalar(SQL)
         .bind(&match_ids)

@@ -1,6 +1,7 @@
 //! Read side of ratings and match history: leaderboards, profiles, a player's matches.
 
 use super::{Store, StoreResult};
+use crate::record::PlayerId;
 use crate::rules::{CareerFigure, CareerView};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -62,13 +63,13 @@ impl Store {
             .bind(game).bind(format).bind(limit).bind(offset).fetch_all(pool).await)?)
     }
 
-    pub async fn player(&self, player_id: &str) -> StoreResult<Option<PlayerRow>> {
+    pub async fn player(&self, player_id: &PlayerId) -> StoreResult<Option<PlayerRow>> {
         const SQL: &str = "SELECT player_id, name, created_at FROM player WHERE player_id = $1";
         Ok(with_pool!(self, pool => sqlx::query_as::<_, PlayerRow>(SQL)
             .bind(player_id).fetch_optional(pool).await)?)
     }
 
-    pub async fn ratings_of(&self, player_id: &str) -> StoreResult<Vec<MatchRatingRow>> {
+    pub async fn ratings_of(&self, player_id: &PlayerId) -> StoreResult<Vec<MatchRatingRow>> {
         const SQL: &str = "SELECT game, format, rating, deviation, matches, wins FROM rating \
              WHERE player_id = $1 ORDER BY game, format";
         Ok(with_pool!(self, pool => sqlx::query_as::<_, MatchRatingRow>(SQL)
@@ -78,7 +79,7 @@ impl Store {
     /// A player's matches, newest first, with the rating change of rated ones.
     pub async fn matches_of(
         &self,
-        player_id: &str,
+        player_id: &PlayerId,
         limit: i64,
         offset: i64,
     ) -> StoreResult<Vec<PlayerMatchRow>> {
@@ -147,7 +148,7 @@ impl Store {
     /// finished a match of, as `(game, figures)` in the order given.
     pub async fn careers_of(
         &self,
-        player_id: &str,
+        player_id: &PlayerId,
         careers: impl IntoIterator<Item = (&'static str, CareerView)>,
     ) -> StoreResult<Vec<(&'static str, CareerRow)>> {
         let mut found = Vec::new();

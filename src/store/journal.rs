@@ -26,7 +26,7 @@
 use super::cluster::{Fence, check_fences};
 use super::writes::MatchWrites;
 use super::{DbSettings, Store, StoreError, StoreResult, within};
-use crate::record::{EntryKind, Finish, NewEntry};
+use crate::record::{EntryKind, Finish, MatchId, NewEntry};
 use chrono::{DateTime, Utc};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
@@ -80,7 +80,7 @@ impl GroupPolicy {
 
 /// One actor's append, waiting for its group's commit.
 struct Append {
-    match_id: String,
+    match_id: MatchId,
     entries: Vec<NewEntry>,
     finish: Option<Finish>,
     at: DateTime<Utc>,
@@ -100,7 +100,7 @@ pub struct Unwritten {
 impl Append {
     /// An append and the receipt its commit (or failure) will be reported on.
     fn new(
-        match_id: &str,
+        match_id: &MatchId,
         entries: Vec<NewEntry>,
         finish: Option<Finish>,
         at: DateTime<Utc>,
@@ -108,7 +108,7 @@ impl Append {
     ) -> (Append, Receipt) {
         let (done, committed) = oneshot::channel();
         let append = Append {
-            match_id: match_id.to_string(),
+            match_id: match_id.clone(),
             entries,
             finish,
             at,
@@ -160,7 +160,7 @@ impl Journal {
     pub async fn enqueue_by(
         &self,
         deadline: tokio::time::Instant,
-        match_id: &str,
+        match_id: &MatchId,
         entries: Vec<NewEntry>,
         finish: Option<Finish>,
         at: DateTime<Utc>,
@@ -182,7 +182,7 @@ impl Journal {
     /// Queues an append and returns its [`Receipt`] without waiting for the commit.
     pub async fn enqueue(
         &self,
-        match_id: &str,
+        match_id: &MatchId,
         entries: Vec<NewEntry>,
         finish: Option<Finish>,
         at: DateTime<Utc>,
@@ -196,7 +196,7 @@ impl Journal {
     /// transaction holding them has committed, exactly like [`Store::append`].
     pub async fn append(
         &self,
-        match_id: &str,
+        match_id: &MatchId,
         entries: Vec<NewEntry>,
         finish: Option<Finish>,
         at: DateTime<Utc>,
@@ -306,12 +306,12 @@ impl Store {
                 append
                     .entries
                     .iter()
-                    .map(move |entry| (append.match_id.as_str(), entry, append.at))
+                    .map(move |entry| (&append.match_id, entry, append.at))
             })
             .collect();
-        let fences: Vec<(&str, Fence)> = group
+        let fences: Vec<(&MatchId, Fence)> = group
             .iter()
-            .filter_map(|append| Some((append.match_id.as_str(), append.fence?)))
+            .filter_map(|append| Some((&append.match_id, append.fence?)))
             .collect();
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
@@ -328,23 +328,23 @@ impl Store {
     }
 }
 
-type Row<'a> = (&'a str, &'a NewEntry, DateTime<Utc>);
+type Row<'a> = (&'a MatchId, &'a NewEntry, DateTime<Utc>);
 
 /// Checks the writers' lease epochs inside a journal transaction (cluster mode, PostgreSQL).
 /// A twin: the leases live in PostgreSQL only, so SQLite has nothing to check and refuses a
 /// fenced append outright.
 pub(super) trait CheckFences {
-    async fn check_fences(&mut self, fences: &[(&str, Fence)]) -> StoreResult<()>;
+    async fn check_fences(&mut self, fences: &[(&MatchId, Fence)]) -> StoreResult<()>;
 }
 
 impl CheckFences for sqlx::Transaction<'_, sqlx::Postgres> {
-    async fn check_fences(&mut self, fences: &[(&str, Fence)]) -> StoreResult<()> {
+    async fn check_fences(&mut self, fences: &[(&MatchId, Fence)]) -> StoreResult<()> {
         check_fences(self, fences).await
     }
 }
 
 impl CheckFences for sqlx::Transaction<'_, sqlx::Sqlite> {
-    async fn check_fences(&mut self, fences: &[(&str, Fence)]) -> StoreResult<()> {
+    async fn check_fences(&mut self, fences: &[(&MatchId, Fence)]) -> StoreResult<()> {
         if fences.is_empty() {
             Ok(())
         } else {
@@ -365,7 +365,7 @@ impl InsertRows for sqlx::Transaction<'_, sqlx::Postgres> {
     async fn insert_rows(&mut self, rows: &[Row<'_>]) -> Result<(), sqlx::Error> {
         const SQL: &str = "INSERT INTO match_event (match_id, seq, at, kind, payload) \
              SELECT * FROM UNNEST($1::text[], $2::int8[], $3::timestamptz[], $4::text[], $5::text[]::jsonb[])";
-        let match_ids: Vec<&str> = rows.iter().map(|(match_id, _, _)| *match_id).collect();
+        let match_ids: Vec<&str> = rows.iter().map(|(match_id, _, _)| match_id.as_str()).collect();
         let seqs: Vec<i64> = rows.iter().map(|(_, entry, _)| entry.seq).collect();
         let ats: Vec<DateTime<Utc>> = rows.iter().map(|(_, _, at)| *at).collect();
         let kinds: Vec<EntryKind> = rows.iter().map(|(_, entry, _)| entry.kind).collect();
@@ -439,8 +439,8 @@ mod tests {
             .execute_unchecked(
                 "INSERT INTO \"match\" (match_id, game, options, status, seat_count, turn_clock_ms, \
                  disconnect_grace_ms, seed_commitment, seed, created_at) \
-                 VALUES ('a', 'ctg', '{}', 'live', 2, 1000, 1000, 'c', 's', '2026-01-01T00:00:00Z'), \
-                        ('b', 'ctg', '{}', 'live', 2, 1000, 1000, 'c', 's', '2026-01-01T00:00:00Z')",
+                 VALUES ('00000000-0000-0000-0000-000000000001', 'ctg', '{}', 'live', 2, 1000, 1000, 'c', 's', '2026-01-01T00:00:00Z'), \
+                        ('00000000-0000-0000-0000-000000000002', 'ctg', '{}', 'live', 2, 1000, 1000, 'c', 's', '2026-01-01T00:00:00Z')",
             )
             .await
             .expect("matches");
@@ -469,19 +469,23 @@ mod tests {
             },
         );
         let mut tasks = Vec::new();
+        let (a, b) = (
+            MatchId::from_uuid(uuid::Uuid::from_u128(1)),
+            MatchId::from_uuid(uuid::Uuid::from_u128(2)),
+        );
         for (match_id, seq) in (1..=40)
-            .map(|seq| ("a", seq))
-            .chain((1..=40).map(|seq| ("b", seq)))
+            .map(|seq| (a.clone(), seq))
+            .chain((1..=40).map(|seq| (b.clone(), seq)))
         {
             let journal = journal.clone();
             let store = store.clone();
             tasks.push(tokio::spawn(async move {
                 journal
-                    .append(match_id, vec![entry(seq)], None, Utc::now())
+                    .append(&match_id, vec![entry(seq)], None, Utc::now())
                     .await
                     .expect("append");
                 // The reply means committed: a separate read must already see the row.
-                let log = store.log(match_id).await.expect("log");
+                let log = store.log(&match_id).await.expect("log");
                 assert!(
                     log.iter().any(|row| row.seq == seq),
                     "{match_id}/{seq} not durable at ack"
@@ -491,13 +495,13 @@ mod tests {
         for task in tasks {
             task.await.expect("task");
         }
-        let duplicate = journal.append("a", vec![entry(7)], None, Utc::now());
-        let fresh = journal.append("b", vec![entry(41)], None, Utc::now());
+        let duplicate = journal.append(&a, vec![entry(7)], None, Utc::now());
+        let fresh = journal.append(&b, vec![entry(41)], None, Utc::now());
         let (duplicate, fresh) = tokio::join!(duplicate, fresh);
         assert!(duplicate.is_err(), "a taken seq must be refused");
         fresh.expect("the other append of the same group still commits");
-        assert_eq!(store.log("a").await.expect("log").len(), 40);
-        assert_eq!(store.log("b").await.expect("log").len(), 41);
+        assert_eq!(store.log(&a).await.expect("log").len(), 40);
+        assert_eq!(store.log(&b).await.expect("log").len(), 41);
     }
 
     /// A group whose transaction cannot get the write lock (another connection holds it, and
@@ -518,8 +522,9 @@ mod tests {
             .execute(&mut holder)
             .await
             .expect("lock");
+        let a = MatchId::from_uuid(uuid::Uuid::from_u128(1));
         let started = Instant::now();
-        let failed = journal.append("a", vec![entry(1)], None, Utc::now()).await;
+        let failed = journal.append(&a, vec![entry(1)], None, Utc::now()).await;
         let waited = started.elapsed();
         assert!(matches!(failed, Err(StoreError::Unavailable(_))), "{failed:?}");
         assert!(
@@ -531,9 +536,9 @@ mod tests {
             .await
             .expect("unlock");
         journal
-            .append("a", vec![entry(1)], None, Utc::now())
+            .append(&a, vec![entry(1)], None, Utc::now())
             .await
             .expect("the same seq commits once the lock is gone: the first write left nothing");
-        assert_eq!(store.log("a").await.expect("log").len(), 1);
+        assert_eq!(store.log(&a).await.expect("log").len(), 1);
     }
 }

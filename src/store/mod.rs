@@ -19,7 +19,7 @@ mod writes;
 
 pub use rows::{MatchRow, SeatRow};
 
-use crate::record::{EntryKind, Finish, LogEntry, MatchStatus, NewEntry};
+use crate::record::{EntryKind, Finish, LogEntry, MatchId, MatchStatus, NewEntry, PlayerId};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::postgres::{PgPool, PgPoolOptions};
@@ -247,7 +247,7 @@ impl Store {
     /// expires while the account is unclaimed) in one transaction.
     pub async fn insert_player(
         &self,
-        player_id: &str,
+        player_id: &PlayerId,
         name: &str,
         token_hash: &str,
         now: DateTime<Utc>,
@@ -284,7 +284,7 @@ impl Store {
         Ok(())
     }
 
-    pub async fn delete_seat(&self, match_id: &str, seat: i32) -> StoreResult<()> {
+    pub async fn delete_seat(&self, match_id: &MatchId, seat: i32) -> StoreResult<()> {
         const SQL: &str = "DELETE FROM match_seat WHERE match_id = $1 AND seat = $2";
         with_pool!(self, pool => sqlx::query(SQL).bind(match_id).bind(seat).execute(pool).await.map(|_| ()))?;
         Ok(())
@@ -293,7 +293,7 @@ impl Store {
     /// Moves a match to `live` (stamping `started_at`) or `cancelled`.
     pub async fn set_status(
         &self,
-        match_id: &str,
+        match_id: &MatchId,
         status: MatchStatus,
         now: DateTime<Utc>,
     ) -> StoreResult<()> {
@@ -305,7 +305,7 @@ impl Store {
         Ok(())
     }
 
-    pub async fn get_match(&self, match_id: &str) -> StoreResult<Option<MatchRow>> {
+    pub async fn get_match(&self, match_id: &MatchId) -> StoreResult<Option<MatchRow>> {
         let sql = sqlx::AssertSqlSafe(format!(
             "SELECT {MATCH_COLUMNS} FROM \"match\" WHERE match_id = $1"
         ));
@@ -326,7 +326,7 @@ impl Store {
         )
     }
 
-    pub async fn seats(&self, match_id: &str) -> StoreResult<Vec<SeatRow>> {
+    pub async fn seats(&self, match_id: &MatchId) -> StoreResult<Vec<SeatRow>> {
         const SQL: &str = "SELECT match_id, seat, player_id, bot, bot_level FROM match_seat WHERE match_id = $1 ORDER BY seat";
         Ok(
             with_pool!(self, pool => sqlx::query_as::<_, SeatRow>(SQL).bind(match_id)
@@ -337,7 +337,7 @@ impl Store {
     /// Seats with their players' names, for match listings.
     pub async fn seats_with_names(
         &self,
-        match_id: &str,
+        match_id: &MatchId,
     ) -> StoreResult<Vec<(i32, Option<String>, Option<String>, bool)>> {
         const SQL: &str = "SELECT s.seat, s.player_id, p.name, s.bot FROM match_seat s \
              LEFT JOIN player p ON p.player_id = s.player_id WHERE s.match_id = $1 ORDER BY s.seat";
@@ -353,7 +353,7 @@ impl Store {
     /// has moved past it ([`StoreError::Fenced`]), which keeps an old owner from writing.
     pub async fn append(
         &self,
-        match_id: &str,
+        match_id: &MatchId,
         entries: &[NewEntry],
         finish: Option<&Finish>,
         now: DateTime<Utc>,
@@ -361,7 +361,7 @@ impl Store {
     ) -> StoreResult<()> {
         const EVENT_SQL: &str =
             "INSERT INTO match_event (match_id, seq, at, kind, payload) VALUES ($1, $2, $3, $4, $5)";
-        let fences: Vec<(&str, Fence)> = fence.map(|fence| (match_id, fence)).into_iter().collect();
+        let fences: Vec<(&MatchId, Fence)> = fence.map(|fence| (match_id, fence)).into_iter().collect();
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             tx.check_fences(&fences).await?;
@@ -380,7 +380,7 @@ impl Store {
     }
 
     /// The whole log of a match in seq order.
-    pub async fn log(&self, match_id: &str) -> StoreResult<Vec<LogEntry>> {
+    pub async fn log(&self, match_id: &MatchId) -> StoreResult<Vec<LogEntry>> {
         const SQL: &str = "SELECT seq, at, kind, payload FROM match_event WHERE match_id = $1 ORDER BY seq";
         let rows = with_pool!(self, pool => sqlx::query_as::<_, (i64, DateTime<Utc>, EntryKind, Json<Value>)>(SQL)
             .bind(match_id).fetch_all(pool).await)?;
@@ -389,7 +389,7 @@ impl Store {
 
     /// The entries of a match's log after seq `after`: how an actor whose write failed
     /// learns whether that write landed after all.
-    pub async fn log_after(&self, match_id: &str, after: i64) -> StoreResult<Vec<LogEntry>> {
+    pub async fn log_after(&self, match_id: &MatchId, after: i64) -> StoreResult<Vec<LogEntry>> {
         const SQL: &str =
             "SELECT seq, at, kind, payload FROM match_event WHERE match_id = $1 AND seq > $2 ORDER BY seq";
         let rows = with_pool!(self, pool => sqlx::query_as::<_, (i64, DateTime<Utc>, EntryKind, Json<Value>)>(SQL)

@@ -1,11 +1,12 @@
 //! What a player holds open, for the abuse limits in `http::limits`.
 
 use super::{Store, StoreResult};
+use crate::record::PlayerId;
 
 impl Store {
     /// Matches `player_id` holds a seat in that are not over (open or live), plus its
     /// matchmaking tickets still waiting: each one will become a match.
-    pub async fn unfinished_commitments(&self, player_id: &str) -> StoreResult<i64> {
+    pub async fn unfinished_commitments(&self, player_id: &PlayerId) -> StoreResult<i64> {
         const SQL: &str = "SELECT \
              (SELECT count(*) FROM match_seat s JOIN \"match\" m ON m.match_id = s.match_id \
                WHERE s.player_id = $1 AND m.status IN ('open', 'live')) \

@@ -7,7 +7,7 @@
 
 use super::backend::Backend;
 use crate::ratings::{RatedSeat, Rating, is_rated, is_win, update};
-use crate::record::Finish;
+use crate::record::{Finish, MatchId};
 use crate::rules::Outcome;
 use chrono::{DateTime, Utc};
 
@@ -16,7 +16,7 @@ pub(super) trait RecordRatings: Backend {
     /// Does nothing for an unrated match (a bot seat, an unreadable result).
     async fn record_ratings(
         &mut self,
-        match_id: &str,
+        match_id: &MatchId,
         finish: &Finish,
         now: DateTime<Utc>,
     ) -> Result<(), sqlx::Error>;
@@ -39,7 +39,7 @@ on_each_connection! {
     impl RecordRatings {
         async fn record_ratings(
             &mut self,
-            match_id: &str,
+            match_id: &MatchId,
             finish: &Finish,
             now: DateTime<Utc>,
         ) -> Result<(), sqlx::Error> {

@@ -1,14 +1,14 @@
 //! Rows as the store reads and writes them; identical on both backends. The values they
 //! share with the wire and the log (statuses, entry kinds) are the record's.
 
-use crate::record::MatchStatus;
+use crate::record::{MatchId, MatchStatus, PlayerId};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::types::Json;
 
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct MatchRow {
-    pub match_id: String,
+    pub match_id: MatchId,
     pub game: String,
     pub options: Json<Value>,
     pub status: MatchStatus,
@@ -34,9 +34,9 @@ impl MatchRow {
 
 #[derive(Clone, Debug, PartialEq, Eq, sqlx::FromRow)]
 pub struct SeatRow {
-    pub match_id: String,
+    pub match_id: MatchId,
     pub seat: i32,
-    pub player_id: Option<String>,
+    pub player_id: Option<PlayerId>,
     pub bot: bool,
     /// A bot seat's level as stored (`easy`, `normal`, `hard`; the column's CHECK lists
     /// them); `None` plays `normal`. Text here because the rules' `BotLevel` knows no sqlx.

@@ -2,7 +2,7 @@
 
 use super::writes::MatchWrites;
 use super::{MatchRow, SeatRow, Store, StoreResult};
-use crate::record::TicketStatus;
+use crate::record::{MatchId, PlayerId, TicketId, TicketStatus};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::types::Json;
@@ -19,8 +19,8 @@ const MATCHED_SQL: &str = "UPDATE matchmaking_ticket SET status = 'matched', mat
 /// A waiting ticket as a matchmaking pass reads it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WaitingTicket {
-    pub ticket_id: String,
-    pub player_id: String,
+    pub ticket_id: TicketId,
+    pub player_id: PlayerId,
     pub game: String,
     pub options: Value,
     /// Canonical JSON of `options`: only equal options are paired.
@@ -34,11 +34,11 @@ pub struct WaitingTicket {
 /// A stored ticket as the store reads it back.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TicketRow {
-    pub ticket_id: String,
-    pub player_id: String,
+    pub ticket_id: TicketId,
+    pub player_id: PlayerId,
     pub game: String,
     pub status: TicketStatus,
-    pub match_id: Option<String>,
+    pub match_id: Option<MatchId>,
 }
 
 /// A match a matchmaking pass creates: its rows, and the waiting tickets it seats (which
@@ -47,12 +47,12 @@ pub struct TicketRow {
 pub struct PairedMatch {
     pub row: MatchRow,
     pub seats: Vec<SeatRow>,
-    pub ticket_ids: Vec<String>,
+    pub ticket_ids: Vec<TicketId>,
 }
 
 type WaitingRow = (
-    String,
-    String,
+    TicketId,
+    PlayerId,
     String,
     Json<Value>,
     String,
@@ -100,13 +100,13 @@ impl Store {
         Ok(())
     }
 
-    pub async fn ticket(&self, ticket_id: &str) -> StoreResult<Option<TicketRow>> {
+    pub async fn ticket(&self, ticket_id: &TicketId) -> StoreResult<Option<TicketRow>> {
         const SQL: &str = "SELECT ticket_id, player_id, game, status, match_id FROM matchmaking_ticket WHERE ticket_id = $1";
         Ok(with_pool!(self, pool => sqlx::query_as::<_, TicketRow>(SQL)
             .bind(ticket_id).fetch_optional(pool).await)?)
     }
 
-    pub async fn cancel_ticket(&self, ticket_id: &str) -> StoreResult<()> {
+    pub async fn cancel_ticket(&self, ticket_id: &TicketId) -> StoreResult<()> {
         const SQL: &str =
             "UPDATE matchmaking_ticket SET status = 'cancelled' WHERE ticket_id = $1 AND status = 'waiting'";
         with_pool!(self, pool => sqlx::query(SQL).bind(ticket_id).execute(pool).await.map(|_| ()))?;
@@ -114,7 +114,7 @@ impl Store {
     }
 
     /// A player's rating in one pool, if rated there.
-    pub async fn rating(&self, player_id: &str, game: &str, format: &str) -> StoreResult<Option<f64>> {
+    pub async fn rating(&self, player_id: &PlayerId, game: &str, format: &str) -> StoreResult<Option<f64>> {
         const SQL: &str = "SELECT rating FROM rating WHERE player_id = $1 AND game = $2 AND format = $3";
         Ok(with_pool!(self, pool => sqlx::query_scalar::<_, f64>(SQL)
             .bind(player_id).bind(game).bind(format).fetch_optional(pool).await)?)
@@ -126,7 +126,7 @@ impl Store {
     pub async fn matchmaking_pass(
         &self,
         planner: impl FnOnce(&[WaitingTicket]) -> Vec<PairedMatch>,
-    ) -> StoreResult<Vec<String>> {
+    ) -> StoreResult<Vec<MatchId>> {
         let waiting_sql = format!("{WAITING_SQL}{}", self.dialect().skip_locked);
         let mut created = Vec::new();
         with_pool!(self, pool => {

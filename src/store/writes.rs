@@ -5,7 +5,7 @@
 use super::backend::Backend;
 use super::ratings::RecordRatings;
 use super::{MatchRow, SeatRow};
-use crate::record::Finish;
+use crate::record::{Finish, MatchId};
 use chrono::{DateTime, Utc};
 use sqlx::types::Json;
 
@@ -25,7 +25,7 @@ pub(super) trait MatchWrites: Backend + RecordRatings {
     /// never committed unrated.
     async fn finish_match(
         &mut self,
-        match_id: &str,
+        match_id: &MatchId,
         finish: &Finish,
         at: DateTime<Utc>,
     ) -> Result<(), sqlx::Error>;
@@ -65,7 +65,7 @@ on_each_connection! {
 
         async fn finish_match(
             &mut self,
-            match_id: &str,
+            match_id: &MatchId,
             finish: &Finish,
             at: DateTime<Utc>,
         ) -> Result<(), sqlx::Error> {

@@ -12,6 +12,7 @@ use crease::app::Application;
 use crease::config::ServeConfig;
 use crease::matches::GameRegistry;
 use crease::protocol::*;
+use crease::record::{MatchId, PlayerId, TicketId};
 use crease::rules::{BotPolicy, Dice, Game, Seat, Seed};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -631,4 +632,19 @@ pub async fn metric(http: &reqwest::Client, base: &str, name: &str, filters: &[&
         .sum::<f64>()
         // An empty sum is -0.0; report it as 0.
         + 0.0
+}
+
+/// The typed id of a match id the server sent: the store's and the lobby's calls take it.
+pub fn match_id(id: &str) -> MatchId {
+    MatchId::parse(id).expect("a match id")
+}
+
+/// The typed id of a player id the server sent.
+pub fn player_id(id: &str) -> PlayerId {
+    PlayerId::parse(id).expect("a player id")
+}
+
+/// The typed id of a ticket id the server sent.
+pub fn ticket_id(id: &str) -> TicketId {
+    TicketId::parse(id).expect("a ticket id")
 }

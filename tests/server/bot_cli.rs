@@ -27,7 +27,7 @@ async fn a_remote_bot_plays_a_t10_match_against_a_server_bot() {
         .play(&match_id, ctg, BotPolicy::Heuristic)
         .await
         .expect("play");
-    assert_eq!(report.match_id, match_id);
+    assert_eq!(report.match_id, match_id.as_str());
     assert!(report.events > 50, "{report:?}");
     let (_, info) = app.get(&format!("/v1/matches/{match_id}"), None).await;
     assert_eq!(info["status"], "finished");

@@ -24,7 +24,12 @@ async fn a_hard_bot_plays_a_whole_match<G: Game>(game: &str, options: Value, see
     let (status, created) = app.post("/v1/matches", Some(&player.token), body).await;
     assert_eq!(status, 201, "{created}");
     let id = created["match_id"].as_str().expect("match id").to_string();
-    let seats = app.app().store().seats(&id).await.expect("seats");
+    let seats = app
+        .app()
+        .store()
+        .seats(&common::match_id(&id))
+        .await
+        .expect("seats");
     let levels: Vec<(bool, Option<&str>)> = seats
         .iter()
         .map(|seat| (seat.bot, seat.bot_level.as_deref()))

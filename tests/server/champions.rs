@@ -249,7 +249,13 @@ async fn champions_commands_out_of_turn_illegal_unreadable_or_unseated_are_refus
         .iter()
         .position(|player| seat_of(&info, player) == active)
         .expect("a seated player is asked");
-    let rows = app.app().store().log(&id).await.expect("log").len();
+    let rows = app
+        .app()
+        .store()
+        .log(&common::match_id(&id))
+        .await
+        .expect("log")
+        .len();
 
     // Every other seat is out of turn, whatever it sends.
     for (index, client) in clients.iter_mut().enumerate() {
@@ -278,7 +284,12 @@ async fn champions_commands_out_of_turn_illegal_unreadable_or_unseated_are_refus
     let cid = stranger.command(json!({ "type": "roll" })).await;
     assert_eq!(error_code(stranger.answer(&cid).await).0, ErrorCode::NotSeated);
     assert_eq!(
-        app.app().store().log(&id).await.expect("log").len(),
+        app.app()
+            .store()
+            .log(&common::match_id(&id))
+            .await
+            .expect("log")
+            .len(),
         rows,
         "nothing stored"
     );
@@ -377,7 +388,7 @@ async fn a_champions_seat_whose_clock_runs_out_rolls_and_stops_by_default() {
         }
     }
     tokio::time::resume();
-    let log = app.app().store().log(&id).await.expect("log");
+    let log = app.app().store().log(&common::match_id(&id)).await.expect("log");
     let mine: Vec<&Value> = log
         .iter()
         .filter(|entry| entry.kind == crease::record::EntryKind::Command && entry.payload["seat"] == 0)

@@ -680,11 +680,12 @@ async fn writes_under_an_old_epoch_are_refused_and_a_takeover_waits_for_a_write_
         return;
     };
     let store = Store::connect(db.url()).await.expect("connect");
+    let m = common::match_id("00000000-0000-0000-0000-00000000006d");
     store
         .execute_unchecked(
             "INSERT INTO \"match\" (match_id, game, options, status, seat_count, turn_clock_ms, \
              disconnect_grace_ms, seed_commitment, seed, created_at) \
-             VALUES ('m', 'ctg', '{}', 'live', 2, 1000, 1000, 'c', 's', now())",
+             VALUES ('00000000-0000-0000-0000-00000000006d', 'ctg', '{}', 'live', 2, 1000, 1000, 'c', 's', now())",
         )
         .await
         .expect("a live match");
@@ -695,14 +696,10 @@ async fn writes_under_an_old_epoch_are_refused_and_a_takeover_waits_for_a_write_
             .await
             .expect("heartbeat");
     }
-    let first = store
-        .place_match("m", "a")
-        .await
-        .expect("place")
-        .expect("a lease");
+    let first = store.place_match(&m, "a").await.expect("place").expect("a lease");
     assert_eq!(first.epoch, 1);
     assert!(
-        store.place_match("m", "b").await.expect("place").is_none(),
+        store.place_match(&m, "b").await.expect("place").is_none(),
         "placed once"
     );
     assert!(
@@ -711,7 +708,7 @@ async fn writes_under_an_old_epoch_are_refused_and_a_takeover_waits_for_a_write_
     );
     let now = chrono::Utc::now();
     store
-        .append("m", &[entry(1)], None, now, Some(Fence(1)))
+        .append(&m, &[entry(1)], None, now, Some(Fence(1)))
         .await
         .expect("the owner writes");
     // a's heartbeat is not renewed: after its TTL another node claims it, raising the epoch.
@@ -719,7 +716,7 @@ async fn writes_under_an_old_epoch_are_refused_and_a_takeover_waits_for_a_write_
     let claimed = store.claim_orphans("b", 10).await.expect("claim");
     assert_eq!(claimed.len(), 1);
     assert_eq!(claimed[0].epoch, 2);
-    let stale = store.append("m", &[entry(2)], None, now, Some(Fence(1))).await;
+    let stale = store.append(&m, &[entry(2)], None, now, Some(Fence(1))).await;
     assert!(matches!(stale, Err(StoreError::Fenced(_))), "{stale:?}");
     assert!(
         store.held_leases("a").await.expect("held").is_empty(),
@@ -727,10 +724,10 @@ async fn writes_under_an_old_epoch_are_refused_and_a_takeover_waits_for_a_write_
     );
     assert_eq!(store.held_leases("b").await.expect("held"), claimed);
     store
-        .append("m", &[entry(2)], None, now, Some(Fence(2)))
+        .append(&m, &[entry(2)], None, now, Some(Fence(2)))
         .await
         .expect("the new owner writes");
-    assert_eq!(store.log("m").await.expect("log").len(), 2);
+    assert_eq!(store.log(&m).await.expect("log").len(), 2);
 
     // A write holding epoch 2 (its transaction has checked the fence and not committed yet)
     // makes a takeover wait; the takeover then sees the write, and the writer's next write is
@@ -739,12 +736,12 @@ async fn writes_under_an_old_epoch_are_refused_and_a_takeover_waits_for_a_write_
         unreachable!()
     };
     let mut writing = pool.begin().await.expect("begin");
-    sqlx::query("SELECT 1 FROM match_lease WHERE match_id = 'm' AND epoch = 2 FOR SHARE")
+    sqlx::query("SELECT 1 FROM match_lease WHERE match_id = '00000000-0000-0000-0000-00000000006d' AND epoch = 2 FOR SHARE")
         .fetch_one(&mut *writing)
         .await
         .expect("the fence check");
     sqlx::query(
-        "INSERT INTO match_event (match_id, seq, at, kind, payload) VALUES ('m', 3, now(), 'event', '{}')",
+        "INSERT INTO match_event (match_id, seq, at, kind, payload) VALUES ('00000000-0000-0000-0000-00000000006d', 3, now(), 'event', '{}')",
     )
     .execute(&mut *writing)
     .await
@@ -762,11 +759,11 @@ async fn writes_under_an_old_epoch_are_refused_and_a_takeover_waits_for_a_write_
     let taken = taking.await.expect("task").expect("take over").expect("taken");
     assert_eq!(taken.epoch, 3);
     assert_eq!(
-        store.log("m").await.expect("log").len(),
+        store.log(&m).await.expect("log").len(),
         3,
         "the write before the takeover stands"
     );
-    let late = store.append("m", &[entry(4)], None, now, Some(Fence(2))).await;
+    let late = store.append(&m, &[entry(4)], None, now, Some(Fence(2))).await;
     assert!(matches!(late, Err(StoreError::Fenced(_))), "{late:?}");
 }
 
@@ -805,7 +802,13 @@ async fn an_actor_whose_lease_was_taken_writes_nothing_and_moves_its_sockets() {
             other => panic!("expected a snapshot, got {other:?}"),
         }
     }
-    let logged = app.app().store().log(&id).await.expect("log").len();
+    let logged = app
+        .app()
+        .store()
+        .log(&common::match_id(&id))
+        .await
+        .expect("log")
+        .len();
 
     app.app()
         .store()
@@ -850,7 +853,12 @@ async fn an_actor_whose_lease_was_taken_writes_nothing_and_moves_its_sockets() {
         }
     }
     assert_eq!(
-        app.app().store().log(&id).await.expect("log").len(),
+        app.app()
+            .store()
+            .log(&common::match_id(&id))
+            .await
+            .expect("log")
+            .len(),
         logged,
         "the log is untouched"
     );
@@ -867,7 +875,11 @@ async fn a_fenced_append_fails_alone_in_its_group() {
         return;
     };
     let store = Store::connect(db.url()).await.expect("connect");
-    for id in ["held", "lost"] {
+    let (held, lost) = (
+        common::match_id("00000000-0000-0000-0000-0000000000a1"),
+        common::match_id("00000000-0000-0000-0000-0000000000a2"),
+    );
+    for id in [&held, &lost] {
         store
             .execute_unchecked(&format!(
                 "INSERT INTO \"match\" (match_id, game, options, status, seat_count, turn_clock_ms, \
@@ -879,7 +891,7 @@ async fn a_fenced_append_fails_alone_in_its_group() {
         store.place_match(id, "a").await.expect("place").expect("lease");
     }
     store
-        .execute_unchecked("UPDATE match_lease SET epoch = 2, node_id = 'b' WHERE match_id = 'lost'")
+        .execute_unchecked("UPDATE match_lease SET epoch = 2, node_id = 'b' WHERE match_id = '00000000-0000-0000-0000-0000000000a2'")
         .await
         .expect("taken over");
     let policy = GroupPolicy {
@@ -890,20 +902,24 @@ async fn a_fenced_append_fails_alone_in_its_group() {
     let journal = Journal::spawn(store.clone(), policy);
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     let now = chrono::Utc::now();
-    let held = journal
-        .enqueue_by(deadline, "held", vec![entry(1)], None, now, Some(Fence(1)))
+    let held_append = journal
+        .enqueue_by(deadline, &held, vec![entry(1)], None, now, Some(Fence(1)))
         .await
         .expect("queued");
-    let lost = journal
-        .enqueue_by(deadline, "lost", vec![entry(1)], None, now, Some(Fence(1)))
+    let lost_append = journal
+        .enqueue_by(deadline, &lost, vec![entry(1)], None, now, Some(Fence(1)))
         .await
         .expect("queued");
-    let (held, lost) = tokio::join!(held, lost);
-    held.expect("answered").expect("the held lease's append commits");
-    let refused = lost.expect("answered").expect_err("the stale epoch is refused");
+    let (held_answer, lost_answer) = tokio::join!(held_append, lost_append);
+    held_answer
+        .expect("answered")
+        .expect("the held lease's append commits");
+    let refused = lost_answer
+        .expect("answered")
+        .expect_err("the stale epoch is refused");
     assert!(refused.error.is_fenced(), "{:?}", refused.error);
-    assert_eq!(store.log("held").await.expect("log").len(), 1);
-    assert!(store.log("lost").await.expect("log").is_empty());
+    assert_eq!(store.log(&held).await.expect("log").len(), 1);
+    assert!(store.log(&lost).await.expect("log").is_empty());
 }
 
 /// One matchmaking queue for the whole cluster: two players queue on two different nodes and

@@ -42,7 +42,10 @@ async fn live_match_in_process(app: &TestApp) -> String {
         .expect("player");
     let body: CreateMatch = serde_json::from_value(json!({ "game": "toy" })).expect("body");
     let info = lobby.create_match(&home, body).await.expect("match");
-    lobby.join(&away, &info.match_id).await.expect("join");
+    lobby
+        .join(&away, &common::match_id(&info.match_id))
+        .await
+        .expect("join");
     info.match_id
 }
 

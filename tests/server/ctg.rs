@@ -182,7 +182,7 @@ async fn ctg_ball_by_ball_adds_up_to_each_innings_total() {
     .fetch_all(pool)
     .await
     .expect("query the view");
-    let log = app.app().store().log(&id).await.expect("log");
+    let log = app.app().store().log(&common::match_id(&id)).await.expect("log");
     let ended: Vec<&Value> = log
         .iter()
         .map(|e| &e.payload)

@@ -20,7 +20,7 @@ async fn verify_is_ok_for_an_honest_log_and_names_the_first_tampered_seq() {
 
     let (_, verify) = app.get(&format!("/v1/matches/{id}/verify"), None).await;
     assert_eq!(verify["status"], "ok", "{verify}");
-    let report = crease::cli::verify::verify(app.db.url(), &id, &toy_games())
+    let report = crease::cli::verify::verify(app.db.url(), &common::match_id(&id), &toy_games())
         .await
         .expect("verify");
     assert!(
@@ -30,7 +30,7 @@ async fn verify_is_ok_for_an_honest_log_and_names_the_first_tampered_seq() {
 
     // Change the die of the second reveal. The log is append-only, so a tamperer has to
     // drop the guard first.
-    let log = app.app().store().log(&id).await.expect("log");
+    let log = app.app().store().log(&common::match_id(&id)).await.expect("log");
     let reveal = log
         .iter()
         .filter(|entry| entry.payload["type"] == "revealed")
@@ -57,7 +57,7 @@ async fn verify_is_ok_for_an_honest_log_and_names_the_first_tampered_seq() {
     let (_, verify) = app.get(&format!("/v1/matches/{id}/verify"), None).await;
     assert_eq!(verify["status"], "mismatch", "{verify}");
     assert_eq!(verify["seq"], reveal.seq);
-    let report = crease::cli::verify::verify(app.db.url(), &id, &toy_games())
+    let report = crease::cli::verify::verify(app.db.url(), &common::match_id(&id), &toy_games())
         .await
         .expect("verify");
     assert_eq!(

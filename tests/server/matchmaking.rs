@@ -165,7 +165,10 @@ async fn app_with(config: MatchmakingConfig) -> (TestDb, Application) {
 
 async fn wait_for_match(matchmaker: &Matchmaker, player: &Player, ticket_id: &str) -> Option<String> {
     for _ in 0..200 {
-        let ticket = matchmaker.ticket(player, ticket_id).await.expect("ticket");
+        let ticket = matchmaker
+            .ticket(player, &common::ticket_id(ticket_id))
+            .await
+            .expect("ticket");
         if ticket.status == TicketStatus::Matched {
             return ticket.match_id;
         }
@@ -260,14 +263,18 @@ async fn an_opted_in_ticket_gets_a_bot_after_the_wait_and_others_keep_waiting() 
     let match_id = wait_for_match(&matchmaker, &hopeful, &with_bot.ticket_id)
         .await
         .expect("a bot match");
-    let info = app.lobby().match_info(&match_id).await.expect("info");
+    let info = app
+        .lobby()
+        .match_info(&common::match_id(&match_id))
+        .await
+        .expect("info");
     assert_eq!(
         info.seats[0].player_id.as_deref(),
         Some(hopeful.player_id.as_str())
     );
     assert!(info.seats[1].bot);
     let still = matchmaker
-        .ticket(&patient, &without.ticket_id)
+        .ticket(&patient, &common::ticket_id(&without.ticket_id))
         .await
         .expect("ticket");
     assert_eq!(still.status, TicketStatus::Waiting);

@@ -48,7 +48,7 @@ fn error_code(message: &ServerMessage) -> Option<ErrorCode> {
 
 /// Seqs 1..=n with no gap and no duplicate, and the log replays (`/verify`).
 async fn assert_log_whole(app: &TestApp, id: &str) -> Vec<LogEntry> {
-    let log = app.app().store().log(id).await.expect("log");
+    let log = app.app().store().log(&common::match_id(id)).await.expect("log");
     let seqs: Vec<i64> = log.iter().map(|entry| entry.seq).collect();
     assert_eq!(
         seqs,
@@ -172,11 +172,25 @@ async fn a_write_that_commits_after_its_command_timed_out_is_adopted_and_broadca
     let sent = home_client.command(pick(3)).await;
     let answer = home_client.answer(&sent).await;
     assert_eq!(error_code(&answer), Some(ErrorCode::Unavailable), "{answer:?}");
-    let before = app.app().store().log(&id).await.expect("log").len();
+    let before = app
+        .app()
+        .store()
+        .log(&common::match_id(&id))
+        .await
+        .expect("log")
+        .len();
     lock.release().await;
     // The in-doubt write goes through once the lock is gone: wait for it to be durable.
     let deadline = Instant::now() + Duration::from_secs(10);
-    while app.app().store().log(&id).await.expect("log").len() == before {
+    while app
+        .app()
+        .store()
+        .log(&common::match_id(&id))
+        .await
+        .expect("log")
+        .len()
+        == before
+    {
         assert!(Instant::now() < deadline, "the in-doubt write never landed");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -349,7 +363,7 @@ async fn a_bot_move_that_cannot_be_written_is_retried_and_an_in_doubt_write_sett
     let id = created["match_id"].as_str().expect("match id").to_string();
     let mut client = app.connect(&id, Some(&home.token), None).await;
     let store = app.app().store().clone();
-    let log_len = || async { store.log(&id).await.expect("log").len() };
+    let log_len = || async { store.log(&common::match_id(&id)).await.expect("log").len() };
 
     // Home's round-1 pick times out for its command but commits once the lock is gone.
     let lock = SqliteLock::take(app.db.url()).await;
@@ -437,7 +451,7 @@ async fn a_clock_move_that_cannot_be_stored_is_retried_not_forfeited() {
     assert!(
         !app.app()
             .store()
-            .log(&id)
+            .log(&common::match_id(&id))
             .await
             .expect("log")
             .iter()
@@ -473,14 +487,22 @@ async fn a_bot_move_that_cannot_be_stored_is_retried_not_forfeited() {
     assert!(matches!(client.answer(&sent).await, ServerMessage::Ack { .. }));
     // Round 2: the bot's move fails a few times (retries every <= 0.5 s).
     tokio::time::sleep(Duration::from_millis(1_500)).await;
-    let log = app.app().store().log(&id).await.expect("log");
+    let log = app.app().store().log(&common::match_id(&id)).await.expect("log");
     assert!(
         !log.iter().any(|entry| entry.kind == EntryKind::Forfeit),
         "the bot was forfeited because its move could not be stored"
     );
     accept_moves_from(&app, "bot").await;
     let deadline = Instant::now() + Duration::from_secs(10);
-    while app.app().store().log(&id).await.expect("log").len() == log.len() {
+    while app
+        .app()
+        .store()
+        .log(&common::match_id(&id))
+        .await
+        .expect("log")
+        .len()
+        == log.len()
+    {
         assert!(Instant::now() < deadline, "the bot never moved again");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }

@@ -13,7 +13,12 @@ async fn log_len(app: &TestApp, id: &str, token: &str) -> usize {
 }
 
 async fn stored_rows(app: &TestApp, id: &str) -> usize {
-    app.app().store().log(id).await.expect("log").len()
+    app.app()
+        .store()
+        .log(&common::match_id(id))
+        .await
+        .expect("log")
+        .len()
 }
 
 fn error_of(message: ServerMessage) -> crease::protocol::ErrorMessage {

@@ -13,7 +13,7 @@ use crate::common;
 use chrono::{DateTime, TimeZone, Utc};
 use common::{Backend, TestDb};
 use crease::matchmaking::{Plan, paired_matches};
-use crease::record::{Clocks, EntryKind, Finish, MatchStatus, NewEntry};
+use crease::record::{Clocks, EntryKind, Finish, MatchId, MatchStatus, NewEntry, PlayerId};
 use crease::store::{GroupPolicy, Journal, MatchRow, SeatRow, Store, WaitingTicket};
 use serde_json::json;
 use sqlx::types::Json;
@@ -23,6 +23,8 @@ const ANN: &str = "00000000-0000-4000-8000-00000000000a";
 const BOB: &str = "00000000-0000-4000-8000-00000000000b";
 const LONE: &str = "00000000-0000-4000-8000-000000000001";
 const GROUPED: &str = "00000000-0000-4000-8000-000000000002";
+const TICKET_ANN: &str = "00000000-0000-4000-8000-0000000000ea";
+const TICKET_BOB: &str = "00000000-0000-4000-8000-0000000000eb";
 
 /// Whole seconds: both backends keep them exactly (PostgreSQL rounds to microseconds).
 fn at(second: u32) -> DateTime<Utc> {
@@ -31,9 +33,9 @@ fn at(second: u32) -> DateTime<Utc> {
         .expect("a time")
 }
 
-fn match_row(match_id: &str) -> MatchRow {
+fn match_row(match_id: &MatchId) -> MatchRow {
     MatchRow {
-        match_id: match_id.to_string(),
+        match_id: match_id.clone(),
         game: "ctg".to_string(),
         options: Json(json!({ "format": "t20" })),
         status: MatchStatus::Open,
@@ -49,14 +51,14 @@ fn match_row(match_id: &str) -> MatchRow {
     }
 }
 
-fn seats(match_id: &str) -> Vec<SeatRow> {
+fn seats(match_id: &MatchId) -> Vec<SeatRow> {
     [ANN, BOB]
         .into_iter()
         .enumerate()
         .map(|(seat, player)| SeatRow {
-            match_id: match_id.to_string(),
+            match_id: match_id.clone(),
             seat: seat as i32,
-            player_id: Some(player.to_string()),
+            player_id: Some(common::player_id(player)),
             bot: false,
             bot_level: None,
         })
@@ -76,10 +78,10 @@ fn entries(kinds: &[EntryKind]) -> Vec<NewEntry> {
         .collect()
 }
 
-fn ticket(ticket_id: &str, player_id: &str) -> WaitingTicket {
+fn ticket(ticket_id: &str, player_id: &PlayerId) -> WaitingTicket {
     WaitingTicket {
-        ticket_id: ticket_id.to_string(),
-        player_id: player_id.to_string(),
+        ticket_id: common::ticket_id(ticket_id),
+        player_id: player_id.clone(),
         game: "ctg".to_string(),
         options: json!({ "format": "t20" }),
         options_key: "{\"format\":\"t20\"}".to_string(),
@@ -92,17 +94,19 @@ fn ticket(ticket_id: &str, player_id: &str) -> WaitingTicket {
 
 /// Runs the script on one backend and returns everything it read back, as text.
 async fn script(store: &Store) -> Vec<String> {
+    let (ann, bob) = (&common::player_id(ANN), &common::player_id(BOB));
+    let (lone, grouped) = (&common::match_id(LONE), &common::match_id(GROUPED));
     let mut read = Vec::new();
     store
-        .insert_player(ANN, "Ann", "ann-token", at(0))
+        .insert_player(ann, "Ann", "ann-token", at(0))
         .await
         .expect("player");
     store
-        .insert_player(BOB, "Bob", "bob-token", at(0))
+        .insert_player(bob, "Bob", "bob-token", at(0))
         .await
         .expect("player");
     store
-        .insert_session("ann-login", ANN, at(2), Some(at(50)))
+        .insert_session("ann-login", ann, at(2), Some(at(50)))
         .await
         .expect("session");
     read.push(format!("{:?}", store.session("ann-token").await));
@@ -113,54 +117,60 @@ async fn script(store: &Store) -> Vec<String> {
         rating_pool: "t10".to_string(),
     };
     store
-        .insert_match(&match_row(LONE), &seats(LONE))
+        .insert_match(&match_row(lone), &seats(lone))
         .await
         .expect("match");
     store
-        .set_status(LONE, MatchStatus::Live, at(3))
+        .set_status(lone, MatchStatus::Live, at(3))
         .await
         .expect("live");
     let kinds = [EntryKind::Command, EntryKind::Event, EntryKind::Forfeit];
     store
-        .append(LONE, &entries(&kinds), Some(&result), at(4), None)
+        .append(lone, &entries(&kinds), Some(&result), at(4), None)
         .await
         .expect("a lone append that finishes the match");
 
     store
-        .insert_match(&match_row(GROUPED), &seats(GROUPED))
+        .insert_match(&match_row(grouped), &seats(grouped))
         .await
         .expect("match");
     store
-        .set_status(GROUPED, MatchStatus::Live, at(5))
+        .set_status(grouped, MatchStatus::Live, at(5))
         .await
         .expect("live");
     let journal = Journal::spawn(store.clone(), GroupPolicy::for_store(store));
     journal
-        .append(GROUPED, entries(&kinds[..2]), Some(result.clone()), at(6))
+        .append(grouped, entries(&kinds[..2]), Some(result.clone()), at(6))
         .await
         .expect("a grouped append that finishes the match");
 
-    for match_id in [LONE, GROUPED] {
+    for match_id in [lone, grouped] {
         read.push(format!("{:?}", store.get_match(match_id).await));
         read.push(format!("{:?}", store.seats_with_names(match_id).await));
         read.push(format!("{:?}", store.log(match_id).await));
     }
-    read.push(format!("{:?}", store.log_after(LONE, 1).await));
+    read.push(format!("{:?}", store.log_after(lone, 1).await));
     read.push(format!(
         "{:?}",
         store.matches_with_status(MatchStatus::Finished, 10).await
     ));
-    for player in [ANN, BOB] {
+    for player in [ann, bob] {
         read.push(format!("{:?}", store.ratings_of(player).await));
         read.push(format!("{:?}", store.matches_of(player, 10, 0).await));
         read.push(format!("{:?}", store.account(player).await));
     }
     read.push(format!("{:?}", store.leaderboard("ctg", "t20", 10, 0).await));
-    read.push(format!("{:?}", store.rating(ANN, "ctg", "t20").await));
+    read.push(format!("{:?}", store.rating(ann, "ctg", "t20").await));
 
-    store.insert_ticket(&ticket("t-ann", ANN)).await.expect("ticket");
-    store.insert_ticket(&ticket("t-bob", BOB)).await.expect("ticket");
-    read.push(format!("{:?}", store.unfinished_commitments(ANN).await));
+    store
+        .insert_ticket(&ticket(TICKET_ANN, ann))
+        .await
+        .expect("ticket");
+    store
+        .insert_ticket(&ticket(TICKET_BOB, bob))
+        .await
+        .expect("ticket");
+    read.push(format!("{:?}", store.unfinished_commitments(ann).await));
     let clocks = Clocks {
         turn: Duration::from_secs(60),
         disconnect_grace: Duration::from_secs(300),
@@ -177,13 +187,16 @@ async fn script(store: &Store) -> Vec<String> {
     };
     // The pass mints the match's id: name it, so the backends' reads compare.
     let anonymous = |text: String| text.replace(paired.as_str(), "<paired>");
-    for ticket_id in ["t-ann", "t-bob"] {
-        read.push(anonymous(format!("{:?}", store.ticket(ticket_id).await)));
+    for ticket_id in [TICKET_ANN, TICKET_BOB] {
+        read.push(anonymous(format!(
+            "{:?}",
+            store.ticket(&common::ticket_id(ticket_id)).await
+        )));
     }
     read.push(anonymous(format!("{:?}", store.seats(paired).await)));
     let status = store.get_match(paired).await.expect("read").map(|row| row.status);
     read.push(format!("{status:?}"));
-    read.push(format!("{:?}", store.unfinished_commitments(ANN).await));
+    read.push(format!("{:?}", store.unfinished_commitments(ann).await));
     read
 }
 

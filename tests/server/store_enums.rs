@@ -20,11 +20,14 @@ const STATUSES: [MatchStatus; 4] = [
     MatchStatus::Finished,
     MatchStatus::Cancelled,
 ];
+const M1: &str = "00000000-0000-4000-8000-0000000000d1";
+const M2: &str = "00000000-0000-4000-8000-0000000000d2";
+const M3: &str = "00000000-0000-4000-8000-0000000000d3";
 const KINDS: [EntryKind; 3] = [EntryKind::Command, EntryKind::Event, EntryKind::Forfeit];
 
 fn match_row(match_id: &str) -> MatchRow {
     MatchRow {
-        match_id: match_id.to_string(),
+        match_id: common::match_id(match_id),
         game: "ctg".to_string(),
         options: Json(json!({})),
         status: MatchStatus::Open,
@@ -72,13 +75,17 @@ async fn every_variant_round_trips(backend: Backend) {
         return;
     };
     let store = Store::connect(db.url()).await.expect("connect");
-    store.insert_match(&match_row("m1"), &[]).await.expect("insert");
+    store.insert_match(&match_row(M1), &[]).await.expect("insert");
     for status in STATUSES {
         store
-            .set_status("m1", status, Utc::now())
+            .set_status(&common::match_id(M1), status, Utc::now())
             .await
             .expect("set status");
-        let row = store.get_match("m1").await.expect("read").expect("the match");
+        let row = store
+            .get_match(&common::match_id(M1))
+            .await
+            .expect("read")
+            .expect("the match");
         assert_eq!(
             row.status, status,
             "{backend:?}: the status read back is the one written"
@@ -86,10 +93,10 @@ async fn every_variant_round_trips(backend: Backend) {
         let listed = store.matches_with_status(status, 10).await.expect("list");
         assert_eq!(
             listed.iter().map(|row| row.match_id.as_str()).collect::<Vec<_>>(),
-            ["m1"],
+            [M1],
             "{backend:?}: filtering by {status:?} binds the same text the column holds"
         );
-        let raw = stored_text(&store, "SELECT status FROM \"match\" WHERE match_id = $1", "m1").await;
+        let raw = stored_text(&store, "SELECT status FROM \"match\" WHERE match_id = $1", M1).await;
         assert_eq!(
             raw,
             [json_text(status)],
@@ -107,10 +114,10 @@ async fn every_variant_round_trips(backend: Backend) {
         })
         .collect();
     store
-        .append("m1", &entries, None, Utc::now(), None)
+        .append(&common::match_id(M1), &entries, None, Utc::now(), None)
         .await
         .expect("append");
-    let log = store.log("m1").await.expect("log");
+    let log = store.log(&common::match_id(M1)).await.expect("log");
     assert_eq!(
         log.iter().map(|entry| entry.kind).collect::<Vec<_>>(),
         KINDS,
@@ -119,7 +126,7 @@ async fn every_variant_round_trips(backend: Backend) {
     let raw = stored_text(
         &store,
         "SELECT kind FROM match_event WHERE match_id = $1 ORDER BY seq",
-        "m1",
+        M1,
     )
     .await;
     assert_eq!(
@@ -136,21 +143,21 @@ async fn store_unknown_words(store: &Store, backend: Backend) {
     let sql = match backend {
         Backend::Sqlite => {
             "PRAGMA ignore_check_constraints = ON; \
-             UPDATE \"match\" SET status = 'paused' WHERE match_id = 'm2'; \
+             UPDATE \"match\" SET status = 'paused' WHERE match_id = '00000000-0000-4000-8000-0000000000d2'; \
              INSERT INTO match_event (match_id, seq, at, kind, payload) \
-               SELECT match_id, 2, at, 'note', payload FROM match_event WHERE match_id = 'm2' AND seq = 1; \
+               SELECT match_id, 2, at, 'note', payload FROM match_event WHERE match_id = '00000000-0000-4000-8000-0000000000d2' AND seq = 1; \
              PRAGMA ignore_check_constraints = OFF;"
         }
         Backend::Postgres => {
             "ALTER TABLE \"match\" DROP CONSTRAINT match_status_check; \
              ALTER TABLE match_event DROP CONSTRAINT match_event_kind_check; \
-             UPDATE \"match\" SET status = 'paused' WHERE match_id = 'm2'; \
+             UPDATE \"match\" SET status = 'paused' WHERE match_id = '00000000-0000-4000-8000-0000000000d2'; \
              INSERT INTO match_event (match_id, seq, at, kind, payload) \
-               SELECT match_id, 2, at, 'note', payload FROM match_event WHERE match_id = 'm2' AND seq = 1;"
+               SELECT match_id, 2, at, 'note', payload FROM match_event WHERE match_id = '00000000-0000-4000-8000-0000000000d2' AND seq = 1;"
         }
     };
     store.execute_unchecked(sql).await.expect("tamper");
-    let raw = stored_text(store, "SELECT status FROM \"match\" WHERE match_id = $1", "m2").await;
+    let raw = stored_text(store, "SELECT status FROM \"match\" WHERE match_id = $1", M2).await;
     assert_eq!(raw, ["paused"], "{backend:?}: the tampering took");
 }
 
@@ -171,35 +178,39 @@ async fn unknown_words_are_malformed(backend: Backend) {
         return;
     };
     let store = Store::connect(db.url()).await.expect("connect");
-    store.insert_match(&match_row("m2"), &[]).await.expect("insert");
+    store.insert_match(&match_row(M2), &[]).await.expect("insert");
     let entry = NewEntry {
         seq: 1,
         kind: EntryKind::Event,
         payload: serde_json::value::to_raw_value(&json!({})).expect("payload"),
     };
     store
-        .append("m2", &[entry], None, Utc::now(), None)
+        .append(&common::match_id(M2), &[entry], None, Utc::now(), None)
         .await
         .expect("append");
     store_unknown_words(&store, backend).await;
 
     let error = store
-        .get_match("m2")
+        .get_match(&common::match_id(M2))
         .await
         .expect_err("an unknown status does not decode");
     assert_malformed(error, "MatchStatus", "paused", backend);
     let error = store
-        .log("m2")
+        .log(&common::match_id(M2))
         .await
         .expect_err("an unknown kind does not decode");
     assert_malformed(error, "EntryKind", "note", backend);
 
     // The rest of the store keeps working: one bad row does not take the database down.
     store
-        .insert_match(&match_row("m3"), &[])
+        .insert_match(&match_row(M3), &[])
         .await
         .expect("insert another");
-    let other = store.get_match("m3").await.expect("read").expect("the match");
+    let other = store
+        .get_match(&common::match_id(M3))
+        .await
+        .expect("read")
+        .expect("the match");
     assert_eq!(other.status, MatchStatus::Open);
 }
 

@@ -582,7 +582,13 @@ async fn websocket_frames_with_control_characters_unknown_fields_or_oversize_com
         let id = info.match_id;
         let mut client = app.connect(&id, Some(&home.token), None).await;
         assert!(matches!(client.recv().await, ServerMessage::Snapshot(_)));
-        let rows_at_start = app.app().store().log(&id).await.expect("log").len();
+        let rows_at_start = app
+            .app()
+            .store()
+            .log(&common::match_id(&id))
+            .await
+            .expect("log")
+            .len();
 
         let pick = json!({ "type": "pick", "value": 2 });
         let frames = [
@@ -625,7 +631,12 @@ async fn websocket_frames_with_control_characters_unknown_fields_or_oversize_com
         }
         // Nothing of it reached the log, and the socket still plays.
         assert_eq!(
-            app.app().store().log(&id).await.expect("log").len(),
+            app.app()
+                .store()
+                .log(&common::match_id(&id))
+                .await
+                .expect("log")
+                .len(),
             rows_at_start
         );
         let cid = client.command(pick).await;

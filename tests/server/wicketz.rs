@@ -188,7 +188,13 @@ async fn wicketz_commands_out_of_turn_illegal_unreadable_or_unseated_are_refused
         panic!("the toss winner alone is asked: {:?}", snapshot.pending);
     };
     let loser = 1 - winner.index();
-    let rows = app.app().store().log(&id).await.expect("log").len();
+    let rows = app
+        .app()
+        .store()
+        .log(&common::match_id(&id))
+        .await
+        .expect("log")
+        .len();
 
     let cid = clients[loser]
         .command(json!({ "type": "choose_innings", "bat": true }))
@@ -222,7 +228,12 @@ async fn wicketz_commands_out_of_turn_illegal_unreadable_or_unseated_are_refused
         .await;
     assert_eq!(error_code(stranger.answer(&cid).await).0, ErrorCode::NotSeated);
     assert_eq!(
-        app.app().store().log(&id).await.expect("log").len(),
+        app.app()
+            .store()
+            .log(&common::match_id(&id))
+            .await
+            .expect("log")
+            .len(),
         rows,
         "nothing stored"
     );

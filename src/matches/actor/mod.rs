@@ -294,7 +294,7 @@ impl<G: Game> MatchActor<G> {
     pub(super) fn snapshot(&self, viewer: Viewer) -> Snapshot {
         Snapshot {
             protocol: PROTOCOL_VERSION,
-            match_id: self.context.match_id.clone(),
+            match_id: self.context.match_id.to_string(),
             game: G::ID.to_string(),
             status: if self.finished.is_some() {
                 MatchStatus::Finished

@@ -18,7 +18,9 @@ use super::{MatchActor, to_json, to_raw};
 use crate::fairness;
 use crate::matches::recent::Recent;
 use crate::protocol::CommandError;
-use crate::record::{CommandRecord, CommandSource, EntryKind, Finish, ForfeitRecord, LogEntry, NewEntry};
+use crate::record::{
+    CommandRecord, CommandSource, EntryKind, Finish, ForfeitRecord, LogEntry, MatchId, NewEntry,
+};
 use crate::rules::{Game, MatchCore, Outcome, Reject, RejectKind, Seat};
 use crate::store::{DbSettings, Receipt, StoreError, within};
 use serde::Deserialize;
@@ -77,7 +79,7 @@ fn same_entries(entries: &[NewEntry], tail: &[LogEntry]) -> bool {
 }
 
 /// A failed store call as a command's answer: an outage is `unavailable`, the rest `internal`.
-fn storage_error(match_id: &str, error: StoreError) -> CommandError {
+fn storage_error(match_id: &MatchId, error: StoreError) -> CommandError {
     tracing::error!(%match_id, %error, "append failed");
     if error.is_unavailable() {
         CommandError::Unavailable("the database did not confirm the write".into())

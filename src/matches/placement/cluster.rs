@@ -12,7 +12,7 @@ use super::{Actors, Placement};
 use crate::cluster::Cluster;
 use crate::cluster::node::StartRequest;
 use crate::matches::{LobbyError, MatchHandle};
-use crate::record::MatchStatus;
+use crate::record::{MatchId, MatchStatus};
 use crate::rules::Viewer;
 use crate::store::{Fence, Lease, MatchRow, Store};
 use futures_util::StreamExt;
@@ -70,7 +70,7 @@ impl ClusterPlacement {
 
     /// Gives a match that just went live its first lease, on the least-loaded node, and has
     /// that node start it. If the chosen node does not confirm, this node takes it over.
-    async fn place(&self, match_id: &str) -> Result<(), LobbyError> {
+    async fn place(&self, match_id: &MatchId) -> Result<(), LobbyError> {
         let me = self.cluster.node_id();
         let store = self.store();
         let target = match store.least_loaded_node().await? {
@@ -129,7 +129,7 @@ impl ClusterPlacement {
         match held {
             Ok(held) => {
                 *renewed_at = Instant::now();
-                let held: HashSet<String> = held.into_iter().map(|lease| lease.match_id).collect();
+                let held: HashSet<MatchId> = held.into_iter().map(|lease| lease.match_id).collect();
                 self.shed_lost(Some(&held)).await;
             }
             Err(error) => {
@@ -149,7 +149,7 @@ impl ClusterPlacement {
     /// being older than its TTL). A match missing from `held` may have been placed here a
     /// moment after the read, so each is checked once more, and kept unless the database
     /// says it is another's.
-    async fn shed_lost(&self, held: Option<&HashSet<String>>) {
+    async fn shed_lost(&self, held: Option<&HashSet<MatchId>>) {
         let live = &self.actors.live;
         for (match_id, handle) in live.entries() {
             let lost = match held {
@@ -244,7 +244,7 @@ impl ClusterPlacement {
 }
 
 impl Placement for ClusterPlacement {
-    fn start<'a>(&'a self, match_id: &'a str) -> BoxFuture<'a, Result<(), LobbyError>> {
+    fn start<'a>(&'a self, match_id: &'a MatchId) -> BoxFuture<'a, Result<(), LobbyError>> {
         Box::pin(self.place(match_id))
     }
 

@@ -2,7 +2,7 @@
 
 use super::{Actors, Placement};
 use crate::matches::{LobbyError, MatchHandle};
-use crate::record::MatchStatus;
+use crate::record::{MatchId, MatchStatus};
 use crate::rules::Viewer;
 use crate::store::MatchRow;
 use futures_util::future::BoxFuture;
@@ -17,7 +17,7 @@ impl LocalPlacement {
         LocalPlacement { actors }
     }
 
-    async fn start_here(&self, match_id: &str) -> Result<(), LobbyError> {
+    async fn start_here(&self, match_id: &MatchId) -> Result<(), LobbyError> {
         let row = self.actors.match_row(match_id).await?;
         let handle = self.actors.spawn(&row, Vec::new(), None).await?;
         // The actor logs the start before it reads its mailbox, so this answer means the
@@ -43,7 +43,7 @@ impl LocalPlacement {
 }
 
 impl Placement for LocalPlacement {
-    fn start<'a>(&'a self, match_id: &'a str) -> BoxFuture<'a, Result<(), LobbyError>> {
+    fn start<'a>(&'a self, match_id: &'a MatchId) -> BoxFuture<'a, Result<(), LobbyError>> {
         Box::pin(self.start_here(match_id))
     }
 

@@ -12,8 +12,8 @@ pub use cluster::ClusterPlacement;
 pub use local::LocalPlacement;
 
 use super::{ActorContext, GameError, GameRegistry, LiveMatches, LobbyError, MatchHandle};
-use crate::record::Clocks;
 use crate::record::LogEntry;
+use crate::record::{Clocks, MatchId};
 use crate::store::{Fence, Journal, MatchRow, Store};
 use futures_util::future::BoxFuture;
 use std::sync::{Arc, Mutex};
@@ -25,7 +25,7 @@ use tokio::task::JoinHandle;
 pub trait Placement: Send + Sync {
     /// Runs a match the lobby has just marked live; returns once its start is durably logged
     /// (wherever it runs), so the caller may report it live.
-    fn start<'a>(&'a self, match_id: &'a str) -> BoxFuture<'a, Result<(), LobbyError>>;
+    fn start<'a>(&'a self, match_id: &'a MatchId) -> BoxFuture<'a, Result<(), LobbyError>>;
 
     /// After a restart: resumes the live matches this process should run, from their logs.
     /// Returns how many it resumed.
@@ -73,7 +73,7 @@ impl Actors {
         &self.live
     }
 
-    async fn match_row(&self, match_id: &str) -> Result<MatchRow, LobbyError> {
+    async fn match_row(&self, match_id: &MatchId) -> Result<MatchRow, LobbyError> {
         self.store
             .get_match(match_id)
             .await?

@@ -117,7 +117,7 @@ pub fn transcript_text(client: &Client) -> String {
 pub async fn stored_events(app: &TestApp, match_id: &str, kind: &str) -> Vec<Value> {
     app.app()
         .store()
-        .log(match_id)
+        .log(&crate::common::match_id(match_id))
         .await
         .expect("log")
         .into_iter()
