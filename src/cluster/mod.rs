@@ -6,8 +6,9 @@
 //!   match's log, and every journal transaction checks the epoch ([`crate::store::Fence`]), so
 //!   a paused or cut-off old owner can never append after another node took over.
 //! * **Routing** goes over NATS ([`serve`], [`remote`]): a socket on a node that does not own
-//!   its match gets a [`MatchHandle`](crate::matches::MatchHandle) whose mailbox is a proxy
-//!   task; commands, subscriptions and connection notices travel to the owner as requests on
+//!   its match gets a match handle whose mailbox is a proxy task
+//!   ([`Cluster::remote_mailbox`]); the same [`MatchRequest`](crate::protocol::MatchRequest)s
+//!   the actor's own mailbox holds travel to the owner as requests on
 //!   `<cluster>.match.<id>.req`, and the owner publishes each viewer's batches on
 //!   `<cluster>.match.<id>.feed.<viewer>.v<protocol>`. The gateway cannot tell the difference.
 //! * **Membership and failover**: every node heartbeats, renews its leases, and claims its

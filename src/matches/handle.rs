@@ -3,12 +3,9 @@
 
 pub use crate::protocol::{CommandError, Subscription, ViewerBatch};
 
-use crate::cluster::Cluster;
 use crate::protocol::{LogEntryBody, MatchMailbox, MatchReply, MatchRequest, Protocol};
-use crate::record::MatchId;
 use crate::rules::{Seat, Viewer};
 use serde_json::Value;
-use std::sync::Arc;
 
 /// A cloneable address of one running match.
 #[derive(Clone)]
@@ -96,18 +93,5 @@ impl MatchHandle {
 impl From<MatchHandle> for MatchMailbox {
     fn from(handle: MatchHandle) -> MatchMailbox {
         handle.mailbox
-    }
-}
-
-impl Cluster {
-    /// A handle on a match this node does not run: its mailbox is the cluster's proxy of
-    /// the owner's. Cheap: nothing crosses NATS until the handle is used.
-    pub fn remote_match(
-        self: &Arc<Self>,
-        match_id: &MatchId,
-        game: &'static str,
-        max_command_bytes: usize,
-    ) -> MatchHandle {
-        MatchHandle::new(self.remote_mailbox(match_id), game, max_command_bytes)
     }
 }

@@ -2,8 +2,7 @@
 //! to the actor typed (the game's own bot at the seat's level, else its default move).
 
 use super::MatchActor;
-use super::writes::Move;
-use crate::protocol::CommandError;
+use super::clocks::ServerMove;
 use crate::record::CommandSource;
 use crate::rules::{Game, Seat, Viewer};
 use crate::store::SeatRow;
@@ -35,20 +34,11 @@ impl<G: Game> MatchActor<G> {
                 .unwrap_or_default();
             let command = G::bot_command_at(&view, level, &mut self.bot_dice)
                 .or_else(|| G::default_command(&self.core.state, seat));
-            let played = match command {
-                Some(command) => self.submit(seat, Move::Made(command), CommandSource::Bot).await,
-                None => Err(CommandError::NotYourTurn("the bot has no move".into())),
-            };
-            match played {
-                Ok(_) => {}
-                // The database, not the bot, failed: its move is tried again later.
-                Err(error) if error.is_storage() => return self.retry_later(&error),
-                Err(CommandError::Moved) => return,
-                Err(error) => {
-                    tracing::warn!(match_id = %self.context.match_id, %seat, %error, "bot move refused");
-                    self.forfeit_or_retry(seat, "the bot found no legal move").await;
-                    return;
-                }
+            let played = self
+                .play_for(seat, command, CommandSource::Bot, "the bot found no legal move")
+                .await;
+            if played != ServerMove::Played {
+                return;
             }
         }
     }

@@ -9,6 +9,16 @@ use crate::record::CommandSource;
 use crate::rules::{Game, Seat, Viewer};
 use tokio::time::Instant;
 
+/// What became of a move the server made for a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ServerMove {
+    Played,
+    /// The engine refused it (or there was none): the seat was forfeited.
+    Forfeited,
+    /// No further move now: the database failed (a retry is scheduled) or the match moved.
+    Stop,
+}
+
 impl<G: Game> MatchActor<G> {
     /// Milliseconds left for this seat (the earliest deadline for a spectator).
     pub(super) fn deadline_ms(&self, viewer: Viewer) -> Option<u64> {
@@ -106,6 +116,41 @@ impl<G: Game> MatchActor<G> {
         }
     }
 
+    /// Plays a move the server makes for `seat` (a bot's, or the default its turn clock
+    /// plays). A move the engine refuses, or none at all, forfeits the seat: the match must
+    /// not wait forever on a seat nobody plays.
+    pub(super) async fn play_for(
+        &mut self,
+        seat: Seat,
+        command: Option<G::Command>,
+        source: CommandSource,
+        forfeit_reason: &str,
+    ) -> ServerMove {
+        let played = match command {
+            Some(command) => self.submit(seat, Move::Made(command), source).await,
+            None => Err(CommandError::NotYourTurn(
+                "the server has no move for the seat".into(),
+            )),
+        };
+        match played {
+            Ok(_) => ServerMove::Played,
+            // The database, not the seat, failed: the move is tried again later.
+            Err(error) if error.is_storage() => {
+                self.retry_later(&error);
+                ServerMove::Stop
+            }
+            Err(CommandError::Moved) => ServerMove::Stop,
+            Err(error) => {
+                tracing::warn!(match_id = %self.context.match_id, %seat, ?source, %error, "the server's move was refused");
+                if self.forfeit_or_retry(seat, forfeit_reason).await {
+                    ServerMove::Stop
+                } else {
+                    ServerMove::Forfeited
+                }
+            }
+        }
+    }
+
     pub(super) async fn on_clock(&mut self) {
         let now = Instant::now();
         if self.moved {
@@ -147,27 +192,16 @@ impl<G: Game> MatchActor<G> {
                 continue;
             }
             let default = G::default_command(&self.core.state, seat);
-            let played = match default {
-                Some(command) => {
-                    self.submit(seat, Move::Made(command), CommandSource::Timeout)
-                        .await
-                }
-                None => Err(CommandError::NotYourTurn("no default move".into())),
-            };
-            match played {
-                Ok(_) => {}
-                // The database, not the seat, failed: the clock's move is tried again later.
-                Err(error) if error.is_storage() => return self.retry_later(&error),
-                Err(CommandError::Moved) => return,
-                Err(error) => {
-                    tracing::warn!(match_id = %self.context.match_id, %seat, %error, "no default move on timeout");
-                    if self
-                        .forfeit_or_retry(seat, "timeout without a legal default move")
-                        .await
-                    {
-                        return;
-                    }
-                }
+            let played = self
+                .play_for(
+                    seat,
+                    default,
+                    CommandSource::Timeout,
+                    "timeout without a legal default move",
+                )
+                .await;
+            if played == ServerMove::Stop {
+                return;
             }
         }
         self.play_automatic_moves().await;

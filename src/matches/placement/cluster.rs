@@ -261,10 +261,10 @@ impl Placement for ClusterPlacement {
             return None;
         }
         let game = self.actors.games.get(&row.game)?;
-        Some(
-            self.cluster
-                .remote_match(&row.match_id, game.id(), game.max_command_bytes()),
-        )
+        // A match this node does not run: the handle's mailbox is the cluster's proxy of the
+        // owner's. Cheap: nothing crosses NATS until the handle is used.
+        let mailbox = self.cluster.remote_mailbox(&row.match_id);
+        Some(MatchHandle::new(mailbox, game.id(), game.max_command_bytes()))
     }
 
     fn spans_nodes(&self) -> bool {
