@@ -453,8 +453,9 @@ fn retry_after_secs(wait: Duration) -> u64 {
     wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
 }
 
-/// The per-IP bucket as an extractor: a creating handler takes it as its first argument, so
-/// the charge happens before authentication and before the body is read. A request without a
+/// The per-IP bucket as an extractor: a creating handler takes it right after its caller
+/// (`Caller`, so a request without a valid token is a 401, never a 429), and so the charge
+/// happens before the body is read. A request without a
 /// known peer (a router driven in-process) is not limited by address.
 pub struct IpAdmitted;
 

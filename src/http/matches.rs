@@ -1,7 +1,7 @@
 //! The lobby's match routes and the match WebSocket.
 
 use super::limits::{ClientAddress, IpAdmitted};
-use super::{AppState, JsonBody, QueryParams, bearer, require_player};
+use super::{AppState, Caller, JsonBody, QueryParams, bearer};
 use crate::accounts::Player;
 use crate::error::ApiError;
 use crate::gateway::{self, Inbound, Outbound};
@@ -41,12 +41,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         (status = 429, description = "`rate_limited`: too many creations from this address or player; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
     ))]
 async fn create(
+    Caller(player): Caller,
     _: IpAdmitted,
     State(state): State<AppState>,
-    headers: HeaderMap,
     JsonBody(body): JsonBody<CreateMatch>,
 ) -> Result<(StatusCode, Json<MatchInfo>), ApiError> {
-    let player = require_player(&state, &headers).await?;
     state.limits.admit_creation(&state.store, &player).await?;
     Ok((
         StatusCode::CREATED,
@@ -95,11 +94,10 @@ async fn show(State(state): State<AppState>, id: MatchId) -> Result<Json<MatchIn
         (status = 409, description = "`match_not_open`, `already_seated` or `too_many_matches`", body = ref("#/components/schemas/ErrorBody")),
     ))]
 async fn join(
+    Caller(player): Caller,
     State(state): State<AppState>,
-    headers: HeaderMap,
     id: MatchId,
 ) -> Result<Json<MatchInfo>, ApiError> {
-    let player = require_player(&state, &headers).await?;
     state.limits.check_open_matches(&state.store, &player).await?;
     Ok(Json(state.lobby.join(&player, &id).await?))
 }
@@ -112,11 +110,10 @@ async fn join(
         (status = 409, body = ref("#/components/schemas/ErrorBody")),
     ))]
 async fn leave(
+    Caller(player): Caller,
     State(state): State<AppState>,
-    headers: HeaderMap,
     id: MatchId,
 ) -> Result<Json<MatchInfo>, ApiError> {
-    let player = require_player(&state, &headers).await?;
     Ok(Json(state.lobby.leave(&player, &id).await?))
 }
 

@@ -1,13 +1,13 @@
 //! `/v1/matchmaking/tickets`: wait for opponents with the same game and options.
 
 use super::limits::IpAdmitted;
-use super::{AppState, JsonBody, require_player};
+use super::{AppState, Caller, JsonBody};
 use crate::error::ApiError;
 use crate::protocol::{CreateTicket, Ticket};
 use crate::record::TicketId;
 use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -26,12 +26,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         (status = 429, description = "`rate_limited`: too many creations from this address or player; see `Retry-After`", body = ref("#/components/schemas/ErrorBody")),
     ))]
 async fn open(
+    Caller(player): Caller,
     _: IpAdmitted,
     State(state): State<AppState>,
-    headers: HeaderMap,
     JsonBody(body): JsonBody<CreateTicket>,
 ) -> Result<(StatusCode, Json<Ticket>), ApiError> {
-    let player = require_player(&state, &headers).await?;
     state.limits.admit_creation(&state.store, &player).await?;
     Ok((
         StatusCode::CREATED,
@@ -47,11 +46,10 @@ async fn open(
         (status = 403, body = ref("#/components/schemas/ErrorBody")),
     ))]
 async fn show(
+    Caller(player): Caller,
     State(state): State<AppState>,
-    headers: HeaderMap,
     id: TicketId,
 ) -> Result<Json<Ticket>, ApiError> {
-    let player = require_player(&state, &headers).await?;
     Ok(Json(state.matchmaker.ticket(&player, &id).await?))
 }
 
@@ -60,10 +58,9 @@ async fn show(
     params(("id" = String, Path, description = "ticket id")),
     responses((status = 200, body = ref("#/components/schemas/Ticket"))))]
 async fn cancel(
+    Caller(player): Caller,
     State(state): State<AppState>,
-    headers: HeaderMap,
     id: TicketId,
 ) -> Result<Json<Ticket>, ApiError> {
-    let player = require_player(&state, &headers).await?;
     Ok(Json(state.matchmaker.cancel_ticket(&player, &id).await?))
 }

@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod cluster;
+mod contract;
 pub mod errors;
 pub mod extract;
 pub mod games;
@@ -144,6 +145,22 @@ pub async fn require_player(state: &AppState, headers: &HeaderMap) -> Result<Pla
         .authenticate(token)
         .await?
         .ok_or(ApiError::Unauthorized)
+}
+
+/// The authenticated player as an extractor. An authenticated handler takes it as its first
+/// argument, so a request without a valid token is answered 401 before its id, its body or
+/// its rate limit is looked at: the client learns it must log in, not what else is wrong.
+pub struct Caller(pub Player);
+
+impl axum::extract::FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<Self, ApiError> {
+        require_player(state, &parts.headers).await.map(Caller)
+    }
 }
 
 /// The player behind an optional token; a token that is present but wrong is refused.

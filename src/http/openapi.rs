@@ -91,5 +91,6 @@ pub fn document() -> Value {
     if let Some(components) = document.get_mut("components").and_then(Value::as_object_mut) {
         components.insert("schemas".into(), Value::Object(schemas));
     }
+    super::contract::tighten(&mut document);
     document
 }
