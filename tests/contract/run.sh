@@ -52,13 +52,14 @@ check_against() {
   token="$(curl -fs -X POST "$base/v1/players" -H 'content-type: application/json' -d '{"name":"contract"}' |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')"
   local started=$SECONDS status=0
-  "$VENV/bin/schemathesis" run "$base/v1/openapi.json" \
+  # From the temporary directory: schemathesis leaves its .schemathesis/ cache where it runs.
+  (cd "$WORK" && "$VENV/bin/schemathesis" run "$base/v1/openapi.json" \
     --checks all \
     --seed "$SEED" \
     --max-examples "$MAX_EXAMPLES" \
     --header "Authorization: Bearer $token" \
     --workers 1 \
-    --no-color || status=$?
+    --no-color) || status=$?
   echo "schemathesis took $((SECONDS - started)) s"
   kill "$SERVER_PID" 2>/dev/null || true
   wait "$SERVER_PID" 2>/dev/null || true
