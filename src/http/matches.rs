@@ -173,7 +173,7 @@ async fn websocket(
         None => Some(state.limits.admit_spectator(client, &id)?),
         Some(_) => None,
     };
-    state.lobby.match_row(&id).await?; // 404 before anything else
+    let row = state.lobby.match_row(&id).await?; // 404 before anything else
     let seat = match &player {
         Some(player) => state.lobby.seat_of(player, &id).await?,
         None => None,
@@ -197,7 +197,7 @@ async fn websocket(
     let limits = state.sockets;
     let plan = state
         .socket_plans
-        .plan(&id, viewer, query.resume_from, protocol)
+        .plan(&row, viewer, query.resume_from, protocol)
         .await?;
     Ok(match plan {
         SocketPlan::Live { handle, subscription } => {

@@ -44,26 +44,26 @@ impl SocketPlanner {
         }
     }
 
-    /// What a socket of `viewer` to `match_id`, resuming after event `resume_from`, opens
-    /// onto. [`LobbyError::Moving`] when, in a cluster, no node runs the live match this
+    /// What a socket of `viewer` to the match `row` (as the caller just read it, for its 404),
+    /// resuming after event `resume_from`, opens onto. [`LobbyError::Moving`] when, in a cluster, no node runs the live match this
     /// moment; [`LobbyError::NotLive`] for a match nobody may watch now (open, to anyone
     /// unseated; cancelled).
     pub async fn plan(
         &self,
-        match_id: &MatchId,
+        row: &MatchRow,
         viewer: Viewer,
         resume_from: Option<i64>,
         protocol: Protocol,
     ) -> Result<SocketPlan, LobbyError> {
-        let row = self.lobby.match_row(match_id).await?;
-        if let Some(handle) = self.lobby.handle_for(&row) {
+        if let Some(handle) = self.lobby.handle_for(row) {
             // `None` means the match ended between the lookup and now (serve it as finished)
             // or, in a cluster, that no node runs it this moment (it is moving).
             if let Some(subscription) = handle.subscribe(viewer, resume_from, protocol).await {
                 return Ok(SocketPlan::Live { handle, subscription });
             }
         }
-        let row = self.lobby.match_row(match_id).await?;
+        // Read again: the match may have ended (or moved) since the caller's read.
+        let row = self.lobby.match_row(&row.match_id).await?;
         let game = self
             .lobby
             .games()
@@ -87,7 +87,7 @@ impl SocketPlanner {
         let snapshot = match self.finished.get(&key) {
             Some(snapshot) => snapshot,
             None => {
-                let log = self.store.log(match_id).await?;
+                let log = self.store.log(&row.match_id).await?;
                 let view = game.replayed_view(&row, &log, viewer)?;
                 let last_seq = log.last().map_or(0, |entry| entry.seq);
                 let snapshot = snapshot(&row, protocol, viewer, view, last_seq);
