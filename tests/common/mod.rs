@@ -6,6 +6,7 @@
 //! it, and fail without it when `CI=true`.
 #![allow(dead_code)]
 
+pub mod faults;
 pub mod toy;
 
 use crease::app::Application;
