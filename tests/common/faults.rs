@@ -129,6 +129,8 @@ async fn accept(listener: TcpListener, upstream: SocketAddr, faults: watch::Rece
 }
 
 /// Closes a socket with a RST (linger 0), as a cut link looks to its peer.
+// Deprecated because a non-zero linger blocks the dropping thread; a zero one never does.
+#[allow(deprecated)]
 fn reset(stream: TcpStream) {
     let _ = stream.set_linger(Some(Duration::ZERO));
     drop(stream);
