@@ -65,7 +65,8 @@ impl Application {
         let (shutdown, stopping) = watch::channel(false);
         let (placement, membership): (Arc<dyn Placement>, _) = match &cluster {
             Some(cluster) => {
-                let placement = Arc::new(ClusterPlacement::new(actors, cluster.clone()));
+                let membership = Store::connect_membership(&config.database_url, &config.db).await?;
+                let placement = Arc::new(ClusterPlacement::new(actors, cluster.clone(), membership));
                 (placement.clone(), Some(placement))
             }
             None => (Arc::new(LocalPlacement::new(actors)), None),

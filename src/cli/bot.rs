@@ -228,6 +228,9 @@ impl BotClient {
         let mut events = 0u64;
         let mut awaiting_ack = false;
         let mut next_id = 0u64;
+        // The last seq seen, sent with each command so a late one is never applied to a
+        // later decision.
+        let mut seen = 0i64;
         // The latest view; a seat is often asked again by the batch its own command produced,
         // which arrives before that command's ack, so the ack re-examines it.
         let mut latest: Option<(Value, Vec<Seat>)> = None;
@@ -241,17 +244,23 @@ impl BotClient {
             let (view, pending) = match message {
                 ServerMessage::Snapshot(snapshot) => {
                     seat = snapshot.seat;
+                    seen = seen.max(snapshot.last_seq);
                     (snapshot.view, snapshot.pending)
                 }
-                ServerMessage::Update(update) => (update.view, update.pending),
+                ServerMessage::Update(update) => {
+                    seen = seen.max(update.last_seq);
+                    (update.view, update.pending)
+                }
                 // `crease bot` speaks protocol 1 (it never asks for 2): no step comes.
                 ServerMessage::Step(_) => continue,
-                ServerMessage::Event { .. } => {
+                ServerMessage::Event { seq, .. } => {
                     events += 1;
+                    seen = seen.max(seq);
                     continue;
                 }
-                ServerMessage::Ack { .. } => {
+                ServerMessage::Ack { last_seq, .. } => {
                     awaiting_ack = false;
+                    seen = seen.max(last_seq);
                     match latest.take() {
                         Some(last) => last,
                         None => continue,
@@ -289,6 +298,7 @@ impl BotClient {
                 next_id += 1;
                 let message = ClientMessage::Command {
                     id: next_id.to_string(),
+                    after: Some(seen),
                     command,
                 };
                 socket

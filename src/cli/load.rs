@@ -948,8 +948,11 @@ impl MatchTask {
                 tokio::time::sleep(Duration::from_millis(think_ms)).await;
             }
             seat.next_id += 1;
+            // No `after`: the server takes the last seq it sent this socket, which is what
+            // this client decided on (it answers only the latest view).
             let message = ClientMessage::Command {
                 id: seat.next_id.to_string(),
+                after: None,
                 command,
             };
             let text = serde_json::to_string(&message)?;

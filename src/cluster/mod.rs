@@ -26,6 +26,7 @@ mod serve;
 mod wire;
 
 pub use config::ClusterConfig;
+pub use serve::Served;
 
 use crate::record::MatchId;
 use crate::store::NodeRecord;
@@ -149,15 +150,20 @@ struct Subjects {
 }
 
 impl Subjects {
-    /// Requests to the owner of a match (commands, subscriptions, connection notices, logs).
-    fn requests(&self, match_id: &MatchId) -> String {
-        format!("{}.match.{match_id}.req", self.prefix)
+    /// Requests to the owner of a match under lease `epoch` (commands, subscriptions,
+    /// connection notices, logs). The epoch is in the subject so that a request reaches one
+    /// owner at the most: after a takeover the old owner (paused, cut off, not yet aware)
+    /// listens on the old epoch's subject, which no socket bound to the new epoch sends on.
+    fn requests(&self, match_id: &MatchId, epoch: i64) -> String {
+        format!("{}.match.{match_id}.e{epoch}.req", self.prefix)
     }
 
-    /// One viewer's batches of a match in one protocol, published by its owner.
+    /// One viewer's batches of a match in one protocol, published by its owner under lease
+    /// `epoch`: two owners' streams never mix on one socket.
     fn feed(
         &self,
         match_id: &MatchId,
+        epoch: i64,
         viewer: crate::rules::Viewer,
         protocol: crate::protocol::Protocol,
     ) -> String {
@@ -166,14 +172,14 @@ impl Subjects {
             crate::rules::Viewer::Spectator => "spectator".to_string(),
         };
         format!(
-            "{}.match.{match_id}.feed.{viewer}.v{}",
+            "{}.match.{match_id}.e{epoch}.feed.{viewer}.v{}",
             self.prefix,
             protocol.number()
         )
     }
 
-    /// Published by a node that has just started serving a match it took over: sockets bound
-    /// to the previous owner close and resume.
+    /// Published by a node that has just started serving a match it took over, with the new
+    /// epoch as payload: sockets bound to an older epoch close and resume.
     fn moved(&self, match_id: &MatchId) -> String {
         format!("{}.match.{match_id}.moved", self.prefix)
     }

@@ -13,6 +13,7 @@ use crate::protocol::{
 };
 use crate::record::MatchId;
 use crate::rules::Viewer;
+use crate::store::Store;
 use async_nats::{RequestErrorKind, Subscriber};
 use futures_util::StreamExt;
 use std::sync::Arc;
@@ -24,9 +25,13 @@ const FEED_CAPACITY: usize = 64;
 
 /// Why a routed request got no answer.
 enum RouteError {
-    /// Nobody serves the match now (its owner died or handed it off and nobody claimed it yet).
+    /// Nobody serves the match under the epoch this proxy is bound to (its owner died, or
+    /// handed it off): the request reached no actor.
     NoOwner,
-    /// The owner did not answer in time, or NATS failed.
+    /// The request was never sent: nothing can have been applied.
+    NotSent(String),
+    /// The request was sent but no answer came in time, or NATS failed after sending: the
+    /// owner may have applied it, or may still.
     Failed(String),
 }
 
@@ -34,19 +39,26 @@ impl From<RouteError> for CommandError {
     fn from(error: RouteError) -> CommandError {
         match error {
             RouteError::NoOwner => CommandError::Moved,
-            RouteError::Failed(message) => CommandError::Unavailable(message),
+            RouteError::NotSent(message) => CommandError::Unavailable(message),
+            RouteError::Failed(message) => CommandError::InDoubt(message),
         }
     }
 }
 
 impl Cluster {
     /// A mailbox for a match this node does not run, read by a proxy that routes each request
-    /// to the owner. Cheap: nothing crosses NATS until the mailbox is used.
-    pub fn remote_mailbox(self: &Arc<Self>, match_id: &MatchId) -> MatchMailbox {
+    /// to the owner. Cheap: nothing crosses NATS, and the lease is not read, until the
+    /// mailbox is used. The proxy binds to the lease's epoch at its first request and talks
+    /// to that epoch's owner only, for its whole life: once the match moves on, its requests
+    /// find no responder and are answered `match_moved`, and the socket resumes with a new
+    /// proxy.
+    pub fn remote_mailbox(self: &Arc<Self>, match_id: &MatchId, store: Store) -> MatchMailbox {
         let (sender, mailbox) = MatchMailbox::channel();
         let proxy = Proxy {
             cluster: self.clone(),
             match_id: match_id.clone(),
+            store,
+            epoch: None,
             relays: Vec::new(),
         };
         tokio::spawn(proxy.run(mailbox));
@@ -57,6 +69,9 @@ impl Cluster {
 struct Proxy {
     cluster: Arc<Cluster>,
     match_id: MatchId,
+    store: Store,
+    /// The lease epoch this proxy is bound to, read at its first request.
+    epoch: Option<i64>,
     /// Dropped when the proxy ends, which stops the relays it started.
     relays: Vec<oneshot::Sender<()>>,
 }
@@ -91,9 +106,29 @@ impl Proxy {
         }
     }
 
-    async fn send(&self, request: &MatchRequest) -> Result<bytes::Bytes, RouteError> {
+    /// The epoch this proxy talks to: read from the lease once, then fixed.
+    async fn epoch(&mut self) -> Result<i64, RouteError> {
+        if let Some(epoch) = self.epoch {
+            return Ok(epoch);
+        }
+        match self.store.lease_epoch(&self.match_id).await {
+            Ok(Some(epoch)) => {
+                self.epoch = Some(epoch);
+                Ok(epoch)
+            }
+            // Not placed yet, or being placed: nobody serves it now.
+            Ok(None) => Err(RouteError::NoOwner),
+            // Nothing was sent, so nothing can have been applied.
+            Err(error) => Err(RouteError::NotSent(format!(
+                "the match's lease could not be read: {error}"
+            ))),
+        }
+    }
+
+    async fn send(&mut self, request: &MatchRequest) -> Result<bytes::Bytes, RouteError> {
+        let epoch = self.epoch().await?;
         let started = Instant::now();
-        let subject = self.cluster.subjects.requests(&self.match_id);
+        let subject = self.cluster.subjects.requests(&self.match_id, epoch);
         let answer = self.cluster.nats.request(subject, wire::to_bytes(request)).await;
         crate::telemetry::record_routed(request.kind(), started.elapsed());
         match answer {
@@ -105,7 +140,10 @@ impl Proxy {
         }
     }
 
-    async fn request<T: serde::de::DeserializeOwned>(&self, request: &MatchRequest) -> Result<T, RouteError> {
+    async fn request<T: serde::de::DeserializeOwned>(
+        &mut self,
+        request: &MatchRequest,
+    ) -> Result<T, RouteError> {
         let payload = self.send(request).await?;
         serde_json::from_slice(&payload)
             .map_err(|error| RouteError::Failed(format!("unreadable answer from the match's node: {error}")))
@@ -119,9 +157,14 @@ impl Proxy {
         resume_from: Option<i64>,
         protocol: crate::protocol::Protocol,
     ) -> Option<Subscription> {
+        let epoch = self.epoch().await.ok()?;
         let nats = &self.cluster.nats;
         let feed = nats
-            .subscribe(self.cluster.subjects.feed(&self.match_id, viewer, protocol))
+            .subscribe(
+                self.cluster
+                    .subjects
+                    .feed(&self.match_id, epoch, viewer, protocol),
+            )
             .await
             .ok()?;
         let moved = nats
@@ -142,8 +185,13 @@ impl Proxy {
         let (sender, receiver) = broadcast::channel(FEED_CAPACITY);
         let (stop, stopped) = oneshot::channel();
         self.relays.push(stop);
-        // The backlog ends at the snapshot's seq: the feed takes over after it.
-        tokio::spawn(forward(feed, moved, sender, snapshot.last_seq, stopped));
+        // The feed takes over after the backlog (which, for a resume, runs from the resume
+        // point to now), or after the snapshot when there is none: a batch published while
+        // the owner built them is in them already.
+        let covered = crate::protocol::covered_by(&backlog)
+            .unwrap_or(snapshot.last_seq)
+            .max(snapshot.last_seq);
+        tokio::spawn(forward(feed, moved, sender, (epoch, covered), stopped));
         Some(Subscription {
             snapshot,
             backlog,
@@ -158,7 +206,7 @@ async fn forward(
     mut feed: Subscriber,
     mut moved: Subscriber,
     sender: broadcast::Sender<Arc<ViewerBatch>>,
-    covered: i64,
+    (epoch, covered): (i64, i64),
     mut stopped: oneshot::Receiver<()>,
 ) {
     let mut last_seq = covered;
@@ -186,9 +234,19 @@ async fn forward(
                     Some(FeedMessage::Closed) | None => break,
                 }
             }
-            _ = moved.next() => {
-                let _ = sender.send(Arc::new(ViewerBatch::moved(last_seq)));
-                break;
+            notice = moved.next() => {
+                // A new owner under a later epoch (an unreadable notice counts as one): this
+                // subscription's owner is no longer the match's.
+                let newer = notice.is_none_or(|notice| {
+                    std::str::from_utf8(&notice.payload)
+                        .ok()
+                        .and_then(|text| text.parse::<i64>().ok())
+                        .is_none_or(|announced| announced > epoch)
+                });
+                if newer {
+                    let _ = sender.send(Arc::new(ViewerBatch::moved(last_seq)));
+                    break;
+                }
             }
             _ = &mut stopped => break,
         }

@@ -314,6 +314,13 @@ async fn serve<I, O>(
         mut feed,
     } = opening;
     let mut session = Session::new(&mut outbound, viewer, limits);
+    session.seen = snapshot
+        .as_ref()
+        .map(|snapshot| snapshot.last_seq)
+        .into_iter()
+        .chain(crate::protocol::covered_by(&backlog))
+        .max()
+        .unwrap_or(0);
     let first = snapshot.map(Snapshot::frame);
     let mut open = session.send_frames(first.into_iter().chain(backlog)).await;
     let mut intake = Intake::new(&limits);
@@ -341,7 +348,10 @@ async fn serve<I, O>(
             batch = feed.recv() => {
                 open = match batch {
                     Ok(batch) if batch.moved => break End::Close(close::GOING_AWAY, MOVED),
-                    Ok(batch) => session.send_frames(batch.frames.iter().cloned()).await,
+                    Ok(batch) => {
+                        session.seen = session.seen.max(batch.last_seq);
+                        session.send_frames(batch.frames.iter().cloned()).await
+                    }
                     Err(RecvError::Lagged(_)) => break End::Close(close::TRY_AGAIN, BEHIND),
                     Err(RecvError::Closed) => break End::Close(close::NORMAL, "match over"),
                 };
@@ -483,6 +493,9 @@ struct Session<'a, O> {
     stalled: bool,
     /// A Close decided while handling a message.
     ending: Option<(u16, &'static str)>,
+    /// The last seq this socket has sent the client (snapshot, backlog, batches, acks): what
+    /// a command without `after` was decided on.
+    seen: i64,
 }
 
 impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
@@ -494,6 +507,7 @@ impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
             accepted: false,
             stalled: false,
             ending: None,
+            seen: 0,
         }
     }
 
@@ -585,16 +599,18 @@ impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
             Ok(message) => message,
             Err(error) => return self.send(&ServerMessage::Error(error)).await,
         };
-        let (id, command) = match message {
+        let (id, after, command) = match message {
             ClientMessage::Ping { id } => return self.send(&ServerMessage::Pong { id }).await,
-            ClientMessage::Command { id, command } => (id, command),
+            ClientMessage::Command { id, after, command } => (id, after, command),
         };
         let Viewer::Seat(seat) = self.viewer else {
             return self
                 .error(Some(id), ErrorCode::NotSeated, "spectators cannot play", None)
                 .await;
         };
-        match handle.command(seat, command).await {
+        // A client that does not say what it had seen decided on what this socket sent it.
+        let after = after.unwrap_or(self.seen);
+        match handle.command(seat, Some(after), command).await {
             Ok(last_seq) => {
                 // Deliver the acknowledged events first, so the ack always follows them (all
                 // in one write). A local actor broadcast them before acking; a routed ack (the
@@ -623,11 +639,13 @@ impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
                         break;
                     }
                     frames.extend(batch.frames.iter().cloned());
+                    self.seen = self.seen.max(batch.last_seq);
                     if batch.last_seq >= last_seq {
                         break;
                     }
                 }
                 self.accepted = true;
+                self.seen = self.seen.max(last_seq);
                 // The ack answers the command, so it comes before the `finished` that a
                 // match-ending command's batch carries last: `finished` is the socket's last
                 // word before the close.

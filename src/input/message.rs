@@ -168,8 +168,9 @@ fn envelope(members: Vec<(String, Value)>) -> Result<ClientMessage, serde_json::
     let tag = tag.ok_or_else(|| Error::missing_field("type"))?;
     let mut id: Option<Option<String>> = None;
     let mut command = None;
+    let mut after = None;
     let known: &[&str] = match tag.as_str() {
-        "command" => &["id", "command"],
+        "command" => &["id", "after", "command"],
         "ping" => &["id"],
         other => return Err(Error::unknown_variant(other, &["command", "ping"])),
     };
@@ -184,6 +185,21 @@ fn envelope(members: Vec<(String, Value)>) -> Result<ClientMessage, serde_json::
                 })
             }
             "command" if tag == "command" => command = Some(value),
+            "after" if tag == "command" => {
+                after = match value {
+                    Value::Null => None,
+                    Value::Number(number) => match number.as_i64() {
+                        Some(seq) if seq >= 0 => Some(seq),
+                        _ => {
+                            return Err(Error::invalid_value(
+                                unexpected(&Value::Number(number)),
+                                &"a seq >= 0",
+                            ));
+                        }
+                    },
+                    other => return Err(Error::invalid_type(unexpected(&other), &"a seq >= 0")),
+                }
+            }
             other => return Err(Error::unknown_field(other, known)),
         }
     }
@@ -192,7 +208,7 @@ fn envelope(members: Vec<(String, Value)>) -> Result<ClientMessage, serde_json::
     }
     let id = id.flatten().ok_or_else(|| Error::missing_field("id"))?;
     let command = command.ok_or_else(|| Error::missing_field("command"))?;
-    Ok(ClientMessage::Command { id, command })
+    Ok(ClientMessage::Command { id, after, command })
 }
 
 /// What serde calls `value` in an "invalid type" error.
@@ -297,6 +313,7 @@ mod tests {
             client_message(&ok.to_string(), 64),
             Ok(ClientMessage::Command {
                 id: "c1".into(),
+                after: None,
                 command: json!({"type": "pick", "value": 1})
             })
         );

@@ -25,9 +25,14 @@ impl MatchHandle {
         }
     }
 
-    /// Submits a seat's command; resolves once its events are durable (or it was refused).
-    pub async fn command(&self, seat: Seat, command: Value) -> Result<i64, CommandError> {
-        match self.mailbox.ask(MatchRequest::Command { seat, command }).await {
+    /// Submits a seat's command, decided after seeing seq `after`; resolves once its events
+    /// are durable (or it was refused).
+    pub async fn command(&self, seat: Seat, after: Option<i64>, command: Value) -> Result<i64, CommandError> {
+        match self
+            .mailbox
+            .ask(MatchRequest::Command { seat, after, command })
+            .await
+        {
             Some(MatchReply::Command(result)) => result,
             _ => Err(self.mailbox.gone()),
         }

@@ -119,6 +119,19 @@ impl Frame {
         self.0.starts_with(br#"{"type":"finished""#)
     }
 
+    /// The log seq this frame brings its reader up to: an event's `seq`, or the `last_seq` of
+    /// an update, step, ack or snapshot. Parses the frame, so it is for a connection's start
+    /// (a backlog), not the hot path.
+    pub fn seq(&self) -> Option<i64> {
+        #[derive(serde::Deserialize)]
+        struct Seqs {
+            seq: Option<i64>,
+            last_seq: Option<i64>,
+        }
+        let seqs: Seqs = serde_json::from_slice(&self.0).ok()?;
+        seqs.last_seq.or(seqs.seq)
+    }
+
     pub fn as_str(&self) -> &str {
         // Every constructor writes serde_json output, which is UTF-8.
         std::str::from_utf8(&self.0).unwrap_or_default()
@@ -139,6 +152,12 @@ impl From<String> for Frame {
     fn from(text: String) -> Frame {
         Frame(Bytes::from(text))
     }
+}
+
+/// The seq a backlog brings its reader up to (its last frame's, at the most), if any frame
+/// carries one: where a feed that follows it must take over.
+pub fn covered_by(frames: &[Frame]) -> Option<i64> {
+    frames.iter().filter_map(Frame::seq).max()
 }
 
 #[cfg(test)]

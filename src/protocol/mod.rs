@@ -18,7 +18,7 @@ pub mod ws;
 
 pub use cluster::*;
 pub use feed::{Subscription, ViewerBatch};
-pub use frame::Frame;
+pub use frame::{Frame, covered_by};
 pub use http::*;
 pub use ratings::*;
 pub use request::{CommandError, Mail, MatchMailbox, MatchReply, MatchRequest};

@@ -26,8 +26,13 @@ pub const MAILBOX: usize = 64;
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum MatchRequest {
     /// A seat's command, as the client sent it: the game reads it only once the seat may act.
+    /// `after`: the last seq the client had seen when it decided (see
+    /// [`ClientMessage::Command`](super::ClientMessage::Command)); a command for a decision
+    /// asked after it is stale.
     Command {
         seat: Seat,
+        #[serde(default)]
+        after: Option<i64>,
         command: Value,
     },
     /// Opens a viewer's feed in `protocol` (full views, or JSON Patches of them).
@@ -195,9 +200,17 @@ pub enum CommandError {
     MatchNotLive,
     #[error("the server could not store the command: {0}")]
     Internal(String),
-    /// The database did not confirm the write within the server's bound (`--db-timeout-ms`).
+    /// Nothing was attempted: an earlier write is still unconfirmed, or the write could not
+    /// even be queued.
     #[error("the database is unavailable; the command was not applied: {0}")]
     Unavailable(String),
+    /// The write was not confirmed within the server's bound (`--db-timeout-ms`), or a routed
+    /// request got no answer in time: the command may have been applied.
+    #[error("the command's outcome is unknown (it may have been applied); resume and look: {0}")]
+    InDoubt(String),
+    /// The command answers a decision that was closed after the client's `after`.
+    #[error("the decision this command was made for is closed: {0}")]
+    Stale(String),
     /// The match is now run by another node (drain or failover); reconnect and resume.
     #[error("the match moved to another server node; reconnect with resume_from")]
     Moved,
@@ -212,6 +225,8 @@ impl CommandError {
             CommandError::MatchNotLive => ErrorCode::MatchNotLive,
             CommandError::Internal(_) => ErrorCode::Internal,
             CommandError::Unavailable(_) => ErrorCode::Unavailable,
+            CommandError::InDoubt(_) => ErrorCode::InDoubt,
+            CommandError::Stale(_) => ErrorCode::StaleCommand,
             CommandError::Moved => ErrorCode::MatchMoved,
         }
     }
@@ -219,7 +234,10 @@ impl CommandError {
     /// A failure of the server's storage rather than of the command: a server-made move that
     /// fails like this is tried again later, never taken as "no legal move".
     pub fn is_storage(&self) -> bool {
-        matches!(self, CommandError::Internal(_) | CommandError::Unavailable(_))
+        matches!(
+            self,
+            CommandError::Internal(_) | CommandError::Unavailable(_) | CommandError::InDoubt(_)
+        )
     }
 
     pub fn reason(&self) -> Option<String> {

@@ -11,7 +11,17 @@ use serde_json::Value;
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMessage {
     /// A move for the client's own seat. `id` is the client's, echoed in the ack or error.
-    Command { id: String, command: Value },
+    /// `after` is the last `seq` the client had processed when it decided: a command made for
+    /// a decision that has since been closed (answered, timed out, withdrawn) is refused with
+    /// `stale_command` rather than applied to a later one. Without it the server takes the last
+    /// seq it sent on this socket.
+    Command {
+        id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(range(min = 0))]
+        after: Option<i64>,
+        command: Value,
+    },
     /// Liveness check; answered with `pong`.
     Ping {
         #[serde(default)]
@@ -142,9 +152,19 @@ pub enum ErrorCode {
     MatchNotLive,
     /// The server failed; the command was not applied.
     Internal,
-    /// The database did not confirm the write in time; the command was not applied (should
-    /// its write turn out to have landed, the match adopts it and sends the update).
+    /// Nothing was attempted: an earlier write of the match is still unconfirmed by the
+    /// database. The command was not applied; send it again later.
     Unavailable,
+    /// The command's fate is unknown: its write was not confirmed in time, or the match's
+    /// node (in a cluster) did not answer in time. It may have been applied, or may still be,
+    /// but only to the decision it was made for. Settle it from the log: reconnect with
+    /// `resume_from`; if the update that ends the backlog still asks for the same decision,
+    /// send the command again with the same `after`. At most one command per decision is
+    /// ever applied.
+    InDoubt,
+    /// The decision the command was made for (see its `after`) is closed: it was answered,
+    /// its clock ran out, or it was withdrawn. Not applied; decide again from the latest view.
+    StaleCommand,
     /// In a cluster, the match moved to another server node (a drain or a failover); the
     /// command was not applied. The socket closes with 1001: reconnect with `resume_from`
     /// (to any node) and send the command again if the update that ends the resume's backlog
@@ -184,6 +204,10 @@ pub const PRECEDENCE: &[(ErrorCode, &str)] = &[
     (ErrorCode::MatchNotLive, "the match is over"),
     (ErrorCode::NotYourTurn, "the game is not waiting for this seat"),
     (
+        ErrorCode::StaleCommand,
+        "the seat's decision was asked after the command's `after`: it answers a closed decision",
+    ),
+    (
         ErrorCode::BadMessage,
         "the game cannot read the command (unknown type or field, wrong value type)",
     ),
@@ -196,8 +220,8 @@ pub const PRECEDENCE: &[(ErrorCode, &str)] = &[
         "the write was fenced: another node took the match over",
     ),
     (
-        ErrorCode::Unavailable,
-        "the database did not confirm this write in time",
+        ErrorCode::InDoubt,
+        "the database did not confirm this write in time (in a cluster, also: the match's node did not answer in time)",
     ),
     (ErrorCode::Internal, "the write failed otherwise"),
 ];
@@ -213,6 +237,8 @@ impl ErrorCode {
             ErrorCode::MatchNotLive => "match_not_live",
             ErrorCode::Internal => "internal",
             ErrorCode::Unavailable => "unavailable",
+            ErrorCode::InDoubt => "in_doubt",
+            ErrorCode::StaleCommand => "stale_command",
             ErrorCode::MatchMoved => "match_moved",
         }
     }

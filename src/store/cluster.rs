@@ -194,6 +194,16 @@ impl Store {
             .await?)
     }
 
+    /// The epoch of a match's lease, whoever holds it; `None` if it has none. A routed socket
+    /// talks to the owner of this epoch only.
+    pub async fn lease_epoch(&self, match_id: &MatchId) -> StoreResult<Option<i64>> {
+        const SQL: &str = "SELECT epoch FROM match_lease WHERE match_id = $1";
+        Ok(sqlx::query_scalar::<_, i64>(SQL)
+            .bind(match_id)
+            .fetch_optional(self.cluster_pool()?)
+            .await?)
+    }
+
     /// The live node (fresh heartbeat, not draining, running matches) with the fewest live
     /// matches.
     pub async fn least_loaded_node(&self) -> StoreResult<Option<String>> {

@@ -182,6 +182,26 @@ impl Store {
         Ok(store)
     }
 
+    /// A second, small PostgreSQL pool on the same database for a cluster node's membership
+    /// (heartbeats, lease reads, claims): they must never queue behind the journal's writes
+    /// for a pooled connection, or a slow database would cost the node its leases. No
+    /// migrations (the main pool ran them) and no ping before each use (a round trip that a
+    /// slow link makes expensive: a dead connection fails its query and is replaced).
+    pub async fn connect_membership(url: &str, settings: &DbSettings) -> StoreResult<Store> {
+        if !(url.starts_with("postgres:") || url.starts_with("postgresql:")) {
+            return Err(StoreError::Unsupported("cluster mode needs PostgreSQL"));
+        }
+        let idle = settings.transaction_timeout().as_millis().max(1).to_string();
+        let options = sqlx::postgres::PgConnectOptions::from_str(url)?
+            .options([("idle_in_transaction_session_timeout", idle.as_str())]);
+        let pool = PgPoolOptions::new()
+            .max_connections(2)
+            .min_connections(1)
+            .test_before_acquire(false)
+            .acquire_timeout(settings.db_timeout());
+        Ok(Store::Postgres(pool.connect_with(options).await?))
+    }
+
     async fn migrate(&self) -> StoreResult<()> {
         // A twin: the same tables in each backend's native column types (`TIMESTAMPTZ` and
         // `JSONB` on PostgreSQL, `TEXT` on SQLite) and JSON functions in the operator views,

@@ -129,9 +129,7 @@ async fn accept(listener: TcpListener, upstream: SocketAddr, faults: watch::Rece
 }
 
 /// Closes a socket with a RST (linger 0), as a cut link looks to its peer.
-///
-/// tokio deprecates `set_linger` because a positive linger blocks the dropping thread; a zero
-/// linger never waits (the kernel sends the RST and discards the buffers at once).
+// Deprecated because a non-zero linger blocks the dropping thread; a zero one never does.
 #[allow(deprecated)]
 fn reset(stream: TcpStream) {
     let _ = stream.set_linger(Some(Duration::ZERO));

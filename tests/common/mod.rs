@@ -423,6 +423,15 @@ impl Client {
         }
     }
 
+    /// Reads past events and views to the next error frame.
+    pub async fn recv_until_error(&mut self) -> ServerMessage {
+        loop {
+            if let message @ ServerMessage::Error(_) = self.recv().await {
+                return message;
+            }
+        }
+    }
+
     pub async fn send_text(&mut self, text: String) {
         self.socket.send(Message::Text(text.into())).await.expect("send");
     }
@@ -436,10 +445,20 @@ impl Client {
 
     /// Sends a command and returns its id.
     pub async fn command(&mut self, command: Value) -> String {
+        self.send_command(command, None).await
+    }
+
+    /// Sends a command decided after seeing seq `after`; returns its id.
+    pub async fn command_after(&mut self, command: Value, after: i64) -> String {
+        self.send_command(command, Some(after)).await
+    }
+
+    async fn send_command(&mut self, command: Value, after: Option<i64>) -> String {
         self.next_id += 1;
         let id = format!("c{}", self.next_id);
         let message = ClientMessage::Command {
             id: id.clone(),
+            after,
             command,
         };
         self.send_text(serde_json::to_string(&message).expect("encode"))

@@ -473,7 +473,12 @@ impl RemoteSeat {
                 "finished" => return Ended::Finished(message["result"].clone()),
                 // In a cluster: the match moved to another node, or its node did not answer
                 // in time. The command was not acked; the seat resumes and finds out.
-                "error" if matches!(message["code"].as_str(), Some("match_moved" | "unavailable")) => {
+                "error"
+                    if matches!(
+                        message["code"].as_str(),
+                        Some("match_moved" | "unavailable" | "in_doubt")
+                    ) =>
+                {
                     return Ended::Dropped;
                 }
                 "error" => panic!(

@@ -104,7 +104,7 @@ async fn next_reveal(client: &mut common::Client) -> Value {
 }
 
 #[tokio::test]
-async fn a_command_during_a_sqlite_write_lock_is_answered_unavailable_within_the_bound_and_not_adopted() {
+async fn a_command_during_a_sqlite_write_lock_is_answered_in_doubt_within_the_bound_and_not_adopted() {
     let settings = DbSettings {
         db_timeout_ms: 500,
         db_transaction_timeout_ms: 500,
@@ -122,7 +122,7 @@ async fn a_command_during_a_sqlite_write_lock_is_answered_unavailable_within_the
     let sent = client.command(pick(3)).await;
     let answer = client.answer(&sent).await;
     let waited = started.elapsed();
-    assert_eq!(error_code(&answer), Some(ErrorCode::Unavailable), "{answer:?}");
+    assert_eq!(error_code(&answer), Some(ErrorCode::InDoubt), "{answer:?}");
     assert!(waited < Duration::from_millis(1_500), "answered after {waited:?}");
     // Nothing adopted: a fresh connection sees the match exactly as before.
     let mut again = app.connect(&id, Some(&home), None).await;
@@ -171,7 +171,7 @@ async fn a_write_that_commits_after_its_command_timed_out_is_adopted_and_broadca
     let lock = SqliteLock::take(app.db.url()).await;
     let sent = home_client.command(pick(3)).await;
     let answer = home_client.answer(&sent).await;
-    assert_eq!(error_code(&answer), Some(ErrorCode::Unavailable), "{answer:?}");
+    assert_eq!(error_code(&answer), Some(ErrorCode::InDoubt), "{answer:?}");
     let before = app
         .app()
         .store()
@@ -195,11 +195,17 @@ async fn a_write_that_commits_after_its_command_timed_out_is_adopted_and_broadca
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 
-    // The next command finds the landed write, adopts it (round 1 revealed to everyone) and
-    // is decided on top of it: a pick for round 2, not a second pick for round 1.
-    let sent = home_client.command(pick(2)).await;
+    // The next command finds the landed write and adopts it (round 1 revealed to everyone),
+    // unless the actor's own retry timer did first. It says it was decided on what the client
+    // had seen before the in-doubt write (seqs are 1..=len), so either way it answers round 1,
+    // which is closed: refused as stale rather than taken as the answer to round 2.
+    let sent = home_client.command_after(pick(2), before as i64).await;
+    let answer = home_client.answer(&sent).await;
+    assert_eq!(error_code(&answer), Some(ErrorCode::StaleCommand), "{answer:?}");
     let reveal = next_reveal(&mut home_client).await;
     assert_eq!(reveal["picks"], json!([3, 1]));
+    // Decided again on what it now sees: a pick for round 2, not a second one for round 1.
+    let sent = home_client.command(pick(2)).await;
     let answer = home_client.answer(&sent).await;
     assert!(matches!(answer, ServerMessage::Ack { .. }), "{answer:?}");
     assert_eq!(next_reveal(&mut away_client).await["picks"], json!([3, 1]));
@@ -290,7 +296,7 @@ async fn postgres_stopped_and_started_mid_match() {
     let started = Instant::now();
     let sent = away_client.command(pick(2)).await;
     let answer = away_client.answer(&sent).await;
-    assert_eq!(error_code(&answer), Some(ErrorCode::Unavailable), "{answer:?}");
+    assert_eq!(error_code(&answer), Some(ErrorCode::InDoubt), "{answer:?}");
     assert!(
         started.elapsed() < bound * 2,
         "command answered after {:?}",
@@ -368,10 +374,7 @@ async fn a_bot_move_that_cannot_be_written_is_retried_and_an_in_doubt_write_sett
     // Home's round-1 pick times out for its command but commits once the lock is gone.
     let lock = SqliteLock::take(app.db.url()).await;
     let sent = client.command(pick(3)).await;
-    assert_eq!(
-        error_code(&client.answer(&sent).await),
-        Some(ErrorCode::Unavailable)
-    );
+    assert_eq!(error_code(&client.answer(&sent).await), Some(ErrorCode::InDoubt));
     let before = log_len().await;
     lock.release().await;
     let deadline = Instant::now() + Duration::from_secs(10);

@@ -91,6 +91,91 @@ async fn illegal_out_of_turn_other_seat_and_malformed_commands_are_refused_with_
     app.stop().await;
 }
 
+/// A command names the decision it answers by `after`, the last seq its client had seen: one
+/// decided before its seat was asked again (late, replayed, or answered twice) is refused as
+/// `stale_command` and writes nothing, while a decision that stays open as the other seat
+/// acts is still answered with the older `after`. (issue 25: a held command must never land
+/// on a decision the player has not seen.)
+#[tokio::test]
+async fn a_command_decided_before_its_decision_was_asked_is_refused_as_stale() {
+    let app = spawn_app(toy_games()).await;
+    let (info, home, away) = app.live_match("toy", json!({ "rounds": 3 })).await;
+    let id = info.match_id.clone();
+    let mut home_client = app.connect(&id, Some(&home.token), None).await;
+    let mut away_client = app.connect(&id, Some(&away.token), None).await;
+    let ServerMessage::Snapshot(snapshot) = home_client.recv().await else {
+        panic!("snapshot first")
+    };
+    let round_1_asked = snapshot.last_seq;
+    let pick = |value: u8| json!({ "type": "pick", "value": value });
+
+    // Round 1: home answers; away answers with the same `after`, although the log moved on
+    // (home's sealed pick): both seats were asked at once and away's decision is still open.
+    let cid = home_client.command_after(pick(1), round_1_asked).await;
+    assert!(matches!(
+        home_client.answer(&cid).await,
+        ServerMessage::Ack { .. }
+    ));
+    let cid = away_client.command_after(pick(2), round_1_asked).await;
+    assert!(matches!(
+        away_client.answer(&cid).await,
+        ServerMessage::Ack { .. }
+    ));
+    let round_2_asked = stored_rows(&app, &id).await as i64;
+    assert!(round_2_asked > round_1_asked);
+
+    // A copy of home's round-1 pick arriving now (held in a partition, or sent again after an
+    // in-doubt answer) must not become its round-2 pick.
+    let rows = stored_rows(&app, &id).await;
+    let cid = home_client.command_after(pick(3), round_1_asked).await;
+    let error = error_of(home_client.answer(&cid).await);
+    assert_eq!(error.code, ErrorCode::StaleCommand, "{error:?}");
+    assert_eq!(
+        stored_rows(&app, &id).await,
+        rows,
+        "a stale command writes nothing"
+    );
+
+    // Decided on what the client has now seen: accepted. And without `after`, the server
+    // takes what it sent this socket, which is round 2 too.
+    let cid = home_client.command_after(pick(3), round_2_asked).await;
+    assert!(matches!(
+        home_client.answer(&cid).await,
+        ServerMessage::Ack { .. }
+    ));
+    let cid = away_client.command(pick(1)).await;
+    assert!(matches!(
+        away_client.answer(&cid).await,
+        ServerMessage::Ack { .. }
+    ));
+
+    // Precedence: a seat that is not asked at all hears not_your_turn, whatever its `after`.
+    let round_3_asked = stored_rows(&app, &id).await as i64;
+    let cid = home_client.command_after(pick(1), round_3_asked).await;
+    assert!(matches!(
+        home_client.answer(&cid).await,
+        ServerMessage::Ack { .. }
+    ));
+    let cid = home_client.command_after(pick(1), round_1_asked).await;
+    assert_eq!(
+        error_of(home_client.answer(&cid).await).code,
+        ErrorCode::NotYourTurn
+    );
+
+    // `after` is a seq: negative or not a number is a bad message, the id echoed.
+    for after in [json!(-1), json!("5"), json!(1.5)] {
+        let frame = json!({ "type": "command", "id": "x", "after": after, "command": pick(1) });
+        away_client.send_text(frame.to_string()).await;
+        let error = error_of(away_client.recv_until_error().await);
+        assert_eq!(
+            (error.code, error.id.as_deref()),
+            (ErrorCode::BadMessage, Some("x")),
+            "{after}"
+        );
+    }
+    app.stop().await;
+}
+
 /// A token acts only for its own seat; a spectator (or another match's player) cannot act.
 #[tokio::test]
 async fn a_token_cannot_act_for_another_seat_and_spectators_cannot_play() {

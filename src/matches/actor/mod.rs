@@ -13,6 +13,7 @@
 //! * [`clocks`]: turn clocks, disconnect grace, and the retries of the server's own moves.
 //! * [`bots`]: server-side bots.
 
+mod asks;
 mod bots;
 mod clocks;
 mod fanout;
@@ -79,6 +80,9 @@ struct MatchActor<G: Game> {
     resumed_since: Option<chrono::DateTime<chrono::Utc>>,
     /// The last events, which resumes read instead of the log.
     recent: Recent<G>,
+    /// Per seat, the seq after which its current decision was asked: a command decided
+    /// before it (its `after` is lower) answers a closed decision and is refused as stale.
+    asked_at: Vec<i64>,
 }
 
 /// Rebuilds a match from its log (an empty log means it has not started yet) and runs it.
@@ -89,12 +93,13 @@ pub(crate) fn spawn<G: Game>(
     log: Vec<LogEntry>,
 ) -> Result<(MatchHandle, tokio::task::JoinHandle<()>), SpawnError> {
     let seed = Seed::from_hex(&context.seed_hex).ok_or(SpawnError::BadSeed)?;
-    let (core, next_seq, forfeit) = if log.is_empty() {
+    let seat_total = context.seats.len();
+    let (core, next_seq, forfeit, asked_at) = if log.is_empty() {
         let core = MatchCore::<G>::new(&options, &seed).map_err(|e| SpawnError::Setup(e.to_string()))?;
-        (core, 1, None)
+        (core, 1, None, vec![0; seat_total])
     } else {
-        let replayed = fairness::replay::<G>(&options, &seed, &log, |_, _, _| {})?;
-        (replayed.core, replayed.last_seq + 1, replayed.forfeit)
+        let (replayed, asked_at) = asks::replay::<G>(&options, &seed, &log, seat_total)?;
+        (replayed.core, replayed.last_seq + 1, replayed.forfeit, asked_at)
     };
     let finished = match forfeit {
         Some(record) => Some(fairness::forfeit_outcome(
@@ -105,7 +110,6 @@ pub(crate) fn spawn<G: Game>(
         None => G::outcome(&core.state),
     };
     let now = Instant::now();
-    let seat_total = context.seats.len();
     let recent = Recent::new(core.state.clone(), next_seq - 1);
     let mut actor = MatchActor::<G> {
         needs_start: log.is_empty(),
@@ -128,6 +132,7 @@ pub(crate) fn spawn<G: Game>(
         moved_flag: Default::default(),
         resumed_since: log.last().map(|entry| entry.at),
         recent,
+        asked_at,
     };
     let (mailbox, receiver) = MatchMailbox::channel();
     actor.moved_flag = mailbox.moved_flag();
@@ -234,6 +239,12 @@ impl<G: Game> MatchActor<G> {
     /// Sends every listening viewer the last batch of this actor: the match moved.
     fn tell_moved(&self) {
         self.moved_flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.tell_resume();
+    }
+
+    /// Closes every listening socket with 1001 so that its client resumes (with
+    /// `resume_from`) from the log, here or on whichever node runs the match now.
+    fn tell_resume(&self) {
         let last_seq = self.next_seq - 1;
         for feeds in &self.feeds {
             let moved = Arc::new(ViewerBatch::moved(last_seq));
@@ -244,11 +255,11 @@ impl<G: Game> MatchActor<G> {
 
     async fn handle(&mut self, request: MatchRequest, reply: Option<oneshot::Sender<MatchReply>>) {
         match request {
-            MatchRequest::Command { seat, command } => {
+            MatchRequest::Command { seat, after, command } => {
                 let started = std::time::Instant::now();
                 let kind = command.get("type").and_then(Value::as_str).map(str::to_string);
                 let result = self
-                    .submit(seat, Move::Sent(command), CommandSource::Player)
+                    .submit(seat, Move::Sent { command, after }, CommandSource::Player)
                     .await;
                 record_command::<G>(kind, &result, started.elapsed());
                 send_reply(reply, MatchReply::Command(result));

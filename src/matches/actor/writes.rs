@@ -14,7 +14,7 @@
 //! ([`clocks`](super::clocks)), never taken for "no legal move", so an outage forfeits nobody.
 
 use super::fanout::RedactedEvent;
-use super::{MatchActor, to_json, to_raw};
+use super::{MatchActor, asks, to_json, to_raw};
 use crate::fairness;
 use crate::matches::recent::Recent;
 use crate::protocol::CommandError;
@@ -30,8 +30,8 @@ use tokio::time::Instant;
 /// A command as [`MatchActor::submit`] gets it.
 pub(super) enum Move<G: Game> {
     /// A client's JSON: the game reads it only once the seat may act, so `not_your_turn`
-    /// comes before `bad_message`.
-    Sent(Value),
+    /// comes before `bad_message`. `after`: the last seq the client had seen when it decided.
+    Sent { command: Value, after: Option<i64> },
     /// A move the server made itself (a turn clock's default, a bot's), already typed.
     Made(G::Command),
 }
@@ -131,7 +131,8 @@ impl<G: Game> MatchActor<G> {
             )));
         }
         let (typed, command) = match command {
-            Move::Sent(json) => {
+            Move::Sent { command: json, after } => {
+                self.check_fresh(seat, after)?;
                 let typed = G::Command::deserialize(&json)
                     .map_err(|error| CommandError::BadCommand(error.to_string()))?;
                 (typed, json)
@@ -167,6 +168,19 @@ impl<G: Game> MatchActor<G> {
             redactor.redacted,
         )
         .await
+    }
+
+    /// Refuses a command decided before its seat's current decision was asked: it answers a
+    /// decision that has since closed (a late or replayed command, or one the client was told
+    /// is in doubt and then answered again), and must never land on a later one.
+    fn check_fresh(&self, seat: Seat, after: Option<i64>) -> Result<(), CommandError> {
+        let asked_at = self.asked_at.get(seat.index()).copied().unwrap_or(0);
+        match after {
+            Some(after) if after < asked_at => Err(CommandError::Stale(format!(
+                "decided after seq {after}; this seat was asked again after seq {asked_at}"
+            ))),
+            _ => Ok(()),
+        }
     }
 
     /// Appends `[command,] events` (and the result if they end the match), then adopts `next`
@@ -268,7 +282,13 @@ impl<G: Game> MatchActor<G> {
             }
         };
         self.in_doubt = Some(InDoubt { change, written });
-        Err(error)
+        // Its COMMIT may have been sent: the command may be in the log, and the client must
+        // settle it from there rather than take it for refused.
+        let reason = match error {
+            CommandError::Unavailable(reason) | CommandError::Internal(reason) => reason,
+            other => other.to_string(),
+        };
+        Err(CommandError::InDoubt(reason))
     }
 
     /// Makes a committed `change` current and sends it to the listening viewers. `redacted`
@@ -285,6 +305,7 @@ impl<G: Game> MatchActor<G> {
             redactor.redacted
         });
         self.recent.push(change.first_event_seq, &change.events);
+        let pending_before = self.pending();
         self.next_seq = change.last_seq + 1;
         // Every write comes after the start's, so the match has started now.
         self.needs_start = false;
@@ -295,6 +316,14 @@ impl<G: Game> MatchActor<G> {
         if let Some(seat) = change.acted {
             self.deadlines.remove(&seat);
         }
+        let pending_after = self.pending();
+        asks::asked_after_change(
+            &mut self.asked_at,
+            &pending_before,
+            &pending_after,
+            change.acted,
+            change.last_seq,
+        );
         self.retries = 0;
         self.retry_at = None;
         self.refresh_clocks();
@@ -350,6 +379,28 @@ impl<G: Game> MatchActor<G> {
             self.adopt(doubt.change, None);
             Ok(())
         } else {
+            // In a cluster the log moves under this actor when another node took the match
+            // over: this node must not rebuild (and so go on answering for) a match it no
+            // longer holds. It rebuilds only if its own epoch is still the lease's (its own
+            // write landed but could not be recognised).
+            if let Some(fence) = self.context.fence {
+                match within(deadline, self.context.store.lease_epoch(&match_id)).await {
+                    Some(Ok(Some(epoch))) if epoch == fence.0 => {}
+                    Some(Ok(_)) => {
+                        tracing::warn!(%match_id, "the log moved under another node's lease; stopping here");
+                        crate::telemetry::record_fenced_write();
+                        self.moved = true;
+                        return Err(CommandError::Moved);
+                    }
+                    failed => {
+                        self.in_doubt = Some(doubt);
+                        return Err(match failed {
+                            Some(Err(error)) => storage_error(&match_id, error),
+                            _ => CommandError::Unavailable("the lease could not be read in time".into()),
+                        });
+                    }
+                }
+            }
             tracing::warn!(%match_id, after, found = tail.len(), "the log moved unexpectedly; rebuilding");
             let rebuilt = self.rebuild(deadline).await;
             if rebuilt.is_err() {
@@ -371,8 +422,10 @@ impl<G: Game> MatchActor<G> {
                 ));
             }
         };
-        let replayed = fairness::replay::<G>(&self.options, &self.seed, &log, |_, _, _| {})
-            .map_err(|mismatch| CommandError::Internal(format!("the log does not replay: {mismatch}")))?;
+        let (replayed, asked_at) =
+            super::asks::replay::<G>(&self.options, &self.seed, &log, self.seat_count())
+                .map_err(|mismatch| CommandError::Internal(format!("the log does not replay: {mismatch}")))?;
+        self.asked_at = asked_at;
         self.finished = match replayed.forfeit {
             Some(record) => Some(fairness::forfeit_outcome(
                 self.seat_count(),
@@ -386,7 +439,10 @@ impl<G: Game> MatchActor<G> {
         self.recent = Recent::new(self.core.state.clone(), replayed.last_seq);
         self.needs_start = log.is_empty();
         self.refresh_clocks();
-        self.broadcast(&[]);
+        // What the viewers were sent no longer leads to this state by the events they got:
+        // an update now would skip the entries in between. Their sockets close (1001) and
+        // resume from the last seq they processed, which the log serves exactly.
+        self.tell_resume();
         Ok(())
     }
 

@@ -9,31 +9,71 @@
 //! claimed match is rebuilt from its log, exactly as after a restart.
 
 use super::{Actors, Placement};
-use crate::cluster::Cluster;
 use crate::cluster::node::StartRequest;
+use crate::cluster::{Cluster, Served};
 use crate::matches::{LobbyError, MatchHandle};
 use crate::record::{MatchId, MatchStatus};
 use crate::rules::Viewer;
 use crate::store::{Fence, Lease, MatchRow, Store};
 use futures_util::StreamExt;
 use futures_util::future::BoxFuture;
-use std::collections::HashSet;
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 use tokio::sync::watch;
 use tokio::time::{Instant, MissedTickBehavior};
 
 pub struct ClusterPlacement {
     actors: Arc<Actors>,
     cluster: Arc<Cluster>,
+    /// A small pool of its own for heartbeats, lease reads and claims
+    /// ([`Store::connect_membership`]): they never wait behind the journal's writes.
+    membership: Store,
+    /// The matches this node answers for over NATS, each under the epoch it holds.
+    served: Mutex<HashMap<MatchId, Served>>,
+    /// When the heartbeat last committed (renewing every lease this node holds).
+    renewed_at: Mutex<Instant>,
 }
 
 impl ClusterPlacement {
-    pub fn new(actors: Arc<Actors>, cluster: Arc<Cluster>) -> Self {
-        ClusterPlacement { actors, cluster }
+    pub fn new(actors: Arc<Actors>, cluster: Arc<Cluster>, membership: Store) -> Self {
+        ClusterPlacement {
+            actors,
+            cluster,
+            membership,
+            served: Mutex::new(HashMap::new()),
+            renewed_at: Mutex::new(Instant::now()),
+        }
     }
 
     fn store(&self) -> &Store {
         &self.actors.store
+    }
+
+    fn served(&self) -> std::sync::MutexGuard<'_, HashMap<MatchId, Served>> {
+        self.served
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn renewed_at(&self) -> Instant {
+        *self
+            .renewed_at
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Stops running a match this node no longer holds: first it stops answering for it over
+    /// NATS (so no request is taken after this point), then its actor stops and its sockets
+    /// are told it moved.
+    async fn let_go(&self, match_id: &MatchId) {
+        let served = self.served().remove(match_id);
+        if let Some(served) = served {
+            served.stop().await;
+        }
+        if let Some(handle) = self.actors.live.get(match_id) {
+            self.actors.live.remove(match_id);
+            handle.shutdown().await;
+        }
     }
 
     /// Runs the membership loop (heartbeat, shedding, claims, start requests from other
@@ -50,12 +90,12 @@ impl ClusterPlacement {
                     return;
                 }
             };
+            let heartbeats = tokio::spawn(self.clone().heartbeats(stopping.clone()));
             let mut ticks = tokio::time::interval(self.cluster.heartbeat_interval());
             ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
-            let mut renewed_at = Instant::now();
             loop {
                 tokio::select! {
-                    _ = ticks.tick() => self.tick(&mut renewed_at).await,
+                    _ = ticks.tick() => self.tick().await,
                     Some(request) = starts.next() => {
                         tokio::spawn(self.clone().start_placed(request));
                     }
@@ -65,7 +105,36 @@ impl ClusterPlacement {
                     _ = stopping.changed() => break,
                 }
             }
+            heartbeats.abort();
         })
+    }
+
+    /// Records the heartbeat three times per TTL, on its own, so that slow claims, lease
+    /// reads or a slow database under the rest of the round never delay a renewal.
+    async fn heartbeats(self: Arc<Self>, mut stopping: watch::Receiver<bool>) {
+        let mut ticks = tokio::time::interval(self.cluster.heartbeat_interval());
+        ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = ticks.tick() => {}
+                _ = stopping.changed() => return,
+            }
+            if self.cluster.is_draining() {
+                continue;
+            }
+            // Taken before the query: the lease runs from when the database saw it, which is
+            // no earlier than this.
+            let sent_at = Instant::now();
+            match self.membership.heartbeat(&self.cluster.node, false).await {
+                Ok(()) => {
+                    *self
+                        .renewed_at
+                        .lock()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner()) = sent_at
+                }
+                Err(error) => tracing::warn!(%error, "cluster heartbeat failed"),
+            }
+        }
     }
 
     /// Gives a match that just went live its first lease, on the least-loaded node, and has
@@ -108,40 +177,45 @@ impl ClusterPlacement {
         let log = self.store().log(&lease.match_id).await?;
         let fresh = log.is_empty();
         let handle = self.actors.spawn(&row, log, Some(Fence(lease.epoch))).await?;
-        self.cluster.serve_match(&row.match_id, handle.clone()).await;
+        let served = self
+            .cluster
+            .serve_match(&row.match_id, lease.epoch, handle.clone())
+            .await;
+        // A previous epoch's, if this node held the match before, stops answering now.
+        let previous = self.served().insert(row.match_id.clone(), served);
+        if let Some(previous) = previous {
+            previous.stop().await;
+        }
         if wait_for_start && fresh {
             handle.log(Viewer::Spectator).await;
         }
         Ok(())
     }
 
-    /// One round of membership: heartbeat (renewing every lease), shed what was lost, claim
+    /// One round of membership (the heartbeat runs apart): shed what was lost, claim
     /// orphans.
-    async fn tick(&self, renewed_at: &mut Instant) {
+    async fn tick(&self) {
         if self.cluster.is_draining() {
             return;
         }
-        let store = self.store();
-        let held = match store.heartbeat(&self.cluster.node, false).await {
-            Ok(()) => store.held_leases(self.cluster.node_id()).await,
-            Err(error) => Err(error),
-        };
-        match held {
-            Ok(held) => {
-                *renewed_at = Instant::now();
-                let held: HashSet<MatchId> = held.into_iter().map(|lease| lease.match_id).collect();
-                self.shed_lost(Some(&held)).await;
-            }
-            Err(error) => {
-                tracing::warn!(%error, "cluster heartbeat failed");
-                // Past the TTL without a heartbeat, other nodes may hold these matches: stop
-                // serving them (their writes would be refused anyway).
-                if renewed_at.elapsed() > self.cluster.lease_ttl {
-                    self.shed_lost(None).await;
+        // Past the TTL without a renewal, other nodes may hold these matches: stop serving
+        // them (their writes would be refused anyway).
+        if self.renewed_at().elapsed() > self.cluster.lease_ttl {
+            tracing::warn!("no heartbeat within the lease TTL; letting every match go");
+            self.shed_lost(None).await;
+        } else {
+            match self.membership.held_leases(self.cluster.node_id()).await {
+                Ok(held) => {
+                    let held: HashSet<MatchId> = held.into_iter().map(|lease| lease.match_id).collect();
+                    self.shed_lost(Some(&held)).await;
                 }
+                Err(error) => tracing::warn!(%error, "cannot read the leases this node holds"),
             }
         }
         self.claim().await;
+        // Matches that ended on their own: nothing to answer for any more.
+        let live = &self.actors.live;
+        self.served().retain(|match_id, _| live.get(match_id).is_some());
     }
 
     /// Stops the actors of matches this node runs but no longer holds (`held`: the live
@@ -151,19 +225,20 @@ impl ClusterPlacement {
     /// says it is another's.
     async fn shed_lost(&self, held: Option<&HashSet<MatchId>>) {
         let live = &self.actors.live;
-        for (match_id, handle) in live.entries() {
+        for (match_id, _) in live.entries() {
             let lost = match held {
                 None => true,
                 Some(held) if held.contains(&match_id) => false,
                 Some(_) => matches!(
-                    self.store().lease_held(&match_id, self.cluster.node_id()).await,
+                    self.membership
+                        .lease_held(&match_id, self.cluster.node_id())
+                        .await,
                     Ok(None)
                 ),
             };
             if lost {
                 tracing::warn!(%match_id, "lease lost to another node; stopping the match here");
-                live.remove(&match_id);
-                tokio::spawn(async move { handle.shutdown().await });
+                self.let_go(&match_id).await;
             }
         }
     }
@@ -173,7 +248,7 @@ impl ClusterPlacement {
         if self.cluster.is_draining() || !self.cluster.node.runs_matches {
             return 0;
         }
-        let store = self.store();
+        let store = &self.membership;
         let orphans = match store.orphan_count().await {
             Ok(0) => return 0,
             Ok(count) => count,
@@ -227,10 +302,16 @@ impl ClusterPlacement {
     async fn leave(&self) {
         let cluster = &self.cluster;
         cluster.set_draining();
-        if let Err(error) = self.store().heartbeat(&cluster.node, true).await {
+        if let Err(error) = self.membership.heartbeat(&cluster.node, true).await {
             tracing::warn!(%error, "could not mark the node draining");
         }
         let matches = self.actors.live.len();
+        // Stop answering over NATS first: a request that finds no responder is answered
+        // `match_moved` (not applied), never taken by an actor that is stopping.
+        let served: Vec<Served> = self.served().drain().map(|(_, served)| served).collect();
+        for served in served {
+            served.stop().await;
+        }
         self.actors.shutdown().await;
         // Leaving the node table ends this node's lease on every match it owned.
         match self.store().leave_cluster(cluster.node_id()).await {
@@ -263,7 +344,7 @@ impl Placement for ClusterPlacement {
         let game = self.actors.games.get(&row.game)?;
         // A match this node does not run: the handle's mailbox is the cluster's proxy of the
         // owner's. Cheap: nothing crosses NATS until the handle is used.
-        let mailbox = self.cluster.remote_mailbox(&row.match_id);
+        let mailbox = self.cluster.remote_mailbox(&row.match_id, self.store().clone());
         Some(MatchHandle::new(mailbox, game.id(), game.max_command_bytes()))
     }
 
