@@ -29,9 +29,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Short leases, so a failover happens within a few seconds of a kill.
-const TTL_MS: u64 = 2000;
+pub(crate) const TTL_MS: u64 = 2000;
 
-fn nats_url() -> Option<String> {
+pub(crate) fn nats_url() -> Option<String> {
     match std::env::var("TEST_NATS_URL") {
         Ok(url) => Some(url),
         Err(_) if std::env::var("CI").as_deref() == Ok("true") => {
@@ -45,16 +45,16 @@ fn nats_url() -> Option<String> {
 }
 
 /// One test's cluster: its database, its NATS subject prefix, and how to start nodes.
-struct TestCluster {
-    db: TestDb,
-    nats: String,
-    name: String,
-    binary: PathBuf,
-    http: reqwest::Client,
+pub(crate) struct TestCluster {
+    pub(crate) db: TestDb,
+    pub(crate) nats: String,
+    pub(crate) name: String,
+    pub(crate) binary: PathBuf,
+    pub(crate) http: reqwest::Client,
 }
 
 impl TestCluster {
-    async fn new() -> Option<TestCluster> {
+    pub(crate) async fn new() -> Option<TestCluster> {
         let nats = nats_url()?;
         let db = TestDb::create(Backend::Postgres).await?;
         Some(TestCluster {
@@ -67,30 +67,46 @@ impl TestCluster {
         })
     }
 
-    async fn node(&self, name: &str, ttl_ms: u64) -> ServerProcess {
-        let flags: Vec<String> = [
+    pub(crate) async fn node(&self, name: &str, ttl_ms: u64) -> ServerProcess {
+        self.node_via(name, ttl_ms, self.db.url(), &self.nats, &[]).await
+    }
+
+    /// A node that reaches PostgreSQL at `database_url` and NATS at `nats_url` (the same
+    /// servers as the others', through a fault proxy, say), with more `crease serve` flags;
+    /// the route timeout is 3 s unless `flags` set it.
+    pub(crate) async fn node_via(
+        &self,
+        name: &str,
+        ttl_ms: u64,
+        database_url: &str,
+        nats_url: &str,
+        flags: &[&str],
+    ) -> ServerProcess {
+        let mut all: Vec<String> = [
             "--nats-url",
-            &self.nats,
+            nats_url,
             "--cluster-name",
             &self.name,
             "--node-name",
             name,
             "--lease-ttl-ms",
             &ttl_ms.to_string(),
-            "--route-timeout-ms",
-            "3000",
             "--rate-limits",
             "off",
         ]
         .iter()
         .map(|flag| flag.to_string())
         .collect();
-        let node = ServerProcess::start_with(&self.binary, self.db.url(), &flags).await;
+        if !flags.contains(&"--route-timeout-ms") {
+            all.extend(["--route-timeout-ms".to_string(), "3000".to_string()]);
+        }
+        all.extend(flags.iter().map(|flag| flag.to_string()));
+        let node = ServerProcess::start_with(&self.binary, database_url, &all).await;
         assert!(node.node.is_some(), "a cluster node logs its node id");
         node
     }
 
-    async fn store(&self) -> Store {
+    pub(crate) async fn store(&self) -> Store {
         Store::connect(self.db.url())
             .await
             .expect("connect to the test database")
@@ -109,7 +125,7 @@ impl TestCluster {
     }
 
     /// Creates the matches through `base`; returns `(match_id, seat tokens)` for each.
-    async fn create_matches(
+    pub(crate) async fn create_matches(
         &self,
         base: &str,
         matches: &[(&str, Value, usize)],
@@ -139,7 +155,7 @@ impl TestCluster {
 }
 
 /// The node holding a match's lease, and the lease's epoch.
-async fn lease(store: &Store, match_id: &str) -> (String, i64) {
+pub(crate) async fn lease(store: &Store, match_id: &str) -> (String, i64) {
     let sql = format!("SELECT node_id, epoch FROM match_lease WHERE match_id = '{match_id}'");
     let rows = sqlx_rows(store, &sql).await;
     let row = rows
@@ -148,7 +164,7 @@ async fn lease(store: &Store, match_id: &str) -> (String, i64) {
     (row.0.clone(), row.1)
 }
 
-async fn sqlx_rows(store: &Store, sql: &str) -> Vec<(String, i64)> {
+pub(crate) async fn sqlx_rows(store: &Store, sql: &str) -> Vec<(String, i64)> {
     let Store::Postgres(pool) = store else {
         panic!("cluster tests run on PostgreSQL")
     };
