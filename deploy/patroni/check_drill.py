@@ -66,26 +66,40 @@ acks = [json.loads(line) for line in open(args.acks) if line.strip()]
 if not acks:
     sys.exit("no acks recorded")
 before = [ack for ack in acks if ack["acked_ms"] < kill]
-# A command sent after the kill and acked: play resumed. (A command acked after the kill but
-# sent before it would have committed before the kill; none is expected, and none counts.)
-resumed = [ack for ack in acks if ack["sent_ms"] >= kill]
-first_resumed = min((ack["acked_ms"] - kill for ack in resumed), default=None)
-if first_resumed is None:
-    failures.append("no command sent after the kill was ever acked")
+after_kill = [ack for ack in acks if ack["acked_ms"] >= kill]
+# Commands sent after the kill and acked. The first of them may come within milliseconds: the
+# old primary's backends and walsender run on until they notice their postmaster is gone, so
+# a commit can still beat the kill (synchronous replication: it is on the standby too).
+sent_after = [ack for ack in acks if ack["sent_ms"] >= kill]
+first_sent_after = min((ack["acked_ms"] - kill for ack in sent_after), default=None)
 
-# The longest time without any ack in the minute after the kill (from the kill itself to the
-# first ack, or between two acks): where the players waited, whichever ack came first.
-times = sorted(ack["acked_ms"] for ack in acks if kill <= ack["acked_ms"] <= kill + 60_000)
-max_pause = max((later - earlier for earlier, later in zip([kill, *times], times)), default=None)
 
-# Per match: from the kill to its first resumed ack, for the matches in play at the kill
-# (an ack in the last 5 s before it).
+def pause(times, until=kill + 60_000):
+    """The longest stretch without an ack after the kill (from the kill itself to the first
+    ack, or between two acks, up to `until`), and when the ack that ended it came, both in ms."""
+    points = [kill, *sorted(time for time in times if time <= until)]
+    if len(points) < 2:
+        return None, None
+    gap, end = max((later - earlier, later) for earlier, later in zip(points, points[1:]))
+    return gap, end - kill
+
+
+# Where the players waited: the longest pause in acks after the kill, and the first ack after
+# it (play resumed).
+max_pause, resumed_at = pause([ack["acked_ms"] for ack in after_kill])
+if resumed_at is None:
+    failures.append("no ack after the kill")
+
+# Per match, for the matches in play at the kill (an ack in the 5 s before it): when its own
+# longest pause after the kill ended.
 in_play = {ack["match_id"] for ack in before if ack["acked_ms"] >= kill - 5000}
-per_match = {}
-for ack in resumed:
-    if ack["match_id"] in in_play:
-        delay = ack["acked_ms"] - kill
-        per_match[ack["match_id"]] = min(per_match.get(ack["match_id"], delay), delay)
+acked_after = {}
+for ack in after_kill:
+    acked_after.setdefault(ack["match_id"], []).append(ack["acked_ms"])
+last_ack = {}
+for ack in acks:
+    last_ack[ack["match_id"]] = max(last_ack.get(ack["match_id"], 0), ack["acked_ms"])
+run_end = max(last_ack.values())
 
 # --- the database -------------------------------------------------------------------------------
 buffer = io.StringIO()
@@ -119,9 +133,9 @@ SELECT 'gaps', count(*) FILTER (WHERE n <> hi - lo + 1), count(*), min(lo), max(
   FROM (SELECT match_id, count(*) AS n, min(seq) AS lo, max(seq) AS hi FROM match_event GROUP BY 1) m;
 -- 4. matches in play at the kill that are still live now, and finished matches
 SELECT 'status', status, count(*) FROM "match" WHERE match_id IN (SELECT DISTINCT match_id FROM acks) GROUP BY 2 ORDER BY 2;
--- 5. the first log entry written after the kill, in ms after it
-SELECT 'first', coalesce(round(extract(epoch FROM min(at)) * 1000 - {kill}), -1)
-  FROM match_event WHERE at >= to_timestamp({kill} / 1000.0);
+-- 5. when each log entry of the minute after the kill was written
+SELECT 'at', round(extract(epoch FROM at) * 1000)::bigint
+  FROM match_event WHERE at >= to_timestamp({kill} / 1000.0) AND at <= to_timestamp({kill + 60_000} / 1000.0);
 -- 6. leases: matches that changed owner (epoch > 1) and the highest epoch
 SELECT 'leases', count(*) FILTER (WHERE epoch > 1), coalesce(max(epoch), 0) FROM match_lease;
 -- 7. finished matches of this run, to verify
@@ -139,7 +153,8 @@ twice = int(labelled("twice")[0][0])
 gaps, logged_matches, first_lo, last_lo, entries = labelled("gaps")[0]
 gaps = int(gaps)
 statuses = {status: int(count) for status, count in labelled("status")}
-first_logged = int(float(labelled("first")[0][0]))
+# The same pause, seen in the log: the longest stretch without a write after the kill.
+log_pause, log_resumed_at = pause([int(row[0]) for row in labelled("at")])
 moved, max_epoch = map(int, labelled("leases")[0])
 finished = [row[0] for row in labelled("finished")]
 
@@ -152,7 +167,8 @@ if gaps:
 if first_lo != last_lo:
     failures.append(f"matches' logs start at different seqs ({first_lo} to {last_lo})")
 
-# Matches in play at the kill that never resumed and are still live: stuck.
+# Matches in play at the kill that are still live but got no ack in the run's last 10 s (at
+# this pace a playing match has several a second): stuck, nobody runs them.
 live_now = set(
     row[0]
     for row in psql(
@@ -161,7 +177,19 @@ live_now = set(
         + ");"
     )
 )
-stuck = sorted(match for match in in_play if match not in per_match and match in live_now)
+stuck = sorted(match for match in in_play if match in live_now and last_ack[match] < run_end - 10_000)
+# Each match's longest pause up to the end of the run; one far longer than the database's
+# outage means the match waited for something else (its turn clock, say).
+per_match_pause = {
+    match: pause(times, until=run_end) for match, times in acked_after.items() if match in in_play and match not in stuck
+}
+per_match = {match: end for match, (gap, end) in per_match_pause.items()}
+stalled = sorted(match for match, (gap, end) in per_match_pause.items() if gap > (max_pause or 0) + 15_000)
+if stalled:
+    failures.append(
+        f"{len(stalled)} matches paused 15 s longer than the outage: "
+        + ", ".join(f"{match} ({per_match_pause[match][0]} ms, ended at +{per_match_pause[match][1]} ms)" for match in stalled[:5])
+    )
 if stuck:
     failures.append(f"{len(stuck)} matches in play at the kill never resumed: {stuck[:5]}")
 
@@ -192,7 +220,7 @@ if args.load_report:
         load = {}
 
 delays = sorted(per_match.values())
-print(f"acks recorded: {len(acks)} ({len(before)} before the kill, {len(resumed)} of commands sent after it)")
+print(f"acks recorded: {len(acks)} ({len(before)} before the kill, {len(sent_after)} of commands sent after it)")
 def after(ms):
     return ms - kill if ms else None
 
@@ -208,14 +236,15 @@ elif args.scenario == "standby":
 else:
     print(f"etcd lost and restarted; the primary was demoted meanwhile: {args.demoted}")
 print(
-    f"kill -> first resumed ack: {first_resumed} ms; longest pause in acks in the minute after the kill: "
-    f"{max_pause} ms; first log entry written after the kill: {first_logged} ms"
+    f"kill -> first ack after the longest pause: {resumed_at} ms (the pause: {max_pause} ms); "
+    f"first ack of a command sent after the kill: {first_sent_after} ms; "
+    f"in the log: the longest pause in writes {log_pause} ms, ended {log_resumed_at} ms after the kill"
 )
 if delays:
     print(
-        f"matches in play at the kill: {len(in_play)}; kill -> each one's first resumed ack: "
+        f"matches in play at the kill: {len(in_play)}; kill -> each one's first ack after its pause: "
         f"min {delays[0]} ms, median {statistics.median(delays):.0f} ms, max {delays[-1]} ms "
-        f"({len(delays)} resumed, {len(stuck)} stuck)"
+        f"({len(delays)} resumed, {len(stalled)} of them after a pause 15 s longer than the outage, {len(stuck)} stuck)"
     )
 print(
     f"log: {total} acks checked, {missing_seq} missing, {wrong_command} with another command; "
@@ -233,18 +262,21 @@ result = {
     "kill": args.kill,
     "lease_ttl_ms": args.lease_ttl_ms,
     "load1": args.load_average,
-    "kill_to_first_ack_ms": first_resumed,
+    "resumed_ms": resumed_at,
+    "first_sent_after_kill_ack_ms": first_sent_after,
     "promotion_ms": after(args.promoted_ms),
     "routed_ms": after(args.routed_ms),
     "rejoined_ms": after(args.rejoined_ms),
     "max_pause_ms": max_pause,
-    "first_logged_ms": first_logged,
+    "log_resumed_ms": log_resumed_at,
     "per_match_median_ms": round(statistics.median(delays)) if delays else None,
     "per_match_max_ms": delays[-1] if delays else None,
+    "per_match_longest_pause_ms": max((gap for gap, _ in per_match_pause.values()), default=None),
     "acks": len(acks),
     "lost": missing_seq + wrong_command,
     "gaps": gaps,
     "stuck": len(stuck),
+    "stalled": len(stalled),
     "verified": f"{verified}/{len(finished)}",
     "rewind": args.rewind,
     "demoted": args.demoted,
