@@ -1678,12 +1678,21 @@ async fn postgres_latency_costs_the_owner_no_lease() {
         "matches changed owner under PostgreSQL latency:\n{}",
         moved.join("\n")
     );
+    // Play goes on: the node acks during the delay (each write now takes several slow round
+    // trips, and commands that wait past --db-timeout-ms are answered in_doubt, so a given
+    // match may see none in those 12 s on a loaded machine), and every match plays on once
+    // the link is quick again, on the same owner.
+    let total = |counts: &[usize]| counts.iter().sum::<usize>();
+    assert!(
+        total(&during) > total(&before),
+        "no ack at all during the delay: acks before {before:?}, at the end of the delay {during:?}"
+    );
     let stalled: Vec<usize> = (0..matches.len())
-        .filter(|&index| during[index] <= before[index] || after[index] <= during[index])
+        .filter(|&index| after[index] <= during[index])
         .collect();
     assert!(
         stalled.is_empty(),
-        "play stalled in matches {stalled:?}: acks before {before:?}, at the end of the delay {during:?}, after {after:?}"
+        "play stalled in matches {stalled:?} after the delay: acks before {before:?}, at the end of the delay {during:?}, after {after:?}"
     );
     drop(taker);
 }
