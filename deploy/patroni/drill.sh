@@ -71,6 +71,15 @@ if [ "$RUNS" -gt 1 ]; then
   exit
 fi
 
+# One drill at a time on a machine: two would pick the same free ports and race for them.
+# Held until this run exits (the processes it starts do not inherit the lock's descriptor).
+LOCK=${TMPDIR:-/tmp}/crease-patroni-drill.lock
+exec 9>"$LOCK"
+if ! flock -w "$DRILL_TIMEOUT" 9; then
+  echo "another drill held $LOCK for ${DRILL_TIMEOUT}s; giving up" >&2
+  exit 1
+fi
+
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 NATS_URL=${NATS_URL:-nats://127.0.0.1:4222}
 MATCHES=${MATCHES:-12}
@@ -190,7 +199,7 @@ trap 'log "interrupted"; exit 130' INT TERM
   wait "$sleeper"
   echo "drill: over ${DRILL_TIMEOUT}s, stopping" >&2
   kill -TERM $$
-) &
+) 9>&- &
 WATCHDOG=$!
 
 cp "$CREASE_BIN" "$WORK/crease"
@@ -253,7 +262,7 @@ start_etcd() { # on the same data directory each time (SCENARIO=etcd starts it a
     --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
     --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
     --initial-cluster "drill=http://127.0.0.1:$ETCD_PEER_PORT" --initial-cluster-state new \
-    --initial-cluster-token "$SCOPE" >>"$WORK/etcd/etcd.log" 2>&1 &
+    --initial-cluster-token "$SCOPE" >>"$WORK/etcd/etcd.log" 2>&1 9>&- &
   ETCD_PID=$!
   PIDS+=("$ETCD_PID")
 }
@@ -276,7 +285,7 @@ render_member() { # name pg_port rest_port
 }
 start_member() { # name: Patroni as the postgres user; its pid (not runuser's) in patroni.pid
   local dir=$WORK/$1
-  as_pg sh -c 'echo $$ > "$1/patroni.pid"; exec patroni "$1/patroni.yml" >>"$1/patroni.log" 2>&1' sh "$dir" &
+  as_pg sh -c 'echo $$ > "$1/patroni.pid"; exec patroni "$1/patroni.yml" >>"$1/patroni.log" 2>&1' sh "$dir" 9>&- &
   PIDS+=($!)
   disown $! # no "Killed" notice from the shell when the drill kills it
 }
@@ -301,7 +310,7 @@ sed -e "s|@HAPROXY_PORT@|$HAPROXY_PORT|g" -e "s|@STATS_PORT@|$STATS_PORT|g" \
   -e "s|@NAME2@|pg2|g" -e "s|@PG_PORT2@|$PG_PORT2|g" -e "s|@REST_PORT2@|$REST_PORT2|g" \
   "$HERE/haproxy.cfg.in" >"$WORK/haproxy.cfg"
 haproxy -c -q -f "$WORK/haproxy.cfg" || fail "haproxy -c rejected the configuration"
-haproxy -db -f "$WORK/haproxy.cfg" >"$WORK/haproxy.log" 2>&1 &
+haproxy -db -f "$WORK/haproxy.cfg" >"$WORK/haproxy.log" 2>&1 9>&- &
 PIDS+=($!)
 ADMIN_URL="postgresql://postgres:$SUPERUSER_PASSWORD@127.0.0.1:$HAPROXY_PORT/postgres"
 psql_admin() { psql "$ADMIN_URL" -v ON_ERROR_STOP=1 -qAt "$@"; }
@@ -328,7 +337,7 @@ for i in 1 2 3; do
   port=${NODE_PORTS[$((i - 1))]}
   "$CREASE" serve --bind "127.0.0.1:$port" --nats-url "$NATS_URL" --cluster-name "$CLUSTER_NAME" \
     --node-name "n$i" --lease-ttl-ms "$LEASE_TTL_MS" --advertise-url "http://127.0.0.1:$port" \
-    --rate-limits false >"$WORK/n$i.log" 2>&1 &
+    --rate-limits false >"$WORK/n$i.log" 2>&1 9>&- &
   PIDS+=($!)
   NODE_URLS+=("http://127.0.0.1:$port")
   # One at a time: the first runs the migrations.
@@ -343,7 +352,7 @@ for url in "${NODE_URLS[@]}"; do servers+=(--server "$url"); done
 LOAD_CMD=("$CREASE" load "${servers[@]}" --matches "$MATCHES" --pace "$PACE" --duration "$LOAD_SECONDS"
   --acks-file "$ACKS" --reconnect-for 90 --json)
 log "load: crease load ${servers[*]} --matches $MATCHES --pace $PACE --duration $LOAD_SECONDS --acks-file acks.jsonl --reconnect-for 90 --json"
-"${LOAD_CMD[@]}" >"$WORK/load.json" 2>"$WORK/load.err" &
+"${LOAD_CMD[@]}" >"$WORK/load.json" 2>"$WORK/load.err" 9>&- &
 LOAD_PID=$!
 PIDS+=("$LOAD_PID")
 acks_so_far() { [ -f "$ACKS" ] && wc -l <"$ACKS" || echo 0; }

@@ -27,8 +27,8 @@
 //! `--acks-file` appends one JSON line per acked command (which match, seat, command, the
 //! ack's `last_seq` and when), so a drill can check afterwards that every acked command is in
 //! the log; `--reconnect-for` keeps a seat resuming for that long after its socket drops, or
-//! after a command is answered `unavailable` or `match_moved`, instead of giving up after five
-//! quick tries.
+//! after a command is answered `unavailable`, `in_doubt` or `match_moved`, instead of giving
+//! up after five quick tries.
 
 use super::bot::BotClient;
 use crate::matches::{GameKind, GameRegistry};
@@ -139,7 +139,8 @@ pub struct Args {
     /// line against the match's log.
     #[arg(long, value_name = "PATH")]
     pub acks_file: Option<PathBuf>,
-    /// After a seat's socket drops (or a command is answered `unavailable` or `match_moved`),
+    /// After a seat's socket drops (or a command is answered `unavailable`, `in_doubt` or
+    /// `match_moved`: resuming from the log settles it, as the protocol asks),
     /// keep resuming it on a new socket every 200 ms for up to this many seconds since its last
     /// ack, instead of giving up after 5 tries: for failover drills, where a node or the
     /// database is away for seconds.
@@ -997,9 +998,7 @@ impl MatchTask {
                     seat.sent_at = None;
                     seat.in_flight = None;
                     // The match moved, or its node or database is away: resume elsewhere.
-                    if self.reconnect.keeps_trying()
-                        && matches!(message.code.as_deref(), Some("unavailable" | "match_moved"))
-                    {
+                    if self.reconnect.keeps_trying() && settled_by_resuming(message.code.as_deref()) {
                         return Ok(false);
                     }
                     match seat.latest.take() {
@@ -1151,11 +1150,18 @@ impl Reconnect {
         }
     }
 
-    /// With `--reconnect-for`: a failed reconnect, an `unavailable` or a `match_moved` is
-    /// retried rather than ending the seat.
+    /// With `--reconnect-for`: a failed reconnect, or an error that [`settled_by_resuming`],
+    /// is retried rather than ending the seat.
     fn keeps_trying(self) -> bool {
         self.limit.is_some()
     }
+}
+
+/// The errors a seat answers by resuming from the log (the protocol's advice for each): the
+/// database or the match's node is away (`unavailable`), the command's fate is unknown
+/// (`in_doubt`: the log settles it), or the match moved to another node (`match_moved`).
+fn settled_by_resuming(code: Option<&str>) -> bool {
+    matches!(code, Some("unavailable" | "in_doubt" | "match_moved"))
 }
 
 /// One line of `--acks-file`.
@@ -1270,6 +1276,17 @@ mod tests {
         assert!(drill.keeps_trying());
         assert!(drill.again(1_000, Duration::from_secs(29)));
         assert!(!drill.again(0, Duration::from_secs(30)));
+    }
+
+    #[test]
+    fn outages_doubts_and_moves_are_settled_by_resuming_refusals_are_not() {
+        for code in ["unavailable", "in_doubt", "match_moved"] {
+            assert!(settled_by_resuming(Some(code)), "{code}");
+        }
+        for code in ["illegal_move", "not_your_turn", "internal"] {
+            assert!(!settled_by_resuming(Some(code)), "{code}");
+        }
+        assert!(!settled_by_resuming(None));
     }
 
     #[test]

@@ -95,8 +95,11 @@ fn is_outage(error: &sqlx::Error) -> bool {
                 .is_some()
             {
                 // 08: connection exception; 57P01-57P03: the server is shutting down or
-                // starting; 53: out of resources (too many connections, disk full).
-                code.starts_with("08") || code.starts_with("57P") || code.starts_with("53")
+                // starting; 53: out of resources (too many connections, disk full); 25006:
+                // the server is read-only, as a standby is for a moment during a failover
+                // (a pooled connection or a proxy can reach it before it is promoted, or
+                // after it was demoted): nothing was written, and a retry goes to the primary.
+                code.starts_with("08") || code.starts_with("57P") || code.starts_with("53") || code == "25006"
             } else {
                 // SQLite's primary codes SQLITE_BUSY (5) and SQLITE_LOCKED (6), extended or not.
                 code.parse::<i32>().is_ok_and(|code| matches!(code & 0xff, 5 | 6))
@@ -480,5 +483,30 @@ mod tests {
             .await
             .expect_err("taken");
         assert!(!StoreError::from(duplicate).is_unavailable());
+    }
+
+    /// A write on a read-only PostgreSQL (a standby during a failover) is an outage, not a
+    /// bug: the client hears `unavailable` and tries again. Needs TEST_DATABASE_URL.
+    #[tokio::test]
+    async fn a_write_on_a_read_only_postgres_is_unavailable() {
+        let Ok(url) = std::env::var("TEST_DATABASE_URL") else {
+            eprintln!("skipped: TEST_DATABASE_URL is not set");
+            return;
+        };
+        let mut connection = sqlx::PgConnection::connect(&url).await.expect("connect");
+        sqlx::raw_sql("SET default_transaction_read_only = on")
+            .execute(&mut connection)
+            .await
+            .expect("read-only");
+        let refused = sqlx::raw_sql("CREATE TABLE read_only_probe (id INT)")
+            .execute(&mut connection)
+            .await
+            .expect_err("a read-only session writes nothing");
+        assert!(StoreError::from(refused).is_unavailable());
+        let missing = sqlx::raw_sql("SELECT * FROM no_such_table_here")
+            .execute(&mut connection)
+            .await
+            .expect_err("no such table");
+        assert!(!StoreError::from(missing).is_unavailable());
     }
 }
