@@ -10,7 +10,7 @@
 # Prints each run's acks/s and command-to-ack latency, the ratios, and the load average.
 #
 # usage: scripts/cluster-bench.sh [human matches] [max matches] [seconds]
-# env: BIN (default target/release/crease), PG_ADMIN (default postgres://postgres@127.0.0.1:5432),
+# env: ROUTING_ONLY=1 runs only routed vs local, twice each, interleaved; BIN (default target/release/crease), PG_ADMIN (default postgres://postgres@127.0.0.1:5432),
 #      NATS_URL (default nats://127.0.0.1:4222).
 set -euo pipefail
 human=${1:-1000}
@@ -109,11 +109,31 @@ print("  nodes:", ", ".join("%s alive=%s live matches=%s" % (n["name"], n["alive
   sleep 5 # let the load average settle a little between phases
 }
 
+routed_matches=$(( human / 5 > 0 ? human / 5 : 1 ))
+if [ -n "${ROUTING_ONLY:-}" ]; then
+  # Routed vs local alone, twice each and interleaved (local, routed, local, routed), so that
+  # the machine's drift falls on both sides; the summary takes each pair's ratio.
+  phase local-sockets human "$routed_matches" local
+  phase routed-sockets human "$routed_matches" routed
+  phase local-sockets-2 human "$routed_matches" local
+  phase routed-sockets-2 human "$routed_matches" routed
+  python3 - "$work" <<'PY'
+import json, sys
+work = sys.argv[1]
+for suffix in ["", "-2"]:
+    l = json.load(open(f"{work}/local-sockets{suffix}.json"))
+    t = json.load(open(f"{work}/routed-sockets{suffix}.json"))
+    print(f"pair{suffix or '-1'}: routed vs local socket at human pace: p50 {t['p50_ms']:.2f} vs {l['p50_ms']:.2f} ms "
+          f"({t['p50_ms'] / l['p50_ms']:.2f}x), p99 {t['p99_ms']:.2f} vs {l['p99_ms']:.2f} ms "
+          f"({t['p99_ms'] / l['p99_ms']:.2f}x); errors {l['errors']} / {t['errors']}")
+PY
+  echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+  exit 0
+fi
 phase one-node-human human "$human" one
 phase three-nodes-human human "$human" three
 phase one-node-max max "$max" one
 phase three-nodes-max max "$max" three
-routed_matches=$(( human / 5 > 0 ? human / 5 : 1 ))
 phase local-sockets human "$routed_matches" local
 phase routed-sockets human "$routed_matches" routed
 

@@ -57,6 +57,8 @@ test('server frames are normalised: seq from last_seq, errors keep code, message
   const error = wire.parse({ type: 'error', id: 'c1', code: 'illegal_move', message: 'illegal move: no', reason: 'bad_field' });
   assert.deepEqual([error.kind, error.id, error.code, error.message, error.reason], ['error', 'c1', 'illegal_move', 'illegal move: no', 'bad_field']);
   assert.deepEqual(wire.command('c2', { type: 'toss', choice: 'bat' }), { type: 'command', id: 'c2', command: { type: 'toss', choice: 'bat' } });
+  // With the last seq seen, the frame names the decision it answers (proto/README.md).
+  assert.deepEqual(wire.command('c3', { type: 'toss', choice: 'bowl' }, 41), { type: 'command', id: 'c3', after: 41, command: { type: 'toss', choice: 'bowl' } });
 });
 
 test("the Champions over preview reproduces the seed's worked example (champions.md section 4)", async () => {

@@ -101,6 +101,15 @@ async fn restart_mid_match(mut app: TestApp) {
         .get(&format!("/v1/matches/{id}/log"), Some(&home.token))
         .await
         .1;
+    // Away was asked round 2 by its own round-1 pick: the change just before home's round-2
+    // command entry ended there.
+    let stored = app.app().store().log(&common::match_id(&id)).await.expect("log");
+    let home_round_2 = stored
+        .iter()
+        .rev()
+        .find(|entry| entry.kind == crease::record::EntryKind::Command)
+        .expect("home's round-2 command");
+    let away_asked_at = home_round_2.seq - 1;
 
     app.restart().await;
 
@@ -133,6 +142,20 @@ async fn restart_mid_match(mut app: TestApp) {
         panic!("home already picked");
     };
     assert_eq!(error.code, crease::protocol::ErrorCode::NotYourTurn);
+    // The rebuilt match knows when away's decision was asked, exactly: a pick decided before
+    // it is stale, one decided on it (though the log has moved on since: home's sealed pick)
+    // is taken.
+    let pick = json!({ "type": "pick", "value": 2 });
+    let cid = away_client.command_after(pick.clone(), away_asked_at - 1).await;
+    let ServerMessage::Error(error) = away_client.answer(&cid).await else {
+        panic!("a pick decided before round 2 was asked");
+    };
+    assert_eq!(error.code, crease::protocol::ErrorCode::StaleCommand);
+    let cid = away_client.command_after(pick, away_asked_at).await;
+    assert!(matches!(
+        away_client.answer(&cid).await,
+        ServerMessage::Ack { .. }
+    ));
 
     let (home_result, away_result) = tokio::join!(
         home_client.play_to_end::<Toy>(7),

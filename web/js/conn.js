@@ -18,9 +18,10 @@ export const wire = {
     const query = params.toString();
     return `${proto}//${location.host}/v1/matches/${matchId}/ws${query ? '?' + query : ''}`;
   },
-  /** A command frame with a client-chosen id. */
-  command(id, command) {
-    return { type: 'command', id, command };
+  /** A command frame with a client-chosen id and the last seq the player had seen when it
+   * decided (`after`): a copy that arrives late can never answer a later decision. */
+  command(id, command, after) {
+    return after === null || after === undefined ? { type: 'command', id, command } : { type: 'command', id, after, command };
   },
   /** Normalises one server frame to {kind, ...}: snapshot | event | ack | error | other. */
   parse(msg) {
@@ -182,6 +183,9 @@ export class Connection {
         if (waiting) this.inFlight.delete(msg.id);
         waiting?.reject(msg);
         this.handlers.onError?.(msg);
+        // Its fate is unknown: resume from the log, which shows whether it was applied and
+        // asks again if it was not (proto/README.md, retrying).
+        if (msg.code === 'in_doubt' && this.ws) this.ws.close(4000, 'in doubt: resuming');
         break;
       }
       default:
@@ -197,7 +201,7 @@ export class Connection {
     }
     return new Promise((resolve, reject) => {
       this.inFlight.set(id, { resolve, reject });
-      this.ws.send(JSON.stringify(wire.command(id, command)));
+      this.ws.send(JSON.stringify(wire.command(id, command, this.lastSeq)));
     });
   }
 
