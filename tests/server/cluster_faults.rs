@@ -1130,6 +1130,14 @@ async fn one_owner_answers_when_the_owner_loses_postgres_past_its_lease() {
         "answers the log contradicts:\n{}",
         problems.join("\n")
     );
+    // And each of the players' sockets got its events exactly.
+    let transcripts: Vec<&Transcript> = players.iter().flat_map(|player| &player.transcripts).collect();
+    let broken = stream_violations(&store, &transcripts).await;
+    assert!(
+        broken.is_empty(),
+        "sockets missed or repeated events:\n{}",
+        broken.join("\n")
+    );
 }
 
 /// Defect 3: sockets opened with `resume_from` on a node that does not run the match, while
@@ -1731,6 +1739,27 @@ async fn postgres_latency_costs_the_owner_no_lease() {
         stalled.is_empty(),
         "play stalled in matches {stalled:?}: logs at {logged_before:?}, at the end of the delay {logged_during:?}, \
          after {logged_after:?}"
+    );
+    let transcripts: Vec<&Transcript> = players.iter().flat_map(|player| &player.transcripts).collect();
+    let broken = stream_violations(&store, &transcripts).await;
+    assert!(
+        broken.is_empty(),
+        "sockets missed or repeated events:\n{}",
+        broken.join("\n")
+    );
+    let answers: Vec<String> = {
+        let mut answers = Vec::new();
+        for player in &players {
+            let log = read_log(&store, &player.match_id).await;
+            let seat = player.seat.expect("the player got a snapshot");
+            answers.extend(answer_violations(&player.label, &log, seat, &player.sent));
+        }
+        answers
+    };
+    assert!(
+        answers.is_empty(),
+        "answers the log contradicts:\n{}",
+        answers.join("\n")
     );
     drop(taker);
 }
