@@ -1158,9 +1158,9 @@ async fn a_routed_resume_gets_each_event_once() {
         .await;
     let mut matches = Vec::new();
     for (game, options, humans) in [
-        ("ctg", json!({ "format": "t10" }), 2),
-        ("ctg", json!({ "format": "t10" }), 1),
-        ("wicketz", json!({ "overs": 12 }), 1),
+        ("ctg", json!({ "format": "t20" }), 2),
+        ("ctg", json!({ "format": "t20" }), 1),
+        ("wicketz", json!({ "overs": 20, "innings_per_side": 2 }), 1),
     ] {
         let (id, tokens) = create(&cluster, &owner.base, game, options, humans, None).await;
         matches.push((id, tokens, kind(game)));
@@ -1171,19 +1171,27 @@ async fn a_routed_resume_gets_each_event_once() {
     let Playing { acks, known, players } = start_players(&matches, &route, &stop, OnRefusal::Resume, 300);
     every_match_acked(&acks, &[3; 3], Duration::from_secs(60), "play before the resumes").await;
 
-    // Resumes through the gateway, three at a time, for 8 s: seats and spectators, protocols
-    // 1 and 2, from a few events back (each socket reads for a quarter of a second).
+    // Resumes through the gateway, four at a time, for 8 s: seats and spectators, protocols
+    // 1 and 2, from a few events back (each socket reads for 150 ms), of the matches still
+    // being played.
     let resumes_until = Instant::now() + Duration::from_secs(8);
+    let over: Arc<Vec<std::sync::atomic::AtomicBool>> =
+        Arc::new(matches.iter().map(|_| Default::default()).collect());
+    let live_resumes = Arc::new(AtomicUsize::new(0));
     let mut resumers = Vec::new();
-    for worker in 0..3u64 {
+    for worker in 0..4u64 {
         let (matches, known, base) = (matches.clone(), known.clone(), gateway.base.clone());
+        let (over, live_resumes) = (over.clone(), live_resumes.clone());
         resumers.push(tokio::spawn(async move {
             let mut dice = Dice::new(&Seed::from_u64(7000 + worker));
             let mut transcripts = Vec::new();
             let mut round = worker as usize;
-            while Instant::now() < resumes_until {
+            while Instant::now() < resumes_until && over.iter().any(|over| !over.load(Ordering::SeqCst)) {
                 round += 1;
                 let which = round % matches.len();
+                if over[which].load(Ordering::SeqCst) {
+                    continue;
+                }
                 let (id, tokens, _) = &matches[which];
                 let token = (round / matches.len())
                     .is_multiple_of(2)
@@ -1196,9 +1204,15 @@ async fn a_routed_resume_gets_each_event_once() {
                 let Ok(mut socket) =
                     Socket::open(&base, id, token.as_deref(), Some(from), protocol, &label).await
                 else {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
                     continue;
                 };
-                let read_until = Instant::now() + Duration::from_millis(250);
+                if socket.live {
+                    live_resumes.fetch_add(1, Ordering::SeqCst);
+                } else {
+                    over[which].store(true, Ordering::SeqCst);
+                }
+                let read_until = Instant::now() + Duration::from_millis(150);
                 while Instant::now() < read_until {
                     if matches!(socket.next(Duration::from_millis(50)).await, Next::Closed) {
                         break;
@@ -1215,7 +1229,7 @@ async fn a_routed_resume_gets_each_event_once() {
     }
     stop.send_replace(true);
     let players = join_all(players).await;
-    let resumed = transcripts.len();
+    let resumed = live_resumes.load(Ordering::SeqCst);
     let all: Vec<&Transcript> = transcripts
         .iter()
         .chain(players.iter().flat_map(|player| &player.transcripts))
@@ -1232,11 +1246,14 @@ async fn a_routed_resume_gets_each_event_once() {
         })
         .sum();
     eprintln!(
-        "{resumed} routed resumes ({events} events), acks {:?}; {} sockets broke the stream rule",
+        "{resumed} routed resumes of live matches ({events} events), acks {:?}; {} sockets broke the stream rule",
         counts(&acks),
         problems.len()
     );
-    assert!(resumed >= 30, "too few resumes to say anything: {resumed}");
+    assert!(
+        resumed >= 30,
+        "too few resumes of live matches to say anything: {resumed}"
+    );
     assert!(
         problems.is_empty(),
         "routed resumes missed or repeated events:\n{}",
