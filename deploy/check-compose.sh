@@ -5,7 +5,9 @@
 #     default services and the `cluster` profile against the Compose schema;
 #  2. deploy/check_compose.py checks what the file is for: `docker compose up` is one node
 #     and Postgres, the cluster profile adds NATS, three nodes and HAProxy, wired as
-#     deploy/haproxy.cfg expects.
+#     deploy/haproxy.cfg expects;
+#  3. the same two checks for deploy/patroni/docker-compose.yml (the cluster on a Patroni
+#     PostgreSQL pair behind HAProxy, etcd, NATS: deploy/patroni/check_compose.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,6 +32,8 @@ if [ ${#compose[@]} -gt 0 ]; then
   "${compose[@]}" config -q
   "${compose[@]}" --profile cluster config -q
   echo "schema: valid, with and without --profile cluster"
+  "${compose[@]}" -f deploy/patroni/docker-compose.yml config -q
+  echo "schema: deploy/patroni/docker-compose.yml valid"
   # docker-compose 1.x lists every service whatever the profile; only v2 tells them apart.
   if [ "${compose[0]}" = docker ]; then
     echo "default services: $("${compose[@]}" config --services | sort | tr '\n' ' ')"
@@ -43,3 +47,4 @@ if ! python3 -c 'import yaml' 2>/dev/null && [ -x /usr/bin/python3 ]; then
   python=/usr/bin/python3
 fi
 "$python" deploy/check_compose.py
+"$python" deploy/patroni/check_compose.py

@@ -43,6 +43,9 @@ const SEAT_CODES: &[&str] = &[
     "not_your_turn",
     "rate_limited",
     "match_not_live",
+    // A harvested command replayed after its decision closed (the gateway fills in `after`
+    // with the last seq it sent): refused, typed, nothing applied.
+    "stale_command",
 ];
 /// A spectator's socket: its commands never reach the game.
 const SPECTATOR_CODES: &[&str] = &["bad_message", "not_seated", "rate_limited"];

@@ -22,6 +22,13 @@
 //! `--server` may be given several times, one per node of a cluster: players are placed on
 //! the URLs round-robin, and the two seats of a match on two different URLs, so that a
 //! benchmark of a cluster exercises sockets routed to the node that owns the match.
+//!
+//! Two options are for failover drills rather than benchmarks (`deploy/patroni/drill.sh`):
+//! `--acks-file` appends one JSON line per acked command (which match, seat, command, the
+//! ack's `last_seq` and when), so a drill can check afterwards that every acked command is in
+//! the log; `--reconnect-for` keeps a seat resuming for that long after its socket drops, or
+//! after a command is answered `unavailable` or `match_moved`, instead of giving up after five
+//! quick tries.
 
 use super::bot::BotClient;
 use crate::matches::{GameKind, GameRegistry};
@@ -35,9 +42,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
+use std::borrow::Cow;
+use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::io::AsyncBufReadExt;
 use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::Message;
@@ -122,6 +132,19 @@ pub struct Args {
     /// watchers; 1 is the default address.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=60_000))]
     pub spectator_addresses: u32,
+    /// Append one JSON line per acked command to this file (created if missing; every worker
+    /// appends to the same file): `match_id`, `seat`, `id`, `command`, the ack's `last_seq`,
+    /// `sent_ms` and `acked_ms` (Unix milliseconds) and `connection` (1: the seat's first
+    /// socket). Every ack of the run, setup included. For failover drills, which check each
+    /// line against the match's log.
+    #[arg(long, value_name = "PATH")]
+    pub acks_file: Option<PathBuf>,
+    /// After a seat's socket drops (or a command is answered `unavailable` or `match_moved`),
+    /// keep resuming it on a new socket every 200 ms for up to this many seconds since its last
+    /// ack, instead of giving up after 5 tries: for failover drills, where a node or the
+    /// database is away for seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub reconnect_for: Option<u64>,
     /// Internal: run as one worker of `--workers`, printing progress and the result as JSON lines.
     #[arg(long, hide = true)]
     pub worker: bool,
@@ -362,6 +385,11 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
         .pool_idle_timeout(Duration::from_secs(5))
         .build()?;
     let setup = Arc::new(Semaphore::new(args.setup_concurrency.max(1)));
+    let acks = match &args.acks_file {
+        Some(path) => Some(Arc::new(AckFile::open(path)?)),
+        None => None,
+    };
+    let reconnect = Reconnect::new(args.reconnect_for);
     let began = Instant::now();
     let mut tasks = tokio::task::JoinSet::new();
     for index in 0..args.matches {
@@ -379,6 +407,8 @@ pub async fn load(args: &Args) -> anyhow::Result<(LoadReport, Histogram<u64>)> {
             stats: stats.clone(),
             setup: setup.clone(),
             index,
+            acks: acks.clone(),
+            reconnect,
         };
         tasks.spawn(async move {
             if let Err(error) = context.run().await {
@@ -524,6 +554,12 @@ async fn run_workers(args: &Args) -> anyhow::Result<LoadReport> {
         }
         if args.no_sockets {
             command.arg("--no-sockets");
+        }
+        if let Some(path) = &args.acks_file {
+            command.arg("--acks-file").arg(path);
+        }
+        if let Some(seconds) = args.reconnect_for {
+            command.args(["--reconnect-for", &seconds.to_string()]);
         }
         first_match += share;
         let mut child = command.spawn().context("starting a load worker")?;
@@ -765,6 +801,10 @@ struct MatchTask {
     stats: Arc<Stats>,
     setup: Arc<Semaphore>,
     index: u32,
+    /// `--acks-file`: where each ack is written down.
+    acks: Option<Arc<AckFile>>,
+    /// `--reconnect-for`: how long a seat keeps resuming.
+    reconnect: Reconnect,
 }
 
 impl MatchTask {
@@ -842,21 +882,38 @@ impl MatchTask {
         server: usize,
         player: &BotClient,
         match_id: &MatchId,
-        mut socket: Socket,
+        socket: Socket,
     ) -> anyhow::Result<()> {
         let mut seat = SeatPlay::new();
+        let mut socket = Some(socket);
         let mut reconnects = 0;
         loop {
-            match self.play_on(&mut seat, &mut socket).await {
+            let outcome = match socket.as_mut() {
+                Some(open) => self.play_on(&mut seat, match_id, open).await,
+                // The last reconnect failed (only with `--reconnect-for`): try again.
+                None => Ok(false),
+            };
+            let since = *seat.dropped_since.get_or_insert_with(Instant::now);
+            match outcome {
                 Ok(true) => return Ok(()),
-                Ok(false) | Err(_) if reconnects < 5 => {
+                Ok(false) | Err(_) if self.reconnect.again(reconnects, since.elapsed()) => {
                     reconnects += 1;
                     self.stats.reconnects.fetch_add(1, Relaxed);
                     tokio::time::sleep(Duration::from_millis(200)).await;
-                    socket = self
-                        .connect(server, &self.url(player, match_id, Some(seat.last_seq)))
-                        .await?;
                     seat.sent_at = None;
+                    seat.in_flight = None;
+                    let url = self.url(player, match_id, Some(seat.last_seq));
+                    socket = match self.connect(server, &url).await {
+                        Ok(open) => {
+                            seat.connection += 1;
+                            Some(open)
+                        }
+                        Err(error) if self.reconnect.keeps_trying() => {
+                            tracing::debug!(%match_id, %error, "resuming failed; trying again");
+                            None
+                        }
+                        Err(error) => return Err(error),
+                    };
                 }
                 Ok(false) => bail!("the server closed match {match_id} before it finished"),
                 Err(error) => return Err(error),
@@ -865,7 +922,12 @@ impl MatchTask {
     }
 
     /// Reads one connection until the match finishes (true) or the socket closes (false).
-    async fn play_on(&self, seat: &mut SeatPlay, socket: &mut Socket) -> anyhow::Result<bool> {
+    async fn play_on(
+        &self,
+        seat: &mut SeatPlay,
+        match_id: &MatchId,
+        socket: &mut Socket,
+    ) -> anyhow::Result<bool> {
         while let Some(frame) = socket.next().await {
             let text = match frame? {
                 Message::Text(text) => text,
@@ -911,6 +973,19 @@ impl MatchTask {
                     if let Some(sent) = seat.sent_at.take() {
                         self.stats.record_ack(sent.elapsed());
                     }
+                    seat.dropped_since = None;
+                    if let (Some(file), Some((id, command, sent_ms))) = (&self.acks, seat.in_flight.take()) {
+                        file.write(&AckLine {
+                            match_id: match_id.to_string(),
+                            seat: seat.seat.map(|seat| seat.0),
+                            id,
+                            command,
+                            last_seq: message.last_seq.unwrap_or_default(),
+                            sent_ms,
+                            acked_ms: unix_ms(),
+                            connection: seat.connection,
+                        })?;
+                    }
                     match seat.latest.take() {
                         Some(latest) => latest,
                         None => continue,
@@ -920,6 +995,13 @@ impl MatchTask {
                     self.stats.errors.fetch_add(1, Relaxed);
                     tracing::debug!(frame = %text, "command refused");
                     seat.sent_at = None;
+                    seat.in_flight = None;
+                    // The match moved, or its node or database is away: resume elsewhere.
+                    if self.reconnect.keeps_trying()
+                        && matches!(message.code.as_deref(), Some("unavailable" | "match_moved"))
+                    {
+                        return Ok(false);
+                    }
                     match seat.latest.take() {
                         Some(latest) => latest,
                         None => continue,
@@ -948,6 +1030,9 @@ impl MatchTask {
                 tokio::time::sleep(Duration::from_millis(think_ms)).await;
             }
             seat.next_id += 1;
+            if self.acks.is_some() {
+                seat.in_flight = Some((seat.next_id.to_string(), command.clone(), unix_ms()));
+            }
             // No `after`: the server takes the last seq it sent this socket, which is what
             // this client decided on (it answers only the latest view).
             let message = ClientMessage::Command {
@@ -984,6 +1069,9 @@ struct Incoming<'a> {
     /// A protocol 2 step's `[seq, event]` pairs.
     #[serde(default, borrow)]
     events: Vec<(i64, EventKind<'a>)>,
+    /// An error's code.
+    #[serde(default, borrow)]
+    code: Option<Cow<'a, str>>,
 }
 
 /// An event's `type`, the only field of it the load generator reads.
@@ -1014,6 +1102,13 @@ struct SeatPlay {
     /// Protocol 2: the view the patches apply to.
     view: Value,
     dice: Dice,
+    /// With `--acks-file`: the unacknowledged command's id, content and Unix time (ms).
+    in_flight: Option<(String, Value, u64)>,
+    /// The seat's sockets so far (1: the first).
+    connection: u32,
+    /// When the seat lost its socket, or its last ack came before that: the start of the
+    /// time `--reconnect-for` allows.
+    dropped_since: Option<Instant>,
 }
 
 impl SeatPlay {
@@ -1026,8 +1121,92 @@ impl SeatPlay {
             latest: None,
             view: Value::Null,
             dice: Dice::new(&crate::fairness::new_seed()),
+            in_flight: None,
+            connection: 1,
+            dropped_since: None,
         }
     }
+}
+
+/// How long a seat keeps resuming after its socket drops: five quick tries (the default, for
+/// benchmarks), or for `--reconnect-for` seconds since its last ack (failover drills).
+#[derive(Debug, Clone, Copy)]
+struct Reconnect {
+    limit: Option<Duration>,
+}
+
+impl Reconnect {
+    fn new(seconds: Option<u64>) -> Reconnect {
+        Reconnect {
+            limit: seconds.map(Duration::from_secs),
+        }
+    }
+
+    /// Whether to try again after `tries` reconnects, `dropped_for` after the seat's last
+    /// ack or the drop.
+    fn again(self, tries: u32, dropped_for: Duration) -> bool {
+        match self.limit {
+            Some(limit) => dropped_for < limit,
+            None => tries < 5,
+        }
+    }
+
+    /// With `--reconnect-for`: a failed reconnect, an `unavailable` or a `match_moved` is
+    /// retried rather than ending the seat.
+    fn keeps_trying(self) -> bool {
+        self.limit.is_some()
+    }
+}
+
+/// One line of `--acks-file`.
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+pub struct AckLine {
+    pub match_id: String,
+    pub seat: Option<u8>,
+    /// The command's id on its socket.
+    pub id: String,
+    pub command: Value,
+    /// The ack's `last_seq`: the last log entry of the command's events.
+    pub last_seq: i64,
+    /// When the command was sent and its ack arrived, Unix milliseconds.
+    pub sent_ms: u64,
+    pub acked_ms: u64,
+    /// The seat's socket it was acked on (1: the first; more after reconnects).
+    pub connection: u32,
+}
+
+/// `--acks-file`, opened for appending: each line is one `write` (workers share the file).
+struct AckFile {
+    file: Mutex<std::fs::File>,
+}
+
+impl AckFile {
+    fn open(path: &std::path::Path) -> anyhow::Result<AckFile> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("opening --acks-file {}", path.display()))?;
+        Ok(AckFile {
+            file: Mutex::new(file),
+        })
+    }
+
+    fn write(&self, line: &AckLine) -> anyhow::Result<()> {
+        let mut bytes = serde_json::to_vec(line)?;
+        bytes.push(b'\n');
+        let mut file = self
+            .file
+            .lock()
+            .map_err(|_| anyhow::anyhow!("the acks file's lock"))?;
+        file.write_all(&bytes).context("writing --acks-file")
+    }
+}
+
+fn unix_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis() as u64)
 }
 
 #[cfg(test)]
@@ -1079,6 +1258,60 @@ mod tests {
         }
         // Over three URLs, match 1's players are the third and fourth: URLs 2 and 0.
         assert_eq!(placement(1, 3), (2, 0));
+    }
+
+    #[test]
+    fn reconnects_are_five_quick_tries_unless_a_time_is_given() {
+        let quick = Reconnect::new(None);
+        assert!(quick.again(4, Duration::from_secs(3600)));
+        assert!(!quick.again(5, Duration::ZERO));
+        assert!(!quick.keeps_trying());
+        let drill = Reconnect::new(Some(30));
+        assert!(drill.keeps_trying());
+        assert!(drill.again(1_000, Duration::from_secs(29)));
+        assert!(!drill.again(0, Duration::from_secs(30)));
+    }
+
+    #[test]
+    fn an_error_code_is_read_even_when_escaped() {
+        let error = r#"{"type":"error","id":"7","code":"unavailable","message":"the \"database\""}"#;
+        let message: Incoming = serde_json::from_str(error).expect("error");
+        assert_eq!(message.code.as_deref(), Some("unavailable"));
+        let escaped = r#"{"type":"error","code":"match\u005fmoved","message":""}"#;
+        let message: Incoming = serde_json::from_str(escaped).expect("escaped");
+        assert_eq!(message.code.as_deref(), Some("match_moved"));
+    }
+
+    #[test]
+    fn every_ack_is_one_appended_json_line() {
+        let dir = std::env::temp_dir().join(format!("crease-acks-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("acks.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let line = |seq: i64| AckLine {
+            match_id: "m".into(),
+            seat: Some(1),
+            id: seq.to_string(),
+            command: json!({"type": "bowl", "card": seq}),
+            last_seq: seq,
+            sent_ms: 10,
+            acked_ms: 12,
+            connection: 2,
+        };
+        // Two writers on one file, as two workers are.
+        let (first, second) = (
+            AckFile::open(&path).expect("open"),
+            AckFile::open(&path).expect("open"),
+        );
+        first.write(&line(3)).expect("write");
+        second.write(&line(5)).expect("write");
+        let text = std::fs::read_to_string(&path).expect("read");
+        let read: Vec<AckLine> = text
+            .lines()
+            .map(|text| serde_json::from_str(text).expect("a line"))
+            .collect();
+        assert_eq!(read, vec![line(3), line(5)]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

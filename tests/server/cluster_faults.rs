@@ -12,7 +12,10 @@
 //!    routed request was cut off, answered within the route timeout, is never applied once
 //!    its held bytes reach the owner after the player decided otherwise;
 //! 5. [`postgres_latency_costs_the_owner_no_lease`]: 200 ms of latency on the owner's link to
-//!    PostgreSQL moves none of its matches.
+//!    PostgreSQL moves none of its matches;
+//! 6. [`a_node_that_let_its_matches_go_takes_back_those_it_still_holds`] (found by the Patroni
+//!    drill): a node that let its matches go while cut off, and still holds their leases once
+//!    back, runs them again.
 //!
 //! The players and watchers here are a small WebSocket client of this file's own
 //! ([`Socket`], [`Player`]): it records every frame each socket got ([`Transcript`]) and every
@@ -1779,4 +1782,90 @@ async fn postgres_latency_costs_the_owner_no_lease() {
         answers.join("\n")
     );
     drop(taker);
+}
+
+/// Found by the Patroni drill (`deploy/patroni/drill.sh`): a node cut off from PostgreSQL past
+/// its TTL lets every match go, as it must (someone else may hold them). Here nobody else
+/// can: it is the only node that runs matches. When the link comes back, its heartbeat is
+/// fresh again and it still holds every lease, so no node will ever claim them; before the
+/// fix it never ran them again either (they stayed live with nobody running them). It must
+/// take them back, under new epochs, and play must go on in every match, with every answer
+/// true and every socket's stream exact.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_let_its_matches_go_takes_back_those_it_still_holds() {
+    let Some(cluster) = TestCluster::new().await else {
+        return;
+    };
+    let store = cluster.store().await;
+    let (pg, owner_db) = FaultProxy::in_front_of(cluster.db.url()).await;
+    let owner = cluster
+        .node_via("owner", TTL_MS, &owner_db, &cluster.nats, &[])
+        .await;
+    let mut matches = Vec::new();
+    for (game, options, humans) in [
+        ("ctg", json!({ "format": "t10" }), 2),
+        ("ctg", json!({ "format": "t10" }), 1),
+        ("wicketz", json!({ "overs": 12 }), 1),
+        ("champions", json!({ "players": 3 }), 1),
+    ] {
+        let (id, tokens) = create(&cluster, &owner.base, game, options, humans, None).await;
+        matches.push((id, tokens, kind(game)));
+    }
+    // A gateway node beside it: it never runs a match, so the owner is the only node that
+    // can run them, and it holds no lease itself.
+    let gateway_flags = ["--runs-matches", "false"];
+    let _gateway = cluster
+        .node_via("gateway", TTL_MS, cluster.db.url(), &cluster.nats, &gateway_flags)
+        .await;
+    let stop = watch::Sender::new(false);
+    let route = watch::Sender::new(owner.base.clone());
+    let Playing { acks, players, .. } = start_players(&matches, &route, &stop, OnRefusal::Resume, 700);
+    every_match_acked(
+        &acks,
+        &vec![3; matches.len()],
+        Duration::from_secs(60),
+        "play before the fault",
+    )
+    .await;
+    let mut epochs = Vec::new();
+    for (id, _, _) in &matches {
+        epochs.push(lease(&store, id).await);
+    }
+
+    // Cut off (bytes held, nothing refused) for well past the TTL: the owner lets go.
+    pg.set(Fault::Blackhole);
+    tokio::time::sleep(Duration::from_millis(TTL_MS * 3)).await;
+    pg.set(Fault::Pass);
+    let back = counts(&acks);
+    let needed: Vec<usize> = back.iter().map(|count| count + 3).collect();
+    every_match_acked(
+        &acks,
+        &needed,
+        Duration::from_secs(60),
+        "play after the link came back",
+    )
+    .await;
+    stop.send_replace(true);
+    let players = join_all(players).await;
+
+    for ((id, _, _), before) in matches.iter().zip(&epochs) {
+        let now = lease(&store, id).await;
+        assert_eq!(
+            now.0, before.0,
+            "{id}: still the owner's (nobody else runs matches)"
+        );
+        assert!(
+            now.1 > before.1,
+            "{id}: taken back under a new epoch: {before:?} -> {now:?}"
+        );
+    }
+    let mut violations = Vec::new();
+    for player in &players {
+        let log = read_log(&store, &player.match_id).await;
+        let seat = player.seat.expect("a seated player");
+        violations.extend(answer_violations(&player.label, &log, seat, &player.sent));
+    }
+    let transcripts: Vec<&Transcript> = players.iter().flat_map(|player| &player.transcripts).collect();
+    violations.extend(stream_violations(&store, &transcripts).await);
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
 }

@@ -138,3 +138,59 @@ async fn repeated_server_urls_share_the_players_and_the_summary_counts_each_urls
     assert!(counts.iter().all(|(_, sockets)| *sockets >= 3), "{stdout}");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn the_acks_file_has_one_line_per_ack_and_each_is_in_its_matchs_log() {
+    let app = spawn_app_on(Backend::Sqlite, GameRegistry::standard())
+        .await
+        .expect("sqlite");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("acks.jsonl");
+    let mut args = args(&app.base, 2);
+    args.acks_file = Some(path.clone());
+    args.reconnect_for = Some(10);
+    let (report, _) = load::load(&args).await.expect("load runs");
+    assert_played(&report, 2);
+    let text = std::fs::read_to_string(&path).expect("the acks file");
+    let lines: Vec<load::AckLine> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one ack per line"))
+        .collect();
+    // The file has every ack of the run; the report only those after setup.
+    assert!(
+        lines.len() as u64 >= report.acks,
+        "{} < {}",
+        lines.len(),
+        report.acks
+    );
+    let matches: std::collections::BTreeSet<&str> = lines.iter().map(|line| line.match_id.as_str()).collect();
+    assert_eq!(matches.len(), 2, "{matches:?}");
+    for match_id in matches {
+        let (status, log) = app.get(&format!("/v1/matches/{match_id}/log"), None).await;
+        assert_eq!(status, 200, "{log}");
+        let entries = log["entries"].as_array().expect("entries");
+        for line in lines.iter().filter(|line| line.match_id == match_id) {
+            assert!(line.sent_ms <= line.acked_ms, "{line:?}");
+            assert_eq!(line.connection, 1, "no socket dropped: {line:?}");
+            // The last command at or before the ack's seq is the one the seat sent.
+            let command = entries
+                .iter()
+                .rev()
+                .find(|entry| entry["kind"] == "command" && entry["seq"].as_i64() <= Some(line.last_seq))
+                .unwrap_or_else(|| panic!("no command at or before {line:?}"));
+            assert_eq!(command["payload"]["command"], line.command, "{line:?}");
+            assert_eq!(
+                command["payload"]["seat"].as_u64(),
+                line.seat.map(u64::from),
+                "{line:?}"
+            );
+            assert!(
+                entries
+                    .iter()
+                    .any(|entry| entry["seq"].as_i64() == Some(line.last_seq)),
+                "{line:?}"
+            );
+        }
+    }
+    app.stop().await;
+}

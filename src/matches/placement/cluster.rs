@@ -32,6 +32,9 @@ pub struct ClusterPlacement {
     served: Mutex<HashMap<MatchId, Served>>,
     /// When the heartbeat last committed (renewing every lease this node holds).
     renewed_at: Mutex<Instant>,
+    /// Live matches this node held at the last round without running them (it let them go
+    /// while its heartbeat was stale, then renewed): taken back if still so at the next.
+    held_unrun: Mutex<HashSet<MatchId>>,
 }
 
 impl ClusterPlacement {
@@ -42,6 +45,7 @@ impl ClusterPlacement {
             membership,
             served: Mutex::new(HashMap::new()),
             renewed_at: Mutex::new(Instant::now()),
+            held_unrun: Mutex::new(HashSet::new()),
         }
     }
 
@@ -125,14 +129,18 @@ impl ClusterPlacement {
             // Taken before the query: the lease runs from when the database saw it, which is
             // no earlier than this.
             let sent_at = Instant::now();
-            match self.membership.heartbeat(&self.cluster.node, false).await {
-                Ok(()) => {
+            // Bounded: on a partitioned link a query never fails, it hangs, and a node that
+            // cannot renew must find out within a TTL that it may no longer own anything.
+            let ttl = self.cluster.lease_ttl;
+            match tokio::time::timeout(ttl, self.membership.heartbeat(&self.cluster.node, false)).await {
+                Ok(Ok(())) => {
                     *self
                         .renewed_at
                         .lock()
                         .unwrap_or_else(|poisoned| poisoned.into_inner()) = sent_at
                 }
-                Err(error) => tracing::warn!(%error, "cluster heartbeat failed"),
+                Ok(Err(error)) => tracing::warn!(%error, "cluster heartbeat failed"),
+                Err(_) => tracing::warn!(?ttl, "cluster heartbeat got no answer within the lease TTL"),
             }
         }
     }
@@ -204,10 +212,20 @@ impl ClusterPlacement {
             tracing::warn!("no heartbeat within the lease TTL; letting every match go");
             self.shed_lost(None).await;
         } else {
-            match self.membership.held_leases(self.cluster.node_id()).await {
+            let held = tokio::time::timeout(
+                self.cluster.lease_ttl,
+                self.membership.held_leases(self.cluster.node_id()),
+            );
+            let held = held.await.unwrap_or_else(|_| {
+                Err(crate::store::StoreError::Unavailable(
+                    "no answer within the lease TTL".into(),
+                ))
+            });
+            match held {
                 Ok(held) => {
-                    let held: HashSet<MatchId> = held.into_iter().map(|lease| lease.match_id).collect();
-                    self.shed_lost(Some(&held)).await;
+                    let ids: HashSet<MatchId> = held.iter().map(|lease| lease.match_id.clone()).collect();
+                    self.shed_lost(Some(&ids)).await;
+                    self.take_back(held).await;
                 }
                 Err(error) => tracing::warn!(%error, "cannot read the leases this node holds"),
             }
@@ -239,6 +257,52 @@ impl ClusterPlacement {
             if lost {
                 tracing::warn!(%match_id, "lease lost to another node; stopping the match here");
                 self.let_go(&match_id).await;
+            }
+        }
+    }
+
+    /// Runs again the live matches this node holds but does not run. A node whose heartbeat
+    /// went stale let every match go (their actors stopped), but if nobody claimed them before
+    /// its heartbeat came back, it still holds their leases, and no other node will ever claim
+    /// a lease whose holder is fresh: without this they would stay live with nobody running
+    /// them. A match held but not running at two rounds in a row is taken back under a new
+    /// epoch (fencing any straggler of this node's under the old one) and rebuilt from its
+    /// log; one seen only once may be a placement on its way to starting here.
+    async fn take_back(&self, held: Vec<Lease>) {
+        if !self.cluster.node.runs_matches {
+            return;
+        }
+        let live = &self.actors.live;
+        let unrun: Vec<Lease> = held
+            .into_iter()
+            .filter(|lease| live.get(&lease.match_id).is_none())
+            .collect();
+        let now: HashSet<MatchId> = unrun.iter().map(|lease| lease.match_id.clone()).collect();
+        let before = std::mem::replace(
+            &mut *self
+                .held_unrun
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+            now,
+        );
+        let me = self.cluster.node_id();
+        for lease in unrun.into_iter().filter(|lease| before.contains(&lease.match_id)) {
+            let match_id = lease.match_id.clone();
+            match self.membership.take_over(&lease, me, me).await {
+                Ok(Some(lease)) => {
+                    crate::telemetry::record_claims(1);
+                    let epoch = lease.epoch;
+                    match self.run_placed(lease, false).await {
+                        Ok(()) => {
+                            tracing::info!(%match_id, epoch, "took back a match this node held but did not run")
+                        }
+                        Err(error) => {
+                            tracing::error!(%match_id, %error, "could not resume a match taken back")
+                        }
+                    }
+                }
+                Ok(None) => {} // it changed hands meanwhile
+                Err(error) => tracing::warn!(%match_id, %error, "could not take back a held match"),
             }
         }
     }
