@@ -209,7 +209,11 @@ fn answer_violations(label: &str, log: &[LogEntry], seat: u64, sent: &[Sent]) ->
         if explained.contains_key(&entry.seq) {
             continue;
         }
-        let could = |send: &Sent| send.command == entry.payload["command"] && send.after < entry.seq;
+        // The same command, sent before the entry was written (the nodes stamp entries with
+        // this machine's clock) and after the seq it follows.
+        let could = |send: &Sent| {
+            send.command == entry.payload["command"] && send.after < entry.seq && send.sent_wall <= entry.at
+        };
         // A command whose answer left its fate open explains it...
         if let Some(index) = (0..sent.len())
             .rev()
@@ -899,6 +903,46 @@ async fn last_seq(store: &Store, id: &str) -> i64 {
     read_log(store, id).await.last().map_or(0, |entry| entry.seq)
 }
 
+/// Blackholes `pg` (the owner's link to PostgreSQL) right after the owner's heartbeat, waits
+/// until `taker` holds every match and has written to each (at most 20 s), then lets the link
+/// pass again, with its held bytes. Returns how long the link was cut.
+async fn cut_until_taken_over(
+    store: &Store,
+    pg: &FaultProxy,
+    owner: &str,
+    taker: &str,
+    matches: &[(String, Vec<String>, Arc<dyn GameKind>)],
+) -> Duration {
+    just_after_a_heartbeat(store, owner).await;
+    pg.set(Fault::Blackhole);
+    let cut = Instant::now();
+    let mut at_cut = Vec::new();
+    for (id, _, _) in matches {
+        at_cut.push(last_seq(store, id).await);
+    }
+    loop {
+        let mut moved_on = true;
+        for ((id, _, _), at_cut) in matches.iter().zip(&at_cut) {
+            moved_on &= lease(store, id).await.0 == taker && last_seq(store, id).await > *at_cut;
+        }
+        if moved_on {
+            break;
+        }
+        assert!(
+            cut.elapsed() < Duration::from_secs(20),
+            "the taker did not take over and play on"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    pg.set(Fault::Pass);
+    eprintln!(
+        "the owner's link to PostgreSQL passes again at {}, {:.2} s after the cut",
+        chrono::Utc::now().format("%H:%M:%S%.3f"),
+        cut.elapsed().as_secs_f64()
+    );
+    cut.elapsed()
+}
+
 /// Defect 2: the owner's PostgreSQL link is blackholed past its lease, another node takes
 /// the match over and plays on, then the link passes again. Today the old owner settles its
 /// write in doubt by rebuilding from the new owner's log and sends its sockets an `update`
@@ -911,9 +955,9 @@ async fn a_rebuilt_owner_never_sends_an_update_that_skips_events() {
     let store = cluster.store().await;
     let (pg, owner_db) = FaultProxy::in_front_of(cluster.db.url()).await;
     // The owner's journal gives a transaction up after 1 s, so its writes are in doubt early
-    // in the partition, while its other waits on the database (its heartbeat's) last 10 s,
+    // in the partition, while its other waits on the database (its heartbeat's) last 15 s,
     // longer than the partition: it still runs the matches when the link comes back.
-    let owner_flags = ["--db-timeout-ms", "10000", "--db-transaction-timeout-ms", "1000"];
+    let owner_flags = ["--db-timeout-ms", "15000", "--db-transaction-timeout-ms", "1000"];
     let owner = cluster
         .node_via("owner", TTL_MS, &owner_db, &cluster.nats, &owner_flags)
         .await;
@@ -987,30 +1031,7 @@ async fn a_rebuilt_owner_never_sends_an_update_that_skips_events() {
     }
     every_match_acked(&acks, &[4, 4], Duration::from_secs(60), "play before the fault").await;
 
-    just_after_a_heartbeat(&store, &owner_id).await;
-    pg.set(Fault::Blackhole);
-    let cut = Instant::now();
-    let mut at_cut = Vec::new();
-    for (id, _, _) in &matches {
-        at_cut.push(last_seq(&store, id).await);
-    }
-    // Until the taker holds every match and has written to each.
-    loop {
-        let mut moved_on = true;
-        for ((id, _, _), at_cut) in matches.iter().zip(&at_cut) {
-            moved_on &= lease(&store, id).await.0 == taker_id && last_seq(&store, id).await > *at_cut;
-        }
-        if moved_on {
-            break;
-        }
-        assert!(
-            cut.elapsed() < Duration::from_secs(20),
-            "the taker did not take over and play on"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let taken = cut.elapsed();
-    pg.set(Fault::Pass);
+    let taken = cut_until_taken_over(&store, &pg, &owner_id, &taker_id, &matches).await;
     tokio::time::sleep(Duration::from_secs(3)).await;
     stop.send_replace(true);
     let players = join_all(players).await;
@@ -1050,7 +1071,7 @@ async fn one_owner_answers_when_the_owner_loses_postgres_past_its_lease() {
     let store = cluster.store().await;
     let (pg, owner_db) = FaultProxy::in_front_of(cluster.db.url()).await;
     // As in the rebuild test: writes in doubt after 1 s, the heartbeat's waits outlast the cut.
-    let owner_flags = ["--db-timeout-ms", "10000", "--db-transaction-timeout-ms", "1000"];
+    let owner_flags = ["--db-timeout-ms", "15000", "--db-transaction-timeout-ms", "1000"];
     let owner = cluster
         .node_via("owner", TTL_MS, &owner_db, &cluster.nats, &owner_flags)
         .await;
@@ -1064,7 +1085,13 @@ async fn one_owner_answers_when_the_owner_loses_postgres_past_its_lease() {
         let (id, tokens) = create(&cluster, &owner.base, game, options, humans, None).await;
         matches.push((id, tokens, kind(game)));
     }
-    let taker = cluster.node("taker", TTL_MS).await;
+    // The new owner's own link to PostgreSQL is slow (25 ms each way, so its commits take a
+    // couple of hundred milliseconds): whatever the old owner answers after the partition
+    // arrives first, so a wrong answer is never hidden by a quicker right one.
+    let (slow_pg, taker_db) = FaultProxy::in_front_of(cluster.db.url()).await;
+    let taker = cluster
+        .node_via("taker", TTL_MS, &taker_db, &cluster.nats, &[])
+        .await;
     let gateway_flags = ["--runs-matches", "false"];
     let gateway = cluster
         .node_via("gateway", TTL_MS, cluster.db.url(), &cluster.nats, &gateway_flags)
@@ -1076,35 +1103,9 @@ async fn one_owner_answers_when_the_owner_loses_postgres_past_its_lease() {
     let Playing { acks, players, .. } = start_players(&matches, &route, &stop, OnRefusal::Resume, 100);
     every_match_acked(&acks, &[4; 4], Duration::from_secs(60), "play before the fault").await;
 
-    just_after_a_heartbeat(&store, &owner_id).await;
-    pg.set(Fault::Blackhole);
-    let cut = Instant::now();
-    let mut at_cut = Vec::new();
-    for (id, _, _) in &matches {
-        at_cut.push(last_seq(&store, id).await);
-    }
-    loop {
-        let mut moved_on = true;
-        for ((id, _, _), at_cut) in matches.iter().zip(&at_cut) {
-            moved_on &= lease(&store, id).await.0 == taker_id && last_seq(&store, id).await > *at_cut;
-        }
-        if moved_on {
-            break;
-        }
-        assert!(
-            cut.elapsed() < Duration::from_secs(20),
-            "the taker did not take over and play on"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let taken = cut.elapsed();
-    pg.set(Fault::Pass);
+    slow_pg.set(Fault::Delay(Duration::from_millis(25)));
+    let taken = cut_until_taken_over(&store, &pg, &owner_id, &taker_id, &matches).await;
     let at_pass = counts(&acks);
-    eprintln!(
-        "cut {:?} ago, passed at {}",
-        cut.elapsed(),
-        chrono::Utc::now().format("%H:%M:%S%.3f")
-    );
     tokio::time::sleep(Duration::from_secs(4)).await;
     stop.send_replace(true);
     let players = join_all(players).await;
@@ -1132,6 +1133,14 @@ async fn one_owner_answers_when_the_owner_loses_postgres_past_its_lease() {
         "answers the log contradicts:\n{}",
         problems.join("\n")
     );
+    // And each of the players' sockets got its events exactly.
+    let transcripts: Vec<&Transcript> = players.iter().flat_map(|player| &player.transcripts).collect();
+    let broken = stream_violations(&store, &transcripts).await;
+    assert!(
+        broken.is_empty(),
+        "sockets missed or repeated events:\n{}",
+        broken.join("\n")
+    );
 }
 
 /// Defect 3: sockets opened with `resume_from` on a node that does not run the match, while
@@ -1152,9 +1161,9 @@ async fn a_routed_resume_gets_each_event_once() {
         .await;
     let mut matches = Vec::new();
     for (game, options, humans) in [
-        ("ctg", json!({ "format": "t10" }), 2),
-        ("ctg", json!({ "format": "t10" }), 1),
-        ("wicketz", json!({ "overs": 12 }), 1),
+        ("ctg", json!({ "format": "t20" }), 2),
+        ("ctg", json!({ "format": "t20" }), 1),
+        ("wicketz", json!({ "overs": 20, "innings_per_side": 2 }), 1),
     ] {
         let (id, tokens) = create(&cluster, &owner.base, game, options, humans, None).await;
         matches.push((id, tokens, kind(game)));
@@ -1165,19 +1174,27 @@ async fn a_routed_resume_gets_each_event_once() {
     let Playing { acks, known, players } = start_players(&matches, &route, &stop, OnRefusal::Resume, 300);
     every_match_acked(&acks, &[3; 3], Duration::from_secs(60), "play before the resumes").await;
 
-    // Resumes through the gateway, three at a time, for 8 s: seats and spectators, protocols
-    // 1 and 2, from a few events back (each socket reads for a quarter of a second).
+    // Resumes through the gateway, four at a time, for 8 s: seats and spectators, protocols
+    // 1 and 2, from a few events back (each socket reads for 150 ms), of the matches still
+    // being played.
     let resumes_until = Instant::now() + Duration::from_secs(8);
+    let over: Arc<Vec<std::sync::atomic::AtomicBool>> =
+        Arc::new(matches.iter().map(|_| Default::default()).collect());
+    let live_resumes = Arc::new(AtomicUsize::new(0));
     let mut resumers = Vec::new();
-    for worker in 0..3u64 {
+    for worker in 0..4u64 {
         let (matches, known, base) = (matches.clone(), known.clone(), gateway.base.clone());
+        let (over, live_resumes) = (over.clone(), live_resumes.clone());
         resumers.push(tokio::spawn(async move {
             let mut dice = Dice::new(&Seed::from_u64(7000 + worker));
             let mut transcripts = Vec::new();
             let mut round = worker as usize;
-            while Instant::now() < resumes_until {
+            while Instant::now() < resumes_until && over.iter().any(|over| !over.load(Ordering::SeqCst)) {
                 round += 1;
                 let which = round % matches.len();
+                if over[which].load(Ordering::SeqCst) {
+                    continue;
+                }
                 let (id, tokens, _) = &matches[which];
                 let token = (round / matches.len())
                     .is_multiple_of(2)
@@ -1190,9 +1207,15 @@ async fn a_routed_resume_gets_each_event_once() {
                 let Ok(mut socket) =
                     Socket::open(&base, id, token.as_deref(), Some(from), protocol, &label).await
                 else {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
                     continue;
                 };
-                let read_until = Instant::now() + Duration::from_millis(250);
+                if socket.live {
+                    live_resumes.fetch_add(1, Ordering::SeqCst);
+                } else {
+                    over[which].store(true, Ordering::SeqCst);
+                }
+                let read_until = Instant::now() + Duration::from_millis(150);
                 while Instant::now() < read_until {
                     if matches!(socket.next(Duration::from_millis(50)).await, Next::Closed) {
                         break;
@@ -1209,7 +1232,7 @@ async fn a_routed_resume_gets_each_event_once() {
     }
     stop.send_replace(true);
     let players = join_all(players).await;
-    let resumed = transcripts.len();
+    let resumed = live_resumes.load(Ordering::SeqCst);
     let all: Vec<&Transcript> = transcripts
         .iter()
         .chain(players.iter().flat_map(|player| &player.transcripts))
@@ -1226,11 +1249,14 @@ async fn a_routed_resume_gets_each_event_once() {
         })
         .sum();
     eprintln!(
-        "{resumed} routed resumes ({events} events), acks {:?}; {} sockets broke the stream rule",
+        "{resumed} routed resumes of live matches ({events} events), acks {:?}; {} sockets broke the stream rule",
         counts(&acks),
         problems.len()
     );
-    assert!(resumed >= 30, "too few resumes to say anything: {resumed}");
+    assert!(
+        resumed >= 30,
+        "too few resumes of live matches to say anything: {resumed}"
+    );
     assert!(
         problems.is_empty(),
         "routed resumes missed or repeated events:\n{}",
@@ -1639,19 +1665,42 @@ async fn postgres_latency_costs_the_owner_no_lease() {
         leases.push(held);
     }
 
+    let logged = |store: Store| {
+        let ids: Vec<String> = matches.iter().map(|(id, _, _)| id.clone()).collect();
+        async move {
+            let mut seqs = Vec::new();
+            for id in &ids {
+                seqs.push(last_seq(&store, id).await);
+            }
+            seqs
+        }
+    };
     pg.set(Fault::Delay(DELAY));
     let slowed = Instant::now();
-    let before = counts(&acks);
+    let (acks_before, logged_before) = (counts(&acks), logged(store.clone()).await);
     let mut oldest = 0;
     while slowed.elapsed() < FOR {
         oldest = oldest.max(heartbeat_age_ms(&store, &owner_id).await);
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     pg.set(Fault::Pass);
-    let during = counts(&acks);
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    let (acks_during, logged_during) = (counts(&acks), logged(store.clone()).await);
+    // Until every match has moved on since (a server move that failed under the latency is
+    // retried after a backoff of up to `--db-retry-max-ms`, 5 s), at most 15 s.
+    let passed = Instant::now();
+    let mut logged_after = logged(store.clone()).await;
+    while passed.elapsed() < Duration::from_secs(15)
+        && logged_after
+            .iter()
+            .zip(&logged_during)
+            .any(|(now, then)| now <= then)
+    {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        logged_after = logged(store.clone()).await;
+    }
+    let resumed = passed.elapsed();
     stop.send_replace(true);
-    let after = counts(&acks);
+    let acks_after = counts(&acks);
     let players = join_all(players).await;
 
     let mut moved = Vec::new();
@@ -1668,8 +1717,9 @@ async fn postgres_latency_costs_the_owner_no_lease() {
         .count();
     eprintln!(
         "{DELAY:?} each way on the owner's PostgreSQL link for {FOR:?}: its heartbeat's age reached {oldest} ms \
-         (TTL {TTL_MS} ms); acks before {before:?}, at the end of the delay {during:?}, 3 s later {after:?}; \
-         {refusals} commands refused; {} of {} matches changed owner",
+         (TTL {TTL_MS} ms); logs at {logged_before:?}, at the end of the delay {logged_during:?}, {resumed:.1?} \
+         later {logged_after:?}; the players' acks {acks_before:?}, {acks_during:?}, {acks_after:?}; {refusals} commands \
+         refused; {} of {} matches changed owner",
         moved.len(),
         matches.len()
     );
@@ -1678,21 +1728,58 @@ async fn postgres_latency_costs_the_owner_no_lease() {
         "matches changed owner under PostgreSQL latency:\n{}",
         moved.join("\n")
     );
-    // Play goes on: the node acks during the delay (each write now takes several slow round
-    // trips, and commands that wait past --db-timeout-ms are answered in_doubt, so a given
-    // match may see none in those 12 s on a loaded machine), and every match plays on once
-    // the link is quick again, on the same owner.
-    let total = |counts: &[usize]| counts.iter().sum::<usize>();
-    assert!(
-        total(&during) > total(&before),
-        "no ack at all during the delay: acks before {before:?}, at the end of the delay {during:?}"
-    );
+    // Play goes on in every match (its players' moves or its bots': a player may wait out
+    // two bots' turns at 1.6 s a write), during the latency and after it.
     let stalled: Vec<usize> = (0..matches.len())
-        .filter(|&index| after[index] <= during[index])
+        .filter(|&index| {
+            logged_during[index] <= logged_before[index] || logged_after[index] <= logged_during[index]
+        })
         .collect();
+    for player in &players {
+        if !stalled
+            .iter()
+            .any(|index| player.label.starts_with(&format!("match {index} ")))
+        {
+            continue;
+        }
+        for sent in player.sent.iter().rev().take(6).rev() {
+            let at = sent.sent_at.saturating_duration_since(slowed);
+            let took = sent.answered_at.map(|answered| answered - sent.sent_at);
+            eprintln!(
+                "{}: {} {} {at:?} after the delay began, answered {:?} after {took:?}",
+                player.label, sent.id, sent.command, sent.answer
+            );
+        }
+        for transcript in player.transcripts.iter().rev().take(3).rev() {
+            let tail: Vec<&Seen> = transcript.seen.iter().rev().take(8).rev().collect();
+            eprintln!("{}: ... {tail:?}", transcript.label);
+        }
+    }
     assert!(
         stalled.is_empty(),
-        "play stalled in matches {stalled:?} after the delay: acks before {before:?}, at the end of the delay {during:?}, after {after:?}"
+        "play stalled in matches {stalled:?}: logs at {logged_before:?}, at the end of the delay {logged_during:?}, \
+         after {logged_after:?}"
+    );
+    let transcripts: Vec<&Transcript> = players.iter().flat_map(|player| &player.transcripts).collect();
+    let broken = stream_violations(&store, &transcripts).await;
+    assert!(
+        broken.is_empty(),
+        "sockets missed or repeated events:\n{}",
+        broken.join("\n")
+    );
+    let answers: Vec<String> = {
+        let mut answers = Vec::new();
+        for player in &players {
+            let log = read_log(&store, &player.match_id).await;
+            let seat = player.seat.expect("the player got a snapshot");
+            answers.extend(answer_violations(&player.label, &log, seat, &player.sent));
+        }
+        answers
+    };
+    assert!(
+        answers.is_empty(),
+        "answers the log contradicts:\n{}",
+        answers.join("\n")
     );
     drop(taker);
 }
