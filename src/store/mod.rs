@@ -138,6 +138,14 @@ pub use settings::{DbSettings, within};
 const MATCH_COLUMNS: &str = "match_id, game, options, status, seat_count, turn_clock_ms, disconnect_grace_ms, \
      seed_commitment, seed, created_at, started_at, finished_at, result";
 
+/// Every PostgreSQL connection's options: `url`, and the server ends a session that sits in
+/// an open transaction past the transaction bound.
+fn pg_options(url: &str, settings: &DbSettings) -> StoreResult<sqlx::postgres::PgConnectOptions> {
+    let idle = settings.transaction_timeout().as_millis().max(1).to_string();
+    Ok(sqlx::postgres::PgConnectOptions::from_str(url)?
+        .options([("idle_in_transaction_session_timeout", idle.as_str())]))
+}
+
 impl Store {
     /// Connects with the default [`DbSettings`] and runs the migrations.
     pub async fn connect(url: &str) -> StoreResult<Store> {
@@ -170,9 +178,7 @@ impl Store {
             // A session that sits in an open transaction past the transaction bound is ended
             // by the server: a process frozen mid-commit (SIGSTOP, a VM pause) must not hold
             // its row locks, and so a match's lease, for ever.
-            let idle = settings.transaction_timeout().as_millis().max(1).to_string();
-            let options = sqlx::postgres::PgConnectOptions::from_str(url)?
-                .options([("idle_in_transaction_session_timeout", idle.as_str())]);
+            let options = pg_options(url, settings)?;
             let pool = PgPoolOptions::new()
                 .max_connections(8)
                 .acquire_timeout(settings.db_timeout());
@@ -194,9 +200,7 @@ impl Store {
         if !(url.starts_with("postgres:") || url.starts_with("postgresql:")) {
             return Err(StoreError::Unsupported("cluster mode needs PostgreSQL"));
         }
-        let idle = settings.transaction_timeout().as_millis().max(1).to_string();
-        let options = sqlx::postgres::PgConnectOptions::from_str(url)?
-            .options([("idle_in_transaction_session_timeout", idle.as_str())]);
+        let options = pg_options(url, settings)?;
         let pool = PgPoolOptions::new()
             .max_connections(2)
             .min_connections(1)
