@@ -41,6 +41,10 @@ pub const FENCED_WRITES: &str = "crease_cluster_fenced_writes_total";
 pub const CLAIMS: &str = "crease_cluster_claims_total";
 /// Histogram with label `kind`: one request routed over NATS to a match's owner and its answer.
 pub const ROUTED_SECONDS: &str = "crease_cluster_routed_request_duration_seconds";
+/// Counter with label `reason`: routed feeds whose sockets were made to resume because a
+/// batch may have been lost (`gap`: a batch did not follow on; `link`: this node's NATS link
+/// came back; `owner`: the owner's relay fell behind its actor or its own link came back).
+pub const ROUTED_RESUMES: &str = "crease_cluster_routed_feed_resumes_total";
 
 /// Counter with label `reason`: work refused to protect the server (`password_busy`: the
 /// password pool's queue was full; `spectator_rate`, `spectators_full`: a spectator socket
@@ -150,6 +154,10 @@ fn describe() {
         "A request routed over NATS to a match's owner node, round trip"
     );
     metrics::describe_counter!(
+        ROUTED_RESUMES,
+        "Routed feeds whose sockets resumed from the log because a batch may have been lost, by reason: gap, link or owner"
+    );
+    metrics::describe_counter!(
         REFUSALS,
         "Work refused to protect the server, and sockets ended with their session, by reason"
     );
@@ -244,6 +252,10 @@ pub(crate) fn record_claims(count: usize) {
 
 pub(crate) fn record_routed(kind: &'static str, elapsed: Duration) {
     metrics::histogram!(ROUTED_SECONDS, "kind" => kind).record(elapsed.as_secs_f64());
+}
+
+pub(crate) fn record_routed_resume(reason: &'static str) {
+    metrics::counter!(ROUTED_RESUMES, "reason" => reason).increment(1);
 }
 
 /// Holds a gauge up by one while alive (a running actor, an open socket).

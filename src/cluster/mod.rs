@@ -49,6 +49,11 @@ pub struct Cluster {
     nats: async_nats::Client,
     subjects: Subjects,
     draining: AtomicBool,
+    /// Counts this node's NATS link coming back (and the server dropping messages for a slow
+    /// subscription). Messages published to or by this node while its link was down are
+    /// lost, not queued: every relay and routed feed that might have missed one makes its
+    /// sockets resume from the log when it changes.
+    links: tokio::sync::watch::Sender<u64>,
 }
 
 impl Cluster {
@@ -60,9 +65,23 @@ impl Cluster {
         }
         let url = config.nats_url.clone().unwrap_or_default();
         let node_id = config.node_id();
+        let links = tokio::sync::watch::Sender::new(0u64);
+        let link_events = links.clone();
         let nats = async_nats::ConnectOptions::new()
             .name(&node_id)
             .request_timeout(Some(config.route_timeout()))
+            .event_callback(move |event| {
+                let links = link_events.clone();
+                async move {
+                    tracing::info!(%event, "NATS link");
+                    if matches!(
+                        event,
+                        async_nats::Event::Connected | async_nats::Event::SlowConsumer(_)
+                    ) {
+                        links.send_modify(|count| *count += 1);
+                    }
+                }
+            })
             .connect(url.as_str())
             .await
             .map_err(|error| ClusterError::Nats {
@@ -84,6 +103,7 @@ impl Cluster {
                 prefix: config.cluster_name.clone(),
             },
             draining: AtomicBool::new(false),
+            links,
         })
     }
 
@@ -103,6 +123,12 @@ impl Cluster {
 
     pub fn is_draining(&self) -> bool {
         self.draining.load(Ordering::SeqCst)
+    }
+
+    /// Changes each time this node's NATS link comes back or the server drops messages for
+    /// it: whatever crossed NATS may have been lost since the receiver last looked.
+    fn link_changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.links.subscribe()
     }
 
     pub(crate) fn set_draining(&self) {

@@ -191,7 +191,8 @@ impl Proxy {
         let covered = crate::protocol::covered_by(&backlog)
             .unwrap_or(snapshot.last_seq)
             .max(snapshot.last_seq);
-        tokio::spawn(forward(feed, moved, sender, (epoch, covered), stopped));
+        let links = self.cluster.link_changes();
+        tokio::spawn(forward(feed, moved, links, sender, (epoch, covered), stopped));
         Some(Subscription {
             snapshot,
             backlog,
@@ -202,9 +203,16 @@ impl Proxy {
 
 /// Moves the owner's batches for one subscription onto its local feed, until the owner's
 /// actor ends, the match moves, the sockets leave, or the proxy stops.
+///
+/// NATS delivers at most once: a batch published while either node's link was down is gone.
+/// A socket must then resume from the log rather than skip the batch's events, so the sockets
+/// are told the match moved (they close with 1001 and resume exactly) when a batch does not
+/// follow on from what they hold, and when this node's link comes back (the lost batch may
+/// have been the last for a while: the one that asks this seat to play, say).
 async fn forward(
     mut feed: Subscriber,
     mut moved: Subscriber,
+    mut links: tokio::sync::watch::Receiver<u64>,
     sender: broadcast::Sender<Arc<ViewerBatch>>,
     (epoch, covered): (i64, i64),
     mut stopped: oneshot::Receiver<()>,
@@ -220,14 +228,22 @@ async fn forward(
                         if batch.last_seq <= last_seq && !batch.moved {
                             continue;
                         }
+                        if batch.after > last_seq && !batch.moved {
+                            tracing::warn!(after = batch.after, had = last_seq, "a routed batch was lost; the sockets resume");
+                            crate::telemetry::record_routed_resume("gap");
+                            let _ = sender.send(Arc::new(ViewerBatch::moved(last_seq)));
+                            break;
+                        }
                         last_seq = batch.last_seq;
                         let moved = batch.moved;
                         if sender.send(batch).is_err() || moved {
                             break;
                         }
                     }
-                    // Batches were lost on the way: the sockets must resume from the log.
+                    // Batches were lost on the way (the owner's relay fell behind, or its
+                    // NATS link came back): the sockets must resume from the log.
                     Some(FeedMessage::Lagged) => {
+                        crate::telemetry::record_routed_resume("owner");
                         let _ = sender.send(Arc::new(ViewerBatch::moved(last_seq)));
                         break;
                     }
@@ -247,6 +263,14 @@ async fn forward(
                     let _ = sender.send(Arc::new(ViewerBatch::moved(last_seq)));
                     break;
                 }
+            }
+            changed = links.changed() => {
+                if changed.is_ok() {
+                    tracing::info!(had = last_seq, "this node's NATS link came back; the routed sockets resume");
+                    crate::telemetry::record_routed_resume("link");
+                }
+                let _ = sender.send(Arc::new(ViewerBatch::moved(last_seq)));
+                break;
             }
             _ = &mut stopped => break,
         }

@@ -150,12 +150,24 @@ impl Cluster {
     /// Publishes one viewer's batches until the actor ends. It outlives the remote sockets
     /// that asked for it (one relay per viewer, shared): the cost is a publish per batch
     /// nobody may be reading, for the rest of the match.
+    ///
+    /// When this node's NATS link comes back, batches it published meanwhile may never have
+    /// reached the other nodes, and the last of them may be the one their sockets wait for:
+    /// it tells them to resume from the log (as when it falls behind its actor).
     async fn relay(self: Arc<Self>, subject: String, mut feed: broadcast::Receiver<Arc<ViewerBatch>>) {
+        let mut links = self.link_changes();
         loop {
-            let message = match feed.recv().await {
-                Ok(batch) => FeedMessage::Batch(batch),
-                Err(RecvError::Lagged(_)) => FeedMessage::Lagged,
-                Err(RecvError::Closed) => FeedMessage::Closed,
+            let message = tokio::select! {
+                batch = feed.recv() => match batch {
+                    Ok(batch) => FeedMessage::Batch(batch),
+                    Err(RecvError::Lagged(_)) => FeedMessage::Lagged,
+                    Err(RecvError::Closed) => FeedMessage::Closed,
+                },
+                changed = links.changed() => match changed {
+                    Ok(()) => FeedMessage::Lagged,
+                    // The cluster is gone: so is this node's NATS.
+                    Err(_) => return,
+                },
             };
             let closed = message == FeedMessage::Closed;
             if self

@@ -68,11 +68,11 @@ pub(super) enum FeedMessage {
 const LAGGED: &[u8] = b"lagged";
 const CLOSED: &[u8] = b"closed";
 
-/// `<last_seq> <moved: 0|1>` then the frames; or a bare marker.
+/// `<last_seq> <moved: 0|1> <after>` then the frames; or a bare marker.
 pub(super) fn encode_feed(message: &FeedMessage) -> Bytes {
     match message {
         FeedMessage::Batch(batch) => {
-            let first = format!("{} {}", batch.last_seq, u8::from(batch.moved));
+            let first = format!("{} {} {}", batch.last_seq, u8::from(batch.moved), batch.after);
             lines(first.as_bytes(), &batch.frames)
         }
         FeedMessage::Lagged => Bytes::from_static(LAGGED),
@@ -88,11 +88,16 @@ pub(super) fn decode_feed(payload: Bytes) -> Option<FeedMessage> {
     }
     let (first, frames) = split_lines(payload)?;
     let first = std::str::from_utf8(&first).ok()?;
-    let (last_seq, moved) = first.split_once(' ')?;
+    let mut fields = first.split(' ');
+    let last_seq = fields.next()?.parse().ok()?;
+    let moved = fields.next()? == "1";
+    // A node from before `after` was sent claims nothing: 0 never looks like a gap.
+    let after = fields.next().map_or(Some(0), |after| after.parse().ok())?;
     Some(FeedMessage::Batch(Arc::new(ViewerBatch {
         frames,
-        last_seq: last_seq.parse().ok()?,
-        moved: moved == "1",
+        after,
+        last_seq,
+        moved,
     })))
 }
 
@@ -109,6 +114,7 @@ mod tests {
                 Frame::from(r#"{"type":"event","seq":7,"event":{"text":"a\nb"}}"#.to_string()),
                 Frame::from(r#"{"type":"update","last_seq":7}"#.to_string()),
             ],
+            after: 5,
             last_seq: 7,
             moved: false,
         };
@@ -116,7 +122,7 @@ mod tests {
         let Some(FeedMessage::Batch(decoded)) = decoded else {
             panic!("not a batch: {decoded:?}");
         };
-        assert_eq!(decoded.last_seq, 7);
+        assert_eq!((decoded.after, decoded.last_seq), (5, 7));
         assert!(!decoded.moved);
         assert_eq!(
             decoded.frames[0].as_str(),

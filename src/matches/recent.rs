@@ -87,6 +87,20 @@ impl<G: Game> Recent<G> {
         }
     }
 
+    /// The recent past of a match rebuilt from its log (a restart, a takeover, a rebuild
+    /// after a fenced write): the log's last events, so that a socket resuming right after
+    /// the rebuild still gets the events it missed. A spectator's resume is served from here
+    /// only (see `subscribe`), so an empty past would hand it a snapshot that skips them.
+    /// The events are folded as logged, as [`from_log`] does.
+    pub fn from_log(initial: G::State, log: &[LogEntry]) -> Result<Self, serde_json::Error> {
+        let mut recent = Recent::new(initial, 0);
+        for entry in log.iter().filter(|entry| entry.kind == EntryKind::Event) {
+            let event = G::Event::deserialize(&entry.payload)?;
+            recent.push(entry.seq, std::slice::from_ref(&event));
+        }
+        Ok(recent)
+    }
+
     /// Records events just made durable, numbered from `first_seq`; folds the oldest into the
     /// base past the capacity.
     pub fn push(&mut self, first_seq: i64, events: &[G::Event]) {
@@ -256,6 +270,31 @@ mod tests {
                     "{viewer:?} from {from}"
                 );
             }
+        }
+    }
+
+    /// A match rebuilt from a log far longer than the recent past keeps the log's last
+    /// [`RECENT_EVENTS`] events: a resume from any of them (a spectator's too) is answered
+    /// exactly as folding the whole log answers it, and one from before them is not.
+    #[test]
+    fn a_match_rebuilt_from_its_log_keeps_the_logs_last_events() {
+        let (options, seed) = (Options::default(), Seed::from_u64(12));
+        let log = logged_match(&options, &seed, 3 * RECENT_EVENTS);
+        let initial = crate::rules::MatchCore::<Ctg>::new(&options, &seed)
+            .expect("options")
+            .state;
+        let recent = Recent::<Ctg>::from_log(initial.clone(), &log).expect("the log reads");
+        assert_eq!(recent.events.len(), RECENT_EVENTS);
+        let last = log.last().expect("entries").seq;
+        let first_kept = recent.events.front().expect("events").0;
+        for viewer in [Viewer::Seat(Seat(0)), Viewer::Spectator] {
+            for from in [first_kept - 1, first_kept + 7, last - 1] {
+                let kept = recent.since(viewer, from).expect("inside the window");
+                let whole = from_log::<Ctg>(initial.clone(), &log, viewer, from).expect("folds");
+                assert_eq!(kept, whole, "{viewer:?} from {from}");
+                assert!(!kept.events.is_empty(), "{viewer:?} from {from} gets events");
+            }
+            assert!(recent.since(viewer, recent.base_seq - 1).is_none());
         }
     }
 }

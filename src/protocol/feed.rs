@@ -11,6 +11,10 @@ use tokio::sync::broadcast;
 #[derive(Debug, Default, PartialEq)]
 pub struct ViewerBatch {
     pub frames: Vec<Frame>,
+    /// The seq of the last log entry before this batch's: what a socket must already hold
+    /// for this batch to follow on. A relay that has less lost a batch on the way (a NATS
+    /// link that dropped, say) and must have its sockets resume instead of skipping events.
+    pub after: i64,
     /// The seq of the last log entry once this batch is applied.
     pub last_seq: i64,
     /// The last batch from this actor: the match goes on elsewhere (another node took it
@@ -23,6 +27,7 @@ impl ViewerBatch {
     pub fn moved(last_seq: i64) -> ViewerBatch {
         ViewerBatch {
             frames: Vec::new(),
+            after: last_seq,
             last_seq,
             moved: true,
         }

@@ -1,5 +1,6 @@
-//! Issue 25's five defects, one test each, each reproduced through the fault proxy
-//! (`tests/common/faults.rs`) between one node and PostgreSQL or NATS:
+//! Issue 25's five defects, one test each, and two that a seeded fault run found, each
+//! reproduced through the fault proxy (`tests/common/faults.rs`) between one node and
+//! PostgreSQL or NATS (or a node killed):
 //!
 //! 1. [`one_owner_answers_when_the_owner_loses_postgres_past_its_lease`]: every answer a
 //!    command gets is the truth: an acked command is in the log once, a command refused with
@@ -15,7 +16,12 @@
 //!    PostgreSQL moves none of its matches;
 //! 6. [`a_node_that_let_its_matches_go_takes_back_those_it_still_holds`] (found by the Patroni
 //!    drill): a node that let its matches go while cut off, and still holds their leases once
-//!    back, runs them again.
+//!    back, runs them again;
+//! 7. [`a_routed_socket_resumes_instead_of_skipping_what_nats_lost`] (found by the seeded
+//!    fault run): batches lost while a routed node's NATS link was reset make its sockets
+//!    resume, never skip;
+//! 8. [`a_spectator_resuming_after_a_takeover_gets_the_events_it_missed`] (found by the seeded
+//!    fault run): an actor rebuilt from the log keeps the log's recent past for resumes.
 //!
 //! The players and watchers here are a small WebSocket client of this file's own
 //! ([`Socket`], [`Player`]): it records every frame each socket got ([`Transcript`]) and every
@@ -31,6 +37,7 @@ use crate::cluster::{TTL_MS, TestCluster, lease};
 use crate::common::faults::{Fault, FaultProxy};
 use crate::common::match_id;
 use crate::drills::{ServerProcess, post, register};
+use crease::matches::recent::RECENT_EVENTS;
 use crease::matches::{GameKind, GameRegistry};
 use crease::record::{EntryKind, LogEntry};
 use crease::rules::{BotPolicy, Dice, Seed};
@@ -66,19 +73,41 @@ enum Seen {
 struct Transcript {
     label: String,
     match_id: String,
+    /// The `resume_from` the socket was opened with.
+    resumed_from: Option<i64>,
+    /// Opened without a token.
+    spectator: bool,
     seen: Vec<Seen>,
 }
 
 /// The first way `transcript` breaks the stream rule against the log's event seqs (`events`,
-/// ascending): after its snapshot, each event is the log's next one (none missed, none
-/// repeated, none out of order), and no `update` comes before an event it covers.
+/// ascending): a socket resumed from a seq gets a snapshot at that seq (a spectator from
+/// further back than the actor's recent past gets the current one, as documented); after its snapshot,
+/// each event is the log's next one (none missed, none repeated, none out of order), and no
+/// `update` comes before an event it covers.
 fn stream_violation(transcript: &Transcript, events: &[i64]) -> Option<String> {
     let next_after = |seq: i64| events.iter().copied().find(|event| *event > seq);
     let mut cursor: Option<i64> = None;
     for (index, seen) in transcript.seen.iter().enumerate() {
         let at = || format!("{} (frame {index})", transcript.label);
         match *seen {
-            Seen::Snapshot { last_seq } => cursor = Some(last_seq),
+            Seen::Snapshot { last_seq } => {
+                if let Some(from) = transcript.resumed_from {
+                    let skipped: Vec<i64> = events
+                        .iter()
+                        .copied()
+                        .filter(|seq| *seq > from && *seq <= last_seq)
+                        .collect();
+                    let documented = transcript.spectator && skipped.len() > RECENT_EVENTS;
+                    if !skipped.is_empty() && !documented {
+                        return Some(format!(
+                            "{}: resumed from {from}, but its snapshot is at {last_seq}, without the events {skipped:?}",
+                            at()
+                        ));
+                    }
+                }
+                cursor = Some(last_seq);
+            }
             Seen::Event { seq } => {
                 let Some(had) = cursor else {
                     return Some(format!("{}: event {seq} before any snapshot", at()));
@@ -345,6 +374,8 @@ impl Socket {
             transcript: Transcript {
                 label: format!("{label} (resume_from {resume_from:?}, protocol {protocol})"),
                 match_id: id.to_string(),
+                resumed_from: resume_from,
+                spectator: token.is_none(),
                 seen: Vec::new(),
             },
             view: Value::Null,
@@ -1868,4 +1899,231 @@ async fn a_node_that_let_its_matches_go_takes_back_those_it_still_holds() {
     let transcripts: Vec<&Transcript> = players.iter().flat_map(|player| &player.transcripts).collect();
     violations.extend(stream_violations(&store, &transcripts).await);
     assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+/// A viewer that follows a match through `base` until `stop` (or the match's end): when its
+/// socket closes it waits `backoff`, as a phone's reconnect does, and resumes from the last
+/// event it got. One transcript per socket.
+async fn follower(
+    base: String,
+    id: String,
+    token: Option<String>,
+    protocol: u8,
+    label: String,
+    backoff: Duration,
+    mut stop: watch::Receiver<bool>,
+) -> Vec<Transcript> {
+    let mut transcripts = Vec::new();
+    let mut last_event = None;
+    while !*stop.borrow() {
+        let Ok(mut socket) = Socket::open(&base, &id, token.as_deref(), last_event, protocol, &label).await
+        else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let stopped = loop {
+            tokio::select! {
+                next = socket.next(Duration::from_secs(1)) => if matches!(next, Next::Closed) { break false },
+                _ = stop.changed() => break true,
+            }
+        };
+        last_event = socket.last_event.or(last_event);
+        let over = !socket.live;
+        transcripts.push(socket.close().await);
+        if stopped || over {
+            break;
+        }
+        tokio::time::sleep(backoff).await;
+    }
+    transcripts
+}
+
+/// Sockets the server closed with 1001 (go away: resume) among `transcripts`.
+fn told_to_resume(transcripts: &[Transcript]) -> usize {
+    transcripts
+        .iter()
+        .filter(|transcript| transcript.seen.contains(&Seen::Closed(Some(1001))))
+        .count()
+}
+
+async fn join_followers(followers: Vec<tokio::task::JoinHandle<Vec<Transcript>>>) -> Vec<Transcript> {
+    let mut transcripts = Vec::new();
+    for follower in followers {
+        transcripts.extend(follower.await.expect("a follower task"));
+    }
+    transcripts
+}
+
+/// Found by the seeded fault run: NATS delivers at most once, so the batches an owner
+/// publishes while a routed node's link to NATS is cut never reach that node. Its sockets
+/// (seats and spectators, protocols 1 and 2) must resume from the log, not go on from the
+/// next batch that arrives and skip the lost ones' events. Three resets of the routed node's
+/// NATS link while the matches are played quickly on their owner.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_routed_socket_resumes_instead_of_skipping_what_nats_lost() {
+    let Some(cluster) = TestCluster::new().await else {
+        return;
+    };
+    let store = cluster.store().await;
+    let owner = cluster.node("owner", TTL_MS).await;
+    let (nats_link, gateway_nats) = FaultProxy::in_front_of(&cluster.nats).await;
+    let gateway_flags = ["--runs-matches", "false"];
+    let gateway = cluster
+        .node_via("gateway", TTL_MS, cluster.db.url(), &gateway_nats, &gateway_flags)
+        .await;
+    let mut matches = Vec::new();
+    for (game, options) in [
+        ("ctg", json!({ "format": "t20" })),
+        ("wicketz", json!({ "overs": 20, "innings_per_side": 2 })),
+    ] {
+        let (id, tokens) = create(&cluster, &owner.base, game, options, 1, None).await;
+        matches.push((id, tokens, kind(game)));
+    }
+    let stop = watch::Sender::new(false);
+    let route = watch::Sender::new(owner.base.clone());
+    let Playing { acks, players, .. } = start_players(&matches, &route, &stop, OnRefusal::Resume, 900);
+    let mut followers = Vec::new();
+    for (index, (id, tokens, _)) in matches.iter().enumerate() {
+        for (token, protocol, who) in [
+            (None, 1, "spectator"),
+            (None, 2, "spectator"),
+            (Some(tokens[0].clone()), 2, "seat 0"),
+        ] {
+            let label = format!("match {index} ({id}) {who} via the gateway");
+            followers.push(tokio::spawn(follower(
+                gateway.base.clone(),
+                id.clone(),
+                token,
+                protocol,
+                label,
+                Duration::from_millis(200),
+                stop.subscribe(),
+            )));
+        }
+    }
+    every_match_acked(&acks, &[3, 3], Duration::from_secs(60), "play before the cuts").await;
+    let before = counts(&acks);
+    for _ in 0..3 {
+        nats_link.set(Fault::Reset);
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        nats_link.set(Fault::Pass);
+        tokio::time::sleep(Duration::from_secs(3)).await;
+    }
+    stop.send_replace(true);
+    let played: usize = counts(&acks)
+        .iter()
+        .zip(&before)
+        .map(|(now, then)| now - then)
+        .sum();
+    let players = join_all(players).await;
+    let transcripts = join_followers(followers).await;
+    let all: Vec<&Transcript> = transcripts
+        .iter()
+        .chain(players.iter().flat_map(|player| &player.transcripts))
+        .collect();
+    let problems = stream_violations(&store, &all).await;
+    let resumed = told_to_resume(&transcripts);
+    eprintln!(
+        "three NATS resets of the gateway: {played} acks meanwhile, {} routed sockets, {resumed} told to resume",
+        transcripts.len()
+    );
+    assert!(
+        played >= 20,
+        "the matches were played during the cuts: {played} acks"
+    );
+    assert!(
+        problems.is_empty(),
+        "routed sockets missed or repeated events:\n{}",
+        problems.join("\n")
+    );
+    assert!(
+        resumed >= 3,
+        "a reset of the gateway's NATS link makes its routed sockets resume: {resumed}"
+    );
+}
+
+/// Found by the seeded fault run: a spectator that resumes shortly after a takeover, once
+/// the new owner has played on, must get the events it missed. The new owner's actor, built
+/// from the log, kept no recent past, so a spectator (which is never served from the log)
+/// got the current snapshot instead.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_resuming_after_a_takeover_gets_the_events_it_missed() {
+    let Some(cluster) = TestCluster::new().await else {
+        return;
+    };
+    let store = cluster.store().await;
+    let owner = cluster.node("owner", TTL_MS).await;
+    let mut matches = Vec::new();
+    for (game, options) in [
+        ("ctg", json!({ "format": "t20" })),
+        ("wicketz", json!({ "overs": 20, "innings_per_side": 2 })),
+        ("champions", json!({ "players": 3 })),
+    ] {
+        let (id, tokens) = create(&cluster, &owner.base, game, options, 1, None).await;
+        matches.push((id, tokens, kind(game)));
+    }
+    let taker = cluster.node("taker", TTL_MS).await;
+    let gateway_flags = ["--runs-matches", "false"];
+    let gateway = cluster
+        .node_via("gateway", TTL_MS, cluster.db.url(), &cluster.nats, &gateway_flags)
+        .await;
+    let taker_id = node_id(&taker);
+    let stop = watch::Sender::new(false);
+    let route = watch::Sender::new(gateway.base.clone());
+    let Playing { acks, players, .. } = start_players(&matches, &route, &stop, OnRefusal::Resume, 1100);
+    let mut followers = Vec::new();
+    for (index, (id, _, _)) in matches.iter().enumerate() {
+        for protocol in [1, 2] {
+            let label = format!("match {index} ({id}) spectator via the gateway");
+            followers.push(tokio::spawn(follower(
+                gateway.base.clone(),
+                id.clone(),
+                None,
+                protocol,
+                label,
+                Duration::from_millis(300),
+                stop.subscribe(),
+            )));
+        }
+    }
+    let ready = vec![3; matches.len()];
+    every_match_acked(&acks, &ready, Duration::from_secs(60), "play before the kill").await;
+    owner.kill().await;
+    until(Duration::from_secs(30), "the taker holds every match", || async {
+        let mut all = true;
+        for (id, _, _) in &matches {
+            all &= lease(&store, id).await.0 == taker_id;
+        }
+        all
+    })
+    .await;
+    let needed: Vec<usize> = counts(&acks).iter().map(|count| count + 5).collect();
+    every_match_acked(&acks, &needed, Duration::from_secs(60), "play after the takeover").await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    stop.send_replace(true);
+    let players = join_all(players).await;
+    let transcripts = join_followers(followers).await;
+    let all: Vec<&Transcript> = transcripts
+        .iter()
+        .chain(players.iter().flat_map(|player| &player.transcripts))
+        .collect();
+    let problems = stream_violations(&store, &all).await;
+    let resumed_live = transcripts
+        .iter()
+        .filter(|transcript| transcript.resumed_from.is_some())
+        .count();
+    eprintln!(
+        "owner killed: {} spectator sockets, {resumed_live} of them resumed; acks {:?}",
+        transcripts.len(),
+        counts(&acks)
+    );
+    assert!(
+        resumed_live >= 2 * matches.len(),
+        "every spectator resumed after the takeover: {resumed_live}"
+    );
+    assert!(
+        problems.is_empty(),
+        "sockets missed or repeated events:\n{}",
+        problems.join("\n")
+    );
 }

@@ -125,7 +125,8 @@ impl<G: Game> MatchActor<G> {
 
     /// Sends every listening viewer its frames: the new events it may see, its new view and,
     /// if the match just ended, the result. A viewer nobody listens to costs nothing.
-    pub(super) fn broadcast(&mut self, new_events: &[RedactedEvent]) {
+    /// `after` is the last seq before this change's entries.
+    pub(super) fn broadcast(&mut self, new_events: &[RedactedEvent], after: i64) {
         let pending = self.pending();
         let last_seq = self.next_seq - 1;
         let finished = self
@@ -143,6 +144,7 @@ impl<G: Game> MatchActor<G> {
                 frames.extend(finished.clone());
                 Arc::new(ViewerBatch {
                     frames,
+                    after,
                     last_seq,
                     moved: false,
                 })

@@ -94,12 +94,20 @@ pub(crate) fn spawn<G: Game>(
 ) -> Result<(MatchHandle, tokio::task::JoinHandle<()>), SpawnError> {
     let seed = Seed::from_hex(&context.seed_hex).ok_or(SpawnError::BadSeed)?;
     let seat_total = context.seats.len();
-    let (core, next_seq, forfeit, asked_at) = if log.is_empty() {
-        let core = MatchCore::<G>::new(&options, &seed).map_err(|e| SpawnError::Setup(e.to_string()))?;
-        (core, 1, None, vec![0; seat_total])
+    let initial = MatchCore::<G>::new(&options, &seed).map_err(|e| SpawnError::Setup(e.to_string()))?;
+    let (core, next_seq, forfeit, asked_at, recent) = if log.is_empty() {
+        let recent = Recent::new(initial.state.clone(), 0);
+        (initial, 1, None, vec![0; seat_total], recent)
     } else {
         let (replayed, asked_at) = asks::replay::<G>(&options, &seed, &log, seat_total)?;
-        (replayed.core, replayed.last_seq + 1, replayed.forfeit, asked_at)
+        let recent = Recent::from_log(initial.state, &log).map_err(|e| SpawnError::Setup(e.to_string()))?;
+        (
+            replayed.core,
+            replayed.last_seq + 1,
+            replayed.forfeit,
+            asked_at,
+            recent,
+        )
     };
     let finished = match forfeit {
         Some(record) => Some(fairness::forfeit_outcome(
@@ -110,7 +118,6 @@ pub(crate) fn spawn<G: Game>(
         None => G::outcome(&core.state),
     };
     let now = Instant::now();
-    let recent = Recent::new(core.state.clone(), next_seq - 1);
     let mut actor = MatchActor::<G> {
         needs_start: log.is_empty(),
         core,

@@ -305,6 +305,7 @@ impl<G: Game> MatchActor<G> {
             redactor.redacted
         });
         self.recent.push(change.first_event_seq, &change.events);
+        let after = self.next_seq - 1;
         let pending_before = self.pending();
         self.next_seq = change.last_seq + 1;
         // Every write comes after the start's, so the match has started now.
@@ -327,7 +328,7 @@ impl<G: Game> MatchActor<G> {
         self.retries = 0;
         self.retry_at = None;
         self.refresh_clocks();
-        self.broadcast(&redacted);
+        self.broadcast(&redacted, after);
     }
 
     /// Settles a write in doubt before `deadline`: adopted if it landed, dropped if not.
@@ -436,7 +437,13 @@ impl<G: Game> MatchActor<G> {
         };
         self.core = replayed.core;
         self.next_seq = replayed.last_seq + 1;
-        self.recent = Recent::new(self.core.state.clone(), replayed.last_seq);
+        // The log's last events, not an empty past: a socket resuming right after this
+        // rebuild (a spectator's above all, served only from here) gets what it missed.
+        let initial = MatchCore::<G>::new(&self.options, &self.seed)
+            .map_err(|error| CommandError::Internal(format!("the match's options: {error}")))?
+            .state;
+        self.recent = Recent::from_log(initial, &log)
+            .map_err(|error| CommandError::Internal(format!("the log does not read back: {error}")))?;
         self.needs_start = log.is_empty();
         self.refresh_clocks();
         // What the viewers were sent no longer leads to this state by the events they got:
