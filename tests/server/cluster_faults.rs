@@ -58,7 +58,7 @@ type WebSocket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsS
 
 /// One frame as a socket got it (a protocol 2 `step` is its events, then an `Update`).
 #[derive(Clone, Debug, PartialEq)]
-enum Seen {
+pub(crate) enum Seen {
     Snapshot { last_seq: i64 },
     Event { seq: i64 },
     Update { last_seq: i64 },
@@ -70,14 +70,14 @@ enum Seen {
 
 /// Everything one socket got, in order.
 #[derive(Debug)]
-struct Transcript {
-    label: String,
-    match_id: String,
+pub(crate) struct Transcript {
+    pub(crate) label: String,
+    pub(crate) match_id: String,
     /// The `resume_from` the socket was opened with.
-    resumed_from: Option<i64>,
+    pub(crate) resumed_from: Option<i64>,
     /// Opened without a token.
-    spectator: bool,
-    seen: Vec<Seen>,
+    pub(crate) spectator: bool,
+    pub(crate) seen: Vec<Seen>,
 }
 
 /// The first way `transcript` breaks the stream rule against the log's event seqs (`events`,
@@ -152,22 +152,22 @@ fn stream_violation(transcript: &Transcript, events: &[i64]) -> Option<String> {
 
 /// A command a player sent, and what it was told.
 #[derive(Clone, Debug)]
-struct Sent {
-    id: String,
-    command: Value,
+pub(crate) struct Sent {
+    pub(crate) id: String,
+    pub(crate) command: Value,
     /// The last seq the socket had when the command was sent (what `after` says, sent or not).
-    after: i64,
-    with_after: bool,
-    node: String,
-    sent_at: Instant,
+    pub(crate) after: i64,
+    pub(crate) with_after: bool,
+    pub(crate) node: String,
+    pub(crate) sent_at: Instant,
     /// The wall clock at sending, to set beside the log's times in a failure message.
-    sent_wall: chrono::DateTime<chrono::Utc>,
-    answer: Option<Answer>,
-    answered_at: Option<Instant>,
+    pub(crate) sent_wall: chrono::DateTime<chrono::Utc>,
+    pub(crate) answer: Option<Answer>,
+    pub(crate) answered_at: Option<Instant>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-enum Answer {
+pub(crate) enum Answer {
     Ack(i64),
     Error(String),
 }
@@ -193,7 +193,7 @@ fn player_commands(log: &[LogEntry], seat: u64) -> Vec<&LogEntry> {
 /// seat's command the ack's `last_seq` ends (and sent before it), and in the log once; a
 /// command answered with a refusal other than `in_doubt` must not be in it. A player command
 /// of the seat that no send explains (the seat sent each command once) was applied twice.
-fn answer_violations(label: &str, log: &[LogEntry], seat: u64, sent: &[Sent]) -> Vec<String> {
+pub(crate) fn answer_violations(label: &str, log: &[LogEntry], seat: u64, sent: &[Sent]) -> Vec<String> {
     let mut problems = Vec::new();
     let mine = player_commands(log, seat);
     let mut explained: HashMap<i64, usize> = HashMap::new();
@@ -298,12 +298,12 @@ fn event_seqs(log: &[LogEntry]) -> Vec<i64> {
         .collect()
 }
 
-async fn read_log(store: &Store, id: &str) -> Vec<LogEntry> {
+pub(crate) async fn read_log(store: &Store, id: &str) -> Vec<LogEntry> {
     store.log(&match_id(id)).await.expect("read the match's log")
 }
 
 /// Every transcript's first violation of the stream rule, against the matches' logs now.
-async fn stream_violations(store: &Store, transcripts: &[&Transcript]) -> Vec<String> {
+pub(crate) async fn stream_violations(store: &Store, transcripts: &[&Transcript]) -> Vec<String> {
     let mut logs: HashMap<String, Vec<i64>> = HashMap::new();
     let mut problems = Vec::new();
     for transcript in transcripts {
@@ -568,7 +568,7 @@ fn pending_of(frame: &Value) -> Vec<u64> {
 
 /// What a player does after its command is refused.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum OnRefusal {
+pub(crate) enum OnRefusal {
     /// Closes the socket and resumes (on the node its route names now): the resume's update
     /// is the truth to decide from.
     Resume,
@@ -578,23 +578,25 @@ enum OnRefusal {
 
 /// A seat played by the game's own bot from the views it gets, through any number of
 /// sockets, recording every command with its answer and every socket's frames.
-struct Player {
-    label: String,
-    game: Arc<dyn GameKind>,
-    match_id: String,
-    token: String,
-    dice: Dice,
-    on_refusal: OnRefusal,
-    sent: Vec<Sent>,
-    transcripts: Vec<Transcript>,
-    last_event: Option<i64>,
-    seat: Option<u64>,
-    next_id: u64,
+pub(crate) struct Player {
+    pub(crate) label: String,
+    pub(crate) game: Arc<dyn GameKind>,
+    pub(crate) match_id: String,
+    pub(crate) token: String,
+    pub(crate) dice: Dice,
+    pub(crate) on_refusal: OnRefusal,
+    pub(crate) sent: Vec<Sent>,
+    pub(crate) transcripts: Vec<Transcript>,
+    pub(crate) last_event: Option<i64>,
+    pub(crate) seat: Option<u64>,
+    pub(crate) next_id: u64,
     /// Acks so far (shared with the test, which waits on them).
-    acks: Arc<AtomicUsize>,
+    pub(crate) acks: Arc<AtomicUsize>,
     /// The last seq the player has seen (shared: the watchers resume from near it).
-    known: Arc<AtomicI64>,
-    finished: bool,
+    pub(crate) known: Arc<AtomicI64>,
+    pub(crate) finished: bool,
+    /// How long the player thinks before each command (none: as fast as the server goes).
+    pub(crate) pace: Duration,
 }
 
 enum Ended {
@@ -604,7 +606,7 @@ enum Ended {
 }
 
 impl Player {
-    fn new(
+    pub(crate) fn new(
         game: &Arc<dyn GameKind>,
         id: &str,
         token: &str,
@@ -627,12 +629,17 @@ impl Player {
             acks: Arc::new(AtomicUsize::new(0)),
             known: Arc::new(AtomicI64::new(0)),
             finished: false,
+            pace: Duration::ZERO,
         }
     }
 
     /// Plays through the node `route` names (read at each connection) until `stop` turns true
     /// (then waits a little for the answer in flight) or the match ends.
-    async fn play(mut self, route: watch::Receiver<String>, mut stop: watch::Receiver<bool>) -> Player {
+    pub(crate) async fn play(
+        mut self,
+        route: watch::Receiver<String>,
+        mut stop: watch::Receiver<bool>,
+    ) -> Player {
         loop {
             if *stop.borrow() {
                 return self;
@@ -681,6 +688,9 @@ impl Player {
             self.last_event = socket.last_event.or(self.last_event);
             self.known.fetch_max(socket.known_seq, Ordering::SeqCst);
             if in_flight.is_none() && stopping.is_none() && socket.asks() {
+                if !self.pace.is_zero() {
+                    tokio::time::sleep(self.pace).await;
+                }
                 let command = self
                     .game
                     .bot_command(&socket.view.to_string(), BotPolicy::Heuristic, &mut self.dice)
@@ -761,7 +771,7 @@ impl Player {
 
 /// Creates a match of `game` through `base`: `humans` seats for players (the rest bots);
 /// returns its id and the players' tokens.
-async fn create(
+pub(crate) async fn create(
     cluster: &TestCluster,
     base: &str,
     game: &str,
@@ -792,7 +802,7 @@ async fn create(
     (id, tokens)
 }
 
-fn kind(game: &str) -> Arc<dyn GameKind> {
+pub(crate) fn kind(game: &str) -> Arc<dyn GameKind> {
     GameRegistry::standard()
         .get(game)
         .expect("a standard game")
@@ -800,7 +810,7 @@ fn kind(game: &str) -> Arc<dyn GameKind> {
 }
 
 /// Waits (at most `limit`) until `ready` holds, checking every 20 ms; panics with `what`.
-async fn until<F: std::future::Future<Output = bool>>(
+pub(crate) async fn until<F: std::future::Future<Output = bool>>(
     limit: Duration,
     what: &str,
     mut ready: impl FnMut() -> F,
@@ -812,7 +822,7 @@ async fn until<F: std::future::Future<Output = bool>>(
     }
 }
 
-fn node_id(node: &ServerProcess) -> String {
+pub(crate) fn node_id(node: &ServerProcess) -> String {
     node.node.clone().expect("a cluster node's id")
 }
 
@@ -832,13 +842,13 @@ async fn heartbeat_micros(store: &Store, node: &str) -> i64 {
 
 /// Players of every token of every match, each through `route`: their tasks, and per match
 /// the acks so far and the last seq its players have seen.
-struct Playing {
-    acks: Vec<Arc<AtomicUsize>>,
-    known: Vec<Arc<AtomicI64>>,
-    players: Vec<tokio::task::JoinHandle<Player>>,
+pub(crate) struct Playing {
+    pub(crate) acks: Vec<Arc<AtomicUsize>>,
+    pub(crate) known: Vec<Arc<AtomicI64>>,
+    pub(crate) players: Vec<tokio::task::JoinHandle<Player>>,
 }
 
-fn start_players(
+pub(crate) fn start_players(
     matches: &[(String, Vec<String>, Arc<dyn GameKind>)],
     route: &watch::Sender<String>,
     stop: &watch::Sender<bool>,
@@ -874,7 +884,12 @@ fn start_players(
     playing
 }
 
-async fn every_match_acked(acks: &[Arc<AtomicUsize>], at_least: &[usize], limit: Duration, what: &str) {
+pub(crate) async fn every_match_acked(
+    acks: &[Arc<AtomicUsize>],
+    at_least: &[usize],
+    limit: Duration,
+    what: &str,
+) {
     until(limit, what, || async {
         acks.iter()
             .zip(at_least)
@@ -883,11 +898,11 @@ async fn every_match_acked(acks: &[Arc<AtomicUsize>], at_least: &[usize], limit:
     .await;
 }
 
-fn counts(acks: &[Arc<AtomicUsize>]) -> Vec<usize> {
+pub(crate) fn counts(acks: &[Arc<AtomicUsize>]) -> Vec<usize> {
     acks.iter().map(|count| count.load(Ordering::SeqCst)).collect()
 }
 
-async fn join_all(players: Vec<tokio::task::JoinHandle<Player>>) -> Vec<Player> {
+pub(crate) async fn join_all(players: Vec<tokio::task::JoinHandle<Player>>) -> Vec<Player> {
     let mut done = Vec::new();
     for player in players {
         done.push(player.await.expect("a player task"));
@@ -1901,11 +1916,12 @@ async fn a_node_that_let_its_matches_go_takes_back_those_it_still_holds() {
     assert!(violations.is_empty(), "{}", violations.join("\n"));
 }
 
-/// A viewer that follows a match through `base` until `stop` (or the match's end): when its
+/// A viewer that follows a match through the node `route` names (read at each connection)
+/// until `stop` (or the match's end): when its
 /// socket closes it waits `backoff`, as a phone's reconnect does, and resumes from the last
 /// event it got. One transcript per socket.
-async fn follower(
-    base: String,
+pub(crate) async fn follower(
+    route: watch::Receiver<String>,
     id: String,
     token: Option<String>,
     protocol: u8,
@@ -1916,6 +1932,7 @@ async fn follower(
     let mut transcripts = Vec::new();
     let mut last_event = None;
     while !*stop.borrow() {
+        let base = route.borrow().clone();
         let Ok(mut socket) = Socket::open(&base, &id, token.as_deref(), last_event, protocol, &label).await
         else {
             tokio::time::sleep(Duration::from_millis(100)).await;
@@ -1939,14 +1956,16 @@ async fn follower(
 }
 
 /// Sockets the server closed with 1001 (go away: resume) among `transcripts`.
-fn told_to_resume(transcripts: &[Transcript]) -> usize {
+pub(crate) fn told_to_resume(transcripts: &[Transcript]) -> usize {
     transcripts
         .iter()
         .filter(|transcript| transcript.seen.contains(&Seen::Closed(Some(1001))))
         .count()
 }
 
-async fn join_followers(followers: Vec<tokio::task::JoinHandle<Vec<Transcript>>>) -> Vec<Transcript> {
+pub(crate) async fn join_followers(
+    followers: Vec<tokio::task::JoinHandle<Vec<Transcript>>>,
+) -> Vec<Transcript> {
     let mut transcripts = Vec::new();
     for follower in followers {
         transcripts.extend(follower.await.expect("a follower task"));
@@ -1991,7 +2010,7 @@ async fn a_routed_socket_resumes_instead_of_skipping_what_nats_lost() {
         ] {
             let label = format!("match {index} ({id}) {who} via the gateway");
             followers.push(tokio::spawn(follower(
-                gateway.base.clone(),
+                watch::Sender::new(gateway.base.clone()).subscribe(),
                 id.clone(),
                 token,
                 protocol,
@@ -2076,7 +2095,7 @@ async fn a_spectator_resuming_after_a_takeover_gets_the_events_it_missed() {
         for protocol in [1, 2] {
             let label = format!("match {index} ({id}) spectator via the gateway");
             followers.push(tokio::spawn(follower(
-                gateway.base.clone(),
+                watch::Sender::new(gateway.base.clone()).subscribe(),
                 id.clone(),
                 None,
                 protocol,

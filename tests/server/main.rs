@@ -18,6 +18,7 @@ mod bot_cli;
 mod bot_levels;
 mod champions;
 mod cluster;
+mod cluster_chaos;
 mod cluster_faults;
 mod connections;
 mod ctg;
