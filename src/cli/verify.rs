@@ -32,11 +32,24 @@ pub async fn verify(
     match_id: &MatchId,
     games: &GameRegistry,
 ) -> anyhow::Result<VerifyReport> {
+    // Run outside the server's folder, the default `sqlite://crease.db` names a file that is
+    // not there: say so, rather than create an empty database and find no match in it.
+    if let Some(path) = crate::store::sqlite_file(database_url)
+        && !path.exists()
+    {
+        anyhow::bail!(
+            "no SQLite database at {} (from --database-url / DATABASE_URL {database_url}): run this \
+             where the server keeps its database, or name it",
+            path.display()
+        );
+    }
     let store = Store::connect(database_url).await?;
-    let row = store
-        .get_match(match_id)
-        .await?
-        .ok_or_else(|| anyhow::anyhow!("no match {match_id}"))?;
+    let row = store.get_match(match_id).await?.ok_or_else(|| {
+        anyhow::anyhow!(
+            "no match {match_id} in the database at {}",
+            crate::store::redacted_url(database_url)
+        )
+    })?;
     if row.status() != MatchStatus::Finished {
         return Ok(VerifyReport::NotFinished);
     }

@@ -101,8 +101,10 @@ pub struct AbuseConfig {
     #[arg(long, env = "CREASE_MAX_SPECTATORS_PER_ADDRESS", default_value_t = 20)]
     pub max_spectators_per_address: u32,
 
-    /// `off` disables every limit above (for load tests from one address).
-    #[arg(long, env = "CREASE_RATE_LIMITS", default_value_t = true, action = clap::ArgAction::Set,
+    /// `off` disables every limit above (for load tests from one address); `on`, `off`,
+    /// `true`, `false`, `yes` and `no` are all understood.
+    #[arg(long, env = "CREASE_RATE_LIMITS", default_value = "on", value_name = "on|off",
+          hide_possible_values = true, action = clap::ArgAction::Set,
           value_parser = clap::builder::BoolishValueParser::new())]
     pub rate_limits: bool,
 

@@ -140,6 +140,28 @@ const MATCH_COLUMNS: &str = "match_id, game, options, status, seat_count, turn_c
 
 /// Every PostgreSQL connection's options: `url`, and the server ends a session that sits in
 /// an open transaction past the transaction bound.
+/// The file a `sqlite:` URL names (`None` for PostgreSQL and for in-memory databases): read
+/// tools check it exists before connecting, since connecting creates it.
+pub fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+    if !url.starts_with("sqlite:") {
+        return None;
+    }
+    let options = SqliteConnectOptions::from_str(url).ok()?;
+    let path = options.get_filename();
+    (path != std::path::Path::new(":memory:") && !path.as_os_str().is_empty()).then(|| path.to_path_buf())
+}
+
+/// `url` with any password replaced, for messages.
+pub fn redacted_url(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        _ => url.to_string(),
+    }
+}
+
 fn pg_options(url: &str, settings: &DbSettings) -> StoreResult<sqlx::postgres::PgConnectOptions> {
     let idle = settings.transaction_timeout().as_millis().max(1).to_string();
     Ok(sqlx::postgres::PgConnectOptions::from_str(url)?

@@ -101,6 +101,70 @@ fn no_subcommand_serves_with_defaults_and_flags_override_them() {
     assert!(matches!(cli.command, Some(Command::Verify(args)) if args.match_id == "some-id"));
 }
 
+/// `--rate-limits` says `on|off` in `--help`, as the docs write it, and takes either word.
+#[test]
+fn the_rate_limits_switch_reads_on_and_off() {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    let serve = command
+        .find_subcommand_mut("serve")
+        .expect("the serve subcommand");
+    let help = serve.render_long_help().to_string();
+    let mut lines = help.lines().skip_while(|line| !line.contains("--rate-limits"));
+    let flag = lines.next().unwrap_or_default();
+    let about: Vec<&str> = lines
+        .take_while(|line| !line.trim_start().starts_with("--"))
+        .collect();
+    let about = about.join(" ");
+    assert!(flag.contains("<on|off>"), "{flag}");
+    assert!(
+        about.contains("[default: on]") && !about.contains("possible values"),
+        "{about}"
+    );
+    for (word, on) in [("off", false), ("on", true), ("false", false)] {
+        let cli = Cli::try_parse_from(["crease", "serve", "--rate-limits", word]).expect("parses");
+        let Some(Command::Serve(config)) = cli.command else {
+            panic!("the serve subcommand");
+        };
+        assert_eq!(config.abuse.rate_limits, on, "--rate-limits {word}");
+    }
+    let cli = Cli::try_parse_from(["crease", "serve"]).expect("parses");
+    let Some(Command::Serve(config)) = cli.command else {
+        panic!("the serve subcommand");
+    };
+    assert!(config.abuse.rate_limits, "on by default");
+}
+
+/// `crease verify` run where there is no database (outside the server's folder) says which
+/// file it looked for and creates none; in a database without the match, it names the
+/// database it looked in.
+#[tokio::test]
+async fn verify_names_the_database_it_looked_in_and_never_creates_one() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let path = folder.path().join("crease.db");
+    let url = format!("sqlite://{}", path.display());
+    let id = common::match_id(&uuid::Uuid::new_v4().to_string());
+    let games = GameRegistry::standard();
+    let error = crease::cli::verify::verify(&url, &id, &games)
+        .await
+        .expect_err("no database there");
+    assert!(error.to_string().contains(&path.display().to_string()), "{error}");
+    assert!(!path.exists(), "verify created {}", path.display());
+
+    let app = spawn_app_on(Backend::Sqlite, GameRegistry::standard())
+        .await
+        .expect("sqlite");
+    let error = crease::cli::verify::verify(app.db.url(), &id, &games)
+        .await
+        .expect_err("no such match");
+    let message = error.to_string();
+    assert!(
+        message.contains(&format!("no match {id}")) && message.contains(app.db.url()),
+        "{message}"
+    );
+    app.stop().await;
+}
+
 /// `crease health` is the containers' health check (dash has no `/dev/tcp`, the image no
 /// curl): `Ok` for a ready server, an error saying what answered (or that nothing did).
 #[tokio::test]

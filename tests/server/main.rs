@@ -35,6 +35,7 @@ mod outage;
 mod profile;
 mod protocol;
 mod ratings;
+mod readme_tour;
 mod recovery;
 mod rejections;
 mod scorecard;
