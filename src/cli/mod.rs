@@ -7,6 +7,7 @@ use crate::matches::GameRegistry;
 use clap::{Parser, Subcommand};
 
 pub mod arena;
+pub mod backup;
 pub mod bot;
 pub mod health;
 pub mod load;
@@ -48,6 +49,8 @@ pub enum Command {
     Solve(solve::Args),
     /// Re-derive every roll of a finished match from its seed and log.
     Verify(verify::Args),
+    /// Copy the SQLite database while the server runs, and verify the copy's finished matches.
+    Backup(backup::Args),
     /// Ask a running server whether it is ready: exit 0 only on a 200 (container health checks).
     Health(health::Args),
 }
@@ -70,6 +73,7 @@ pub fn run_with(cli: Cli, games: GameRegistry) -> anyhow::Result<()> {
         Some(Command::Load(args)) => load::run(args),
         Some(Command::Solve(args)) => solve::run(args),
         Some(Command::Verify(args)) => verify::run(args, &games),
+        Some(Command::Backup(args)) => backup::run(args, &games),
         Some(Command::Health(args)) => health::run(args),
         None => serve::run(cli.serve, games),
     }

@@ -286,6 +286,24 @@ impl Store {
             .unwrap_or(false)
     }
 
+    /// Copies a SQLite database, while the server runs, into the new file `out`: SQLite's
+    /// `VACUUM INTO` reads one consistent snapshot (a read transaction: writers go on, in WAL
+    /// mode, and nothing half-written is copied) and writes a compact database that opens
+    /// like any other. PostgreSQL has its own tools (`pg_dump`, `pg_basebackup` with WAL
+    /// archiving; docs/operators.md).
+    pub async fn backup_to(&self, out: &std::path::Path) -> StoreResult<()> {
+        let Store::Sqlite(pool) = self else {
+            return Err(StoreError::Unsupported(
+                "crease backup copies a SQLite database; back PostgreSQL up with pg_dump or pg_basebackup",
+            ));
+        };
+        let out = out
+            .to_str()
+            .ok_or(StoreError::Unsupported("the backup's path is not valid UTF-8"))?;
+        sqlx::query("VACUUM INTO ?").bind(out).execute(pool).await?;
+        Ok(())
+    }
+
     /// Runs operator SQL as-is (the tests use it to tamper with a log on purpose).
     pub async fn execute_unchecked(&self, sql: &str) -> StoreResult<u64> {
         let sql = sqlx::AssertSqlSafe(sql.to_string());
