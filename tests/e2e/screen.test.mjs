@@ -1,0 +1,205 @@
+// The match screen on a phone (390x844) and a desktop (1280x800), for each game: nothing
+// wider than the screen; the score, the question with its controls and the last ball (its
+// outcome and dice) in the first screenful without scrolling; the ball banner says what the
+// log says the ball was; the tab's title and icon say when it is your move. Then every other
+// page (replay, finished match, lobby, live, profile, leaderboards) at the same size.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer } from './server.mjs';
+import { launch } from './browser.mjs';
+import { shot, serveWebFromDisk, watchErrors, signIn } from './helpers.mjs';
+import { join } from 'node:path';
+import { SHOTS } from './helpers.mjs';
+
+let server;
+
+before(async () => {
+  server = await startServer();
+});
+
+after(async () => {
+  await server?.stop();
+});
+
+const SIZES = [{ width: 390, height: 844, name: 'phone' }, { width: 1280, height: 800, name: 'desktop' }];
+
+const GAMES = {
+  ctg: { setup: async () => {} },
+  wicketz: { setup: async (page) => page.getByTestId('opt-overs').fill('2') },
+  champions: { setup: async (page) => page.getByTestId('opt-players').fill('2') },
+};
+
+/** What the log's ball-ending event says, as a test the banner's text must pass. */
+function expectedBanner(game, event) {
+  const runsText = (n) => (n === 1 ? '1 run' : `${n} runs`);
+  if (game === 'ctg') {
+    const b = event.ball;
+    if (b.wicket) return { kind: 'out', test: (t) => t.startsWith('OUT!') };
+    if (b.boundary === 6) return { kind: 'six', test: (t) => t === 'SIX!' };
+    if (b.boundary === 4) return { kind: 'four', test: (t) => t === 'FOUR!' };
+    if (b.runs) return { kind: 'runs', test: (t) => t.endsWith(runsText(b.runs)) };
+    return { kind: 'dot', test: (t) => t === 'Dot ball' || t === 'Dropped! no run' };
+  }
+  if (game === 'wicketz') {
+    const b = event.ball;
+    const runs = b.bat_runs + b.byes;
+    if (b.dismissal) return { kind: 'out', test: (t) => t.startsWith('OUT!') };
+    if (b.reading && b.reading.kind === 'six') return { kind: 'six', test: (t) => t === 'SIX!' };
+    if (b.reading && b.reading.kind === 'four') return { kind: 'four', test: (t) => t === 'FOUR!' };
+    if (runs) return { kind: 'runs', test: (t) => t.endsWith(runsText(runs)) };
+    return { kind: 'dot', test: (t) => t === 'No run' || t === 'Dropped! no run' };
+  }
+  const r = event.result;
+  return { kind: 'over', test: (t) => t.includes(`: ${runsText(r.runs)}`) && (r.wickets ? t.includes(`${r.wickets} wicket`) : !t.includes('wicket')) };
+}
+
+/** The page's geometry: overflow to the side, and where the key parts sit. */
+function measure(page) {
+  return page.evaluate(() => {
+    window.scrollTo(0, 0);
+    const box = (selector) => {
+      const el = document.querySelector(selector);
+      if (!el || el.hidden || el.offsetParent === null) return null;
+      const r = el.getBoundingClientRect();
+      return { top: Math.round(r.top), bottom: Math.round(r.bottom), right: Math.round(r.right) };
+    };
+    // Elements that stick out of the screen and are not inside a scrolling box.
+    const sticking = [];
+    for (const el of document.body.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= window.innerWidth + 1) continue;
+      let clipped = false;
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowX;
+        if (o === 'auto' || o === 'scroll' || o === 'hidden') { clipped = true; break; }
+      }
+      if (!clipped) sticking.push(`${el.tagName.toLowerCase()}.${String(el.className && el.className.baseVal !== undefined ? el.className.baseVal : el.className).split(' ')[0]} right=${Math.round(r.right)}`);
+    }
+    return {
+      innerWidth: window.innerWidth,
+      innerHeight: window.innerHeight,
+      scrollWidth: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
+      sticking: sticking.slice(0, 8),
+      score: box('[data-testid=scorebar]'),
+      decision: box('[data-testid=decision-panel]'),
+      action: box('[data-testid=decision] [data-action]:not([disabled])'),
+      banner: box('[data-testid=ball-banner]'),
+      bannerDice: box('[data-testid=ball-dice]'),
+      dice: box('[data-testid=dice-panel]'),
+    };
+  });
+}
+
+function assertFits(m, what) {
+  assert.ok(m.scrollWidth <= m.innerWidth, `${what}: ${m.scrollWidth} px wide on a ${m.innerWidth} px screen (${m.sticking.join(', ')})`);
+}
+
+async function readLog(page, matchId) {
+  return page.evaluate(async (id) => {
+    const player = JSON.parse(localStorage.getItem('crease.player'));
+    const response = await fetch(`/v1/matches/${id}/log`, { headers: { Authorization: `Bearer ${player.token}` } });
+    return response.json();
+  }, matchId);
+}
+
+/** Clicks random actions until a ball (an over in Champions) has ended and a question waits. */
+async function playToABall(page) {
+  const action = page.locator('[data-testid=decision] [data-action]:not([disabled])');
+  for (let clicks = 0; clicks < 400; clicks += 1) {
+    await action.first().waitFor({ timeout: 30000 });
+    const banner = await page.getByTestId('ball-banner').isVisible();
+    const settled = await page.evaluate(() => {
+      const s = window.crease.screen.state;
+      return !s.busy && !s.awaitingUpdate && s.pendingSeats.includes(s.seat);
+    });
+    if (banner && settled) return clicks;
+    const count = await action.count();
+    if (count === 0) continue;
+    try {
+      await action.nth(Math.floor(Math.random() * count)).click({ timeout: 2000 });
+    } catch {
+      /* the view changed under us */
+    }
+  }
+  throw new Error('no ball ended within 400 clicks');
+}
+
+for (const size of SIZES) {
+  test(`${size.name} ${size.width}x${size.height}: each game's match screen, then every page`, { timeout: 8 * 60 * 1000 }, async () => {
+    const browser = await launch({ viewport: { width: size.width, height: size.height } });
+    await serveWebFromDisk(browser.context, server.url);
+    try {
+      const page = await browser.context.newPage();
+      const errors = watchErrors(page);
+      await signIn(page, server.url, `Mithali ${size.name}`);
+      const finished = [];
+      for (const [game, { setup }] of Object.entries(GAMES)) {
+        await page.goto(`${server.url}/#/`);
+        await page.getByTestId(`game-${game}`).click();
+        await setup(page);
+        await page.getByTestId('play-bot').click();
+        await page.waitForURL(/#\/match\//);
+        const matchId = page.url().split('/').pop();
+        await playToABall(page);
+
+        await page.waitForTimeout(700); // the banner's entrance animation, for the screenshot
+        const m = await measure(page);
+        await page.screenshot({ path: join(SHOTS, `screen-${game}-${size.width}x${size.height}.png`) });
+        await shot(page, `screen-${game}-${size.width}x${size.height}-full`);
+        assertFits(m, `${game} match`);
+        for (const part of ['score', 'decision', 'action', 'banner', 'bannerDice']) {
+          assert.ok(m[part], `${game}: the ${part} is on screen`);
+          assert.ok(m[part].bottom <= m.innerHeight, `${game}: the ${part} ends at ${m[part].bottom} px, below the first ${m.innerHeight} px`);
+        }
+        if (size.name === 'desktop' && m.dice) assert.ok(m.dice.bottom <= m.innerHeight, `${game}: the dice panel ends at ${m.dice.bottom} px, below the fold`);
+
+        // The banner tells the ball the log records.
+        const seq = Number(await page.getByTestId('ball-banner').getAttribute('data-seq'));
+        const text = (await page.getByTestId('ball-text').textContent()).trim();
+        const log = await readLog(page, matchId);
+        const entry = log.entries.find((e) => e.seq === seq);
+        assert.ok(entry, `the banner's ball (seq ${seq}) is in the log`);
+        const expected = expectedBanner(game, entry.payload);
+        assert.ok(expected.test(text), `${game}: banner "${text}" for ${JSON.stringify(entry.payload).slice(0, 300)}`);
+        const ends = { ctg: 'ball_ended', wicketz: 'ball_completed', champions: 'over_resolved' }[game];
+        const last = log.entries.filter((e) => e.payload && e.payload.type === ends).pop();
+        assert.equal(last.seq, seq, 'the banner shows the latest ball');
+
+        // A decision waits for us: the tab says so.
+        const tab = await page.evaluate(() => ({ title: document.title, icon: document.querySelector('link[rel=icon]').getAttribute('href') }));
+        assert.match(tab.title, /^● Your move/, 'the title says it is your move');
+        assert.match(tab.icon, /^data:image\/svg\+xml/, 'the favicon has its "your move" dot');
+
+        // Forfeit, so the match is finished: its page and its replay.
+        await page.evaluate(async (id) => {
+          const player = JSON.parse(localStorage.getItem('crease.player'));
+          await fetch(`/v1/matches/${id}/leave`, { method: 'POST', headers: { Authorization: `Bearer ${player.token}`, 'Content-Type': 'application/json' }, body: '{}' });
+        }, matchId);
+        await page.getByTestId('final-result').waitFor({ timeout: 15000 });
+        assert.doesNotMatch(await page.title(), /Your move/, 'no "your move" once the match is over');
+        finished.push(matchId);
+      }
+
+      const pages = [
+        ['lobby', '#/', '[data-testid=play-bot]'],
+        ['live', '#/live', '[data-testid=live-list], .live'],
+        ['leaderboards', '#/leaderboards/ctg', '[data-testid=leaderboard]'],
+        ['profile', null, '[data-testid=profile-ratings], [data-testid=profile-matches]'],
+        ...finished.map((id, i) => [`replay-${Object.keys(GAMES)[i]}`, `#/replay/${id}`, '[data-testid=replay-position]']),
+        ...finished.map((id, i) => [`finished-${Object.keys(GAMES)[i]}`, `#/match/${id}`, '[data-testid=final-result]']),
+      ];
+      for (const [name, hash, ready] of pages) {
+        if (hash) await page.goto(`${server.url}/${hash}`);
+        else await page.getByTestId('player-name').click();
+        await page.locator(ready).first().waitFor({ timeout: 15000 });
+        await page.waitForTimeout(300);
+        const m = await measure(page);
+        await shot(page, `screen-page-${name}-${size.width}x${size.height}`);
+        assertFits(m, name);
+      }
+      assert.deepEqual(errors, [], 'no page errors');
+    } finally {
+      await browser.close();
+    }
+  });
+}
