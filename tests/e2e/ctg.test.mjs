@@ -120,7 +120,7 @@ test('a full T10 CTG match against the bot, played by clicking', { timeout: 20 *
   const info = await (await fetch(`${server.url}/v1/matches/${matchId}`)).json();
   assert.equal(info.status, 'finished');
   assert.ok(info.result && info.result.summary, 'the server has a result');
-  // The page names the seats ("you (seat 0) won by ..."); the rest of the sentence is the server's.
+  // The page names the sides ("Harbour Gulls (you) won by ..."); the rest of the sentence is the server's.
   const margin = info.result.summary.replace(/^\s*seat \d+\s*/i, '');
   assert.ok((await page.getByTestId('result').textContent()).includes(margin), `the page shows the result: ${margin}`);
   const view = await page.evaluate(() => window.crease.screen.state.view);

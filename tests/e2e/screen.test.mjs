@@ -196,6 +196,10 @@ for (const size of SIZES) {
         const m = await measure(page);
         await shot(page, `screen-page-${name}-${size.width}x${size.height}`);
         assertFits(m, name);
+        if (name.startsWith('finished-')) {
+          assert.ok(await page.getByTestId('to-replay').first().isVisible(), 'a finished match links to its replay');
+          assert.doesNotMatch(await page.getByTestId('connection').textContent(), /reconnecting/);
+        }
       }
       assert.deepEqual(errors, [], 'no page errors');
     } finally {

@@ -149,7 +149,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     else if (s.pendingSeats.length === 0) turnText = 'Server is resolving…';
     else if (myTurn) turnText = s.pendingSeats.length > 1 ? 'Your move (sealed, both sides choose)' : 'Your move';
     else turnText = `Waiting for ${s.pendingSeats.map(seatName).join(' and ')}`;
-    yourTurn(myTurn && !s.over, { game: g ? g.name : 'crease' });
+    if (!s.left) yourTurn(myTurn && !s.over, { game: g ? g.name : 'crease' });
     const statusText = {
       connecting: 'connecting…',
       open: 'connected',
@@ -334,7 +334,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     mount(els.final, h('h3', {}, 'Match over'), h('p', { class: 'muted' }, 'Loading the scorecard…'));
     try {
       const card = await api.scorecard(matchId);
-      const name = (seat) => seatName(seat);
+      const name = (seat) => teamOrName(seat);
       mount(els.final,
         h('h3', {}, 'Match over'),
         h('p', { class: 'final-result', 'data-testid': 'final-result' }, resultText()),
@@ -397,6 +397,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
   }
 
   function draw() {
+    if (s.left) return;
     // The waiting room and the not-found page are the whole screen: no question, no commentary.
     els.side.hidden = s.waiting || s.notFound;
     if (s.over) drawFinal();
@@ -819,6 +820,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     /** The match's socket (the e2e test drops it to check that the client resumes). */
     get connection() { return conn; },
     dispose() {
+      // Left for another page: late frames or timers must not draw (or claim the title).
+      s.left = true;
       yourTurn(false);
       disposed = true;
       clearInterval(clockTimer);

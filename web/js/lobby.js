@@ -5,6 +5,7 @@ import { h, mount, label, pick } from './dom.js';
 import { api, asList, savePlayer, savedPlayer } from './api.js';
 import { toast, renderWho } from './ui.js';
 import { GAMES, MODULES, firstGame } from './catalog.js';
+import { count } from './words.js';
 
 /** Opened from an invite link (#/match/<id>): the name step leads back to that match. */
 const invited = () => /^#\/match\/[^/]+/.test(location.hash);
@@ -304,7 +305,7 @@ export function showLobby(root) {
       h('td', {}, (GAMES[gameId] && GAMES[gameId].name) || gameId, h('br'), h('small', { class: 'muted mono' }, String(id).slice(0, 8))),
       h('td', {}, names.join(' v ') || '-'),
       h('td', {}, label(pick(m, 'status') || tab),
-        m.seat_count ? h('div', { class: 'muted' }, `${seats.filter((x) => x && (x.player_id || x.bot)).length} of ${m.seat_count} seats`) : null,
+        m.seat_count ? h('div', { class: 'muted' }, `${seats.filter((x) => x && (x.player_id || x.bot)).length} of ${count(m.seat_count, 'seat')}`) : null,
         result ? h('div', { class: 'muted' }, typeof result === 'string' ? result : result.summary || '') : null),
       h('td', { class: 'actions' }, actions),
     );

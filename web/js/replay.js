@@ -10,7 +10,7 @@ import { h, mount, pick } from './dom.js';
 import { api } from './api.js';
 import { GAMES, MODULES } from './catalog.js';
 import { scorecardNode, inningsTotal } from './scorecard.js';
-import { nameOfSeat, namedSeats as namedSeatsIn } from './words.js';
+import { count, nameOfSeat, namedSeats as namedSeatsIn } from './words.js';
 
 const AUTOPLAY_MS = 900;
 
@@ -178,7 +178,7 @@ export function showReplay(root, { matchId, ball }) {
     mount(els.score, seats.length === 0
       ? h('p', { class: 'muted' }, 'No over resolved yet.')
       : seats.map(([seat, line]) => h('div', { class: 'score-line' },
-          h('span', {}, seatName(Number(seat))), h('strong', {}, `${line.runs} runs, ${line.wickets} wickets`))));
+          h('span', {}, seatName(Number(seat))), h('strong', {}, `${count(line.runs, 'run')}, ${count(line.wickets, 'wicket')}`))));
   }
 
   async function load() {

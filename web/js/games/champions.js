@@ -36,7 +36,7 @@ function scoreboard(view, ctx) {
       h('td', {}, String(p.wickets_taken)),
       h('td', {}, String(p.xp)),
       h('td', {}, (p.cards || []).map((c) => c.name).join(', ') || '-'),
-      h('td', {}, h('strong', {}, String(points.total ?? '-')), points.championship ? h('small', { class: 'muted' }, ` (${points.championship} cards)`) : null),
+      h('td', {}, h('strong', {}, String(points.total ?? '-')), points.championship ? h('small', { class: 'muted' }, ` (${count(points.championship, 'card')})`) : null),
     );
   });
   return h('table', { class: 'seats', 'data-testid': 'champions-scoreboard' },
@@ -122,7 +122,7 @@ function board(view, ctx) {
       h('h3', {}, `Round ${view.round} of ${view.rules ? view.rules.rounds : 5}`),
       scoreboard(view, ctx)),
     panel('Last over', lastOver(view, ctx)),
-    panel(`Xp market (${view.draw_pile_size ?? '?'} cards in the pile)`, h('div', { class: 'market', 'data-testid': 'market' },
+    panel(`Xp market (${view.draw_pile_size === undefined ? '?' : count(view.draw_pile_size, 'card')} in the pile)`, h('div', { class: 'market', 'data-testid': 'market' },
       (view.market || []).map((card) => xpCard(card, {
         buyable: affordable.has(card.id),
         busy: ctx.busy,
@@ -301,6 +301,6 @@ const replay = {
 };
 
 /** The live list's format label: "3 players". */
-const describeOptions = (options) => `${Number(options && options.players) || 2} players`;
+const describeOptions = (options) => count(Number(options && options.players) || 2, 'player');
 
 export default { board, decision, describe, help, optionFields, replay, describeOptions, headline, dicePanel, ball };

@@ -631,12 +631,17 @@ function describe(event, ctx) {
     const p = arr(m.squads[side] && m.squads[side].players)[i];
     return p ? p.name : `#${i}`;
   };
+  // A side by its team's name and who plays it: "Harbour Gulls (you)".
+  const side = (seat) => {
+    const team = teamName(view, seat);
+    return team ? `${team} (${ctx.seatName(seat)})` : ctx.seatName(seat);
+  };
   switch (event.type) {
     case 'squad_chosen': return `${ctx.seatName(event.seat)} picked their eleven.`;
     case 'squads_revealed': return 'Both elevens are revealed.';
     case 'pitch_drawn': return `Pitch card: ${CTG_DATA.pitch_cards[event.card] || event.card}.`;
     case 'toss_won': return `${ctx.seatName(event.seat)} won the toss.`;
-    case 'innings_started': return `Innings ${event.innings + 1}: ${ctx.seatName(event.batting)} to bat.`;
+    case 'innings_started': return `Innings ${event.innings + 1}: ${side(event.batting)} to bat.`;
     case 'bowler_chosen': return `${name(m.fielding, event.bowler)} to bowl.`;
     case 'batter_in': return `${name(m.batting, event.batter)} walks in (${label(event.attitude)}).`;
     case 'power_play': return event.called ? 'POWER PLAY called!' : null;
@@ -673,7 +678,7 @@ function describe(event, ctx) {
     }
     case 'over_ended': return 'End of the over.';
     case 'innings_ended': return `Innings ${event.innings + 1} closes at ${event.runs}/${event.wickets}.`;
-    case 'match_ended': return event.winner === null ? 'Match over: a tie!' : `Match over: ${ctx.seatName(event.winner)} won.`;
+    case 'match_ended': return event.winner === null ? 'Match over: a tie!' : `Match over: ${side(event.winner)} won.`;
     case 'await': return null;
     default: return summary(event);
   }

@@ -106,7 +106,7 @@ function indicator(view) {
     h('div', { class: ['spinner-dial', delivery && !RESPECT.has(delivery) && 'loose'] }, delivery ? label(delivery) : '—'),
     h('div', {},
       delivery ? h('p', {}, RESPECT.has(delivery) ? 'A delivery to respect.' : 'A loose delivery: attack it!') : h('p', { class: 'muted' }, 'The indicator spins when the ball is bowled.'),
-      over ? h('p', { class: 'muted' }, `Over ${over.number + 1}: ${label(over.style)}, line ${label(over.line)}${over.line_good === false ? ' (strays)' : over.line_good ? ' (good)' : ''}; ${over.legal_balls} balls, ${over.runs} runs.`) : null,
+      over ? h('p', { class: 'muted' }, `Over ${over.number + 1}: ${label(over.style)}, line ${label(over.line)}${over.line_good === false ? ' (strays)' : over.line_good ? ' (good)' : ''}; ${count(over.legal_balls, 'ball')}, ${count(over.runs, 'run')}.`) : null,
       view.wild_card ? h('p', {}, `Wild card face up: card ${view.wild_card.id} (window ${view.wild_card.window}).`) : null));
 }
 
