@@ -86,6 +86,8 @@ function measure(page) {
       banner: box('[data-testid=ball-banner]'),
       bannerDice: box('[data-testid=ball-dice]'),
       dice: box('[data-testid=dice-panel]'),
+      lastAction: Math.max(0, ...[...document.querySelectorAll('[data-testid=decision] [data-action]')].map((e) => Math.round(e.getBoundingClientRect().bottom))),
+      asked: (() => { const v = window.crease.screen && window.crease.screen.state && window.crease.screen.state.view; return v && v.ask ? v.ask.ask || v.ask.decision : null; })(),
     };
   });
 }
@@ -102,17 +104,37 @@ async function readLog(page, matchId) {
   }, matchId);
 }
 
-/** Clicks random actions until a ball (an over in Champions) has ended and a question waits. */
-async function playToABall(page) {
+/**
+ * Clicks random actions until a ball (an over in Champions) after `afterSeq` has ended and
+ * a question waits for us.
+ */
+async function playToABall(page, afterSeq = -1, seen = {}) {
   const action = page.locator('[data-testid=decision] [data-action]:not([disabled])');
   for (let clicks = 0; clicks < 400; clicks += 1) {
     await action.first().waitFor({ timeout: 30000 });
-    const banner = await page.getByTestId('ball-banner').isVisible();
+    const banner = await page.getByTestId('ball-banner').isVisible()
+      && Number(await page.getByTestId('ball-banner').getAttribute('data-seq')) > afterSeq;
     const settled = await page.evaluate(() => {
       const s = window.crease.screen.state;
       return !s.busy && !s.awaitingUpdate && s.pendingSeats.includes(s.seat);
     });
+    if (settled) {
+      // Every question on the way: the page no wider than the screen, the question and all
+      // of its controls in the first screenful.
+      const m = await measure(page);
+      assertFits(m, `asked ${m.asked}`);
+      assert.ok(m.decision.bottom <= m.innerHeight && m.lastAction <= m.innerHeight,
+        `asked ${m.asked}: the question ends at ${m.decision.bottom} px, its last control at ${m.lastAction} px, below the first ${m.innerHeight} px`);
+      seen[m.asked] = (seen[m.asked] || 0) + 1;
+    }
     if (banner && settled) return clicks;
+    // CTG: bowl first when we win the toss, so the fielding side's questions (bowler, field,
+    // bowl card) are checked too.
+    const bowl = page.locator('[data-testid=decision] button:not([disabled])', { hasText: /^Bowl$/ });
+    if (await bowl.count()) {
+      await bowl.first().click().catch(() => {});
+      continue;
+    }
     const count = await action.count();
     if (count === 0) continue;
     try {
@@ -140,30 +162,53 @@ for (const size of SIZES) {
         await page.getByTestId('play-bot').click();
         await page.waitForURL(/#\/match\//);
         const matchId = page.url().split('/').pop();
-        await playToABall(page);
+        // Three balls, each checked with whatever question comes next (a random one).
+        let seq = -1;
+        const seen = {};
+        let withDice = 0;
+        for (let ballNo = 1; ballNo <= 3; ballNo += 1) {
+          await playToABall(page, seq, seen);
 
-        await page.waitForTimeout(700); // the banner's entrance animation, for the screenshot
-        const m = await measure(page);
-        await page.screenshot({ path: join(SHOTS, `screen-${game}-${size.width}x${size.height}.png`) });
-        await shot(page, `screen-${game}-${size.width}x${size.height}-full`);
-        assertFits(m, `${game} match`);
-        for (const part of ['score', 'decision', 'action', 'banner', 'bannerDice']) {
-          assert.ok(m[part], `${game}: the ${part} is on screen`);
-          assert.ok(m[part].bottom <= m.innerHeight, `${game}: the ${part} ends at ${m[part].bottom} px, below the first ${m.innerHeight} px`);
+          await page.waitForTimeout(700); // the banner's entrance animation, for the screenshot
+          const m = await measure(page);
+          const asked = await page.evaluate(() => { const v = window.crease.screen.state.view; return v && v.ask && (v.ask.ask || v.ask.decision); });
+          await page.screenshot({ path: join(SHOTS, `screen-${game}-${size.width}x${size.height}-ball${ballNo}.png`) });
+          if (ballNo === 1) await shot(page, `screen-${game}-${size.width}x${size.height}-full`);
+          assertFits(m, `${game} match (asked ${asked})`);
+          // A CTG ball may roll no die (a quick single taken): its banner then has none.
+          for (const part of ['score', 'decision', 'action', 'banner', 'bannerDice']) {
+            if (part === 'bannerDice' && !m[part]) continue;
+            assert.ok(m[part], `${game}: the ${part} is on screen`);
+            assert.ok(m[part].bottom <= m.innerHeight, `${game} (asked ${asked}): the ${part} ends at ${m[part].bottom} px, below the first ${m.innerHeight} px`);
+          }
+          if (m.bannerDice) withDice += 1;
+          if (size.name === 'desktop' && m.dice) assert.ok(m.dice.bottom <= m.innerHeight, `${game} (asked ${asked}): the dice panel ends at ${m.dice.bottom} px, below the fold`);
+
+          // The banner tells the ball the log records.
+          seq = Number(await page.getByTestId('ball-banner').getAttribute('data-seq'));
+          const text = (await page.getByTestId('ball-text').textContent()).trim();
+          const log = await readLog(page, matchId);
+          const entry = log.entries.find((e) => e.seq === seq);
+          assert.ok(entry, `the banner's ball (seq ${seq}) is in the log`);
+          const expected = expectedBanner(game, entry.payload);
+          assert.ok(expected.test(text), `${game}: banner "${text}" for ${JSON.stringify(entry.payload).slice(0, 300)}`);
+          const ends = { ctg: 'ball_ended', wicketz: 'ball_completed', champions: 'over_resolved' }[game];
+          const last = log.entries.filter((e) => e.payload && e.payload.type === ends).pop();
+          assert.equal(last.seq, seq, 'the banner shows the latest ball');
         }
-        if (size.name === 'desktop' && m.dice) assert.ok(m.dice.bottom <= m.innerHeight, `${game}: the dice panel ends at ${m.dice.bottom} px, below the fold`);
 
-        // The banner tells the ball the log records.
-        const seq = Number(await page.getByTestId('ball-banner').getAttribute('data-seq'));
-        const text = (await page.getByTestId('ball-text').textContent()).trim();
-        const log = await readLog(page, matchId);
-        const entry = log.entries.find((e) => e.seq === seq);
-        assert.ok(entry, `the banner's ball (seq ${seq}) is in the log`);
-        const expected = expectedBanner(game, entry.payload);
-        assert.ok(expected.test(text), `${game}: banner "${text}" for ${JSON.stringify(entry.payload).slice(0, 300)}`);
-        const ends = { ctg: 'ball_ended', wicketz: 'ball_completed', champions: 'over_resolved' }[game];
-        const last = log.entries.filter((e) => e.payload && e.payload.type === ends).pop();
-        assert.equal(last.seq, seq, 'the banner shows the latest ball');
+        assert.ok(withDice >= 1, `${game}: a banner showed the dice of its ball`);
+        if (game === 'ctg') {
+          // Through the first innings to the fielding side's questions, each checked too.
+          let seqNow = seq;
+          for (let balls = 0; balls < 80 && !['choose_bowler', 'set_field', 'bowl'].every((k) => seen[k]); balls += 1) {
+            await playToABall(page, seqNow, seen);
+            seqNow = Number(await page.getByTestId('ball-banner').getAttribute('data-seq'));
+          }
+          for (const kind of ['choose_bowler', 'set_field', 'bowl']) assert.ok(seen[kind], `CTG asked ${kind} and it was checked`);
+          await page.screenshot({ path: join(SHOTS, `screen-ctg-${size.width}x${size.height}-fielding.png`) });
+        }
+        console.log(`${size.name} ${game}: questions checked ${JSON.stringify(seen)}`);
 
         // A decision waits for us: the tab says so.
         const tab = await page.evaluate(() => ({ title: document.title, icon: document.querySelector('link[rel=icon]').getAttribute('href') }));

@@ -31,6 +31,11 @@ function botCount(list) {
   return list.filter((x) => x && x.bot).length;
 }
 
+/** "you roll" but "Ann rolls": the verb agrees with a seat's name. */
+export function does(name, verb, base) {
+  return `${name} ${name === 'you' || name === 'You' ? base : verb}`;
+}
+
 /** Replaces the engines' "Seat 1 won" / "seat 0" with names. */
 export function namedSeats(text, name) {
   return String(text || '').replace(/\b([Ss])eat (\d+)/g, (whole, s, n) => {

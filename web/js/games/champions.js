@@ -7,7 +7,7 @@
 
 import { h, label, summary } from '../dom.js';
 import { diceRow, panel } from '../ui.js';
-import { count } from '../words.js';
+import { count, does } from '../words.js';
 
 const FACE_TEXT = { one: '1', two: '2', four: '4', six: '6', xp: 'Xp', defence: 'Def', wicket: 'W', wide: 'Wd', dot: '•', save: 'Save' };
 
@@ -257,15 +257,15 @@ function describe(event, ctx) {
   switch (event.type) {
     case 'deck_shuffled': return `The Xp cards are shuffled; ${event.market.length} go to the market.`;
     case 'round_started': return `Round ${event.round} begins. Order: ${event.order.map(who).join(', ')}.`;
-    case 'over_started': return `${who(event.batsman)} bats, ${event.bowler === null ? 'no bowler' : who(event.bowler) + ' bowls'}.`;
-    case 'dice_rolled': return `${who(event.seat)} rolls (${event.role}, roll ${event.roll}): ${event.faces.map(faceText).join(' ')}`;
-    case 'turn_ended': return `${who(event.seat)} stops with ${event.faces.map(faceText).join(' ')}${event.powers.length ? ` using ${event.powers.map((p) => label(p.card)).join(', ')}` : ''}.`;
+    case 'over_started': return `${does(who(event.batsman), 'bats', 'bat')}, ${event.bowler === null ? 'no bowler' : does(who(event.bowler), 'bowls', 'bowl')}.`;
+    case 'dice_rolled': return `${does(who(event.seat), 'rolls', 'roll')} (${event.role}, roll ${event.roll}): ${event.faces.map(faceText).join(' ')}`;
+    case 'turn_ended': return `${does(who(event.seat), 'stops', 'stop')} with ${event.faces.map(faceText).join(' ')}${event.powers.length ? ` using ${event.powers.map((p) => label(p.card)).join(', ')}` : ''}.`;
     case 'over_resolved': return `Over: ${who(event.batsman)} +${count(event.result.runs, 'run')}, ${count(event.result.wickets, 'wicket')}.`;
-    case 'championship_won': return `${who(event.seat)} wins the championship card ${label(event.card)}!`;
-    case 'player_eliminated': return `${who(event.seat)} is all out and eliminated.`;
+    case 'championship_won': return `${does(who(event.seat), 'wins', 'win')} the championship card ${label(event.card)}!`;
+    case 'player_eliminated': return `${does(who(event.seat), 'is', 'are')} all out and eliminated.`;
     case 'buy_turn': return null;
-    case 'card_bought': return `${who(event.seat)} buys ${label(event.card)} for ${event.cost} Xp.`;
-    case 'passed': return `${who(event.seat)} passes at the market.`;
+    case 'card_bought': return `${does(who(event.seat), 'buys', 'buy')} ${label(event.card)} for ${event.cost} Xp.`;
+    case 'passed': return `${does(who(event.seat), 'passes', 'pass')} at the market.`;
     case 'match_ended': return `Match over: ${event.summary}`;
     default: return summary(event);
   }

@@ -275,8 +275,10 @@ const CATCH_ROLLS = new Set(['catch', 'slip_catch']);
  */
 const ball = {
   ends: (event) => event.type === 'ball_ended',
-  outcome(end, events) {
+  outcome(end, events, ctx = {}) {
     const b = end.ball || {};
+    // The over's deck is the bowler's, who bowls the whole over: the view at the ball's end.
+    const deck = ctx.view ? CTG_DATA.over_decks[model(ctx.view, null).bowlType] : null;
     const dice = [];
     let bat = null;
     let reveal = null;
@@ -298,6 +300,10 @@ const ball = {
         case 'distance': dice.push({ name: 'Distance', value: e.distance }); break;
         case 'bounce': dice.push({ name: 'Bounce', value: e.face }); break;
         case 'reviewed': reviewed = e; break;
+        case 'over_card_revealed':
+          // An express ball is decided by the over card's number, not by dice.
+          if (b.express) dice.push({ name: 'Over card', value: deck ? deck.express_values[e.card] : `#${e.card}` });
+          break;
         default:
       }
     }
@@ -637,7 +643,7 @@ function describe(event, ctx) {
     return team ? `${team} (${ctx.seatName(seat)})` : ctx.seatName(seat);
   };
   switch (event.type) {
-    case 'squad_chosen': return `${ctx.seatName(event.seat)} picked their eleven.`;
+    case 'squad_chosen': return `${ctx.seatName(event.seat)} picked ${ctx.seatName(event.seat) === 'you' ? 'your' : 'their'} eleven.`;
     case 'squads_revealed': return 'Both elevens are revealed.';
     case 'pitch_drawn': return `Pitch card: ${CTG_DATA.pitch_cards[event.card] || event.card}.`;
     case 'toss_won': return `${ctx.seatName(event.seat)} won the toss.`;
