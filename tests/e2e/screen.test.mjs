@@ -182,6 +182,14 @@ for (const size of SIZES) {
             assert.ok(m[part].bottom <= m.innerHeight, `${game} (asked ${asked}): the ${part} ends at ${m[part].bottom} px, below the first ${m.innerHeight} px`);
           }
           if (m.bannerDice) withDice += 1;
+          if (ballNo === 1) {
+            // The banner's entrance animation, and none for a reader who asked for less motion.
+            const animation = () => page.evaluate(() => getComputedStyle(document.querySelector('[data-testid=ball-banner]')).animationName);
+            assert.equal(await animation(), 'ball-in');
+            await page.emulateMedia({ reducedMotion: 'reduce' });
+            assert.equal(await animation(), 'none', 'no animation under prefers-reduced-motion');
+            await page.emulateMedia({ reducedMotion: 'no-preference' });
+          }
           if (size.name === 'desktop' && m.dice) assert.ok(m.dice.bottom <= m.innerHeight, `${game} (asked ${asked}): the dice panel ends at ${m.dice.bottom} px, below the fold`);
 
           // The banner tells the ball the log records.

@@ -782,6 +782,11 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       button.disabled = true;
       try {
         await api.joinMatch(matchId);
+        // Joined from a spectator's link: play from the seat's own address.
+        if (s.spectate) {
+          location.hash = `#/match/${matchId}`;
+          return;
+        }
         await loadInfo();
         connectWhenLive();
       } catch (err) {
