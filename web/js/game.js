@@ -499,7 +499,10 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     const mine = !s.spectate && s.seat !== null ? s.seat : null;
     const clockMs = Number(s.info && s.info.turn_clock_ms) || null;
     const ranOut = [];
-    if (mine !== null && before.includes(mine) && s.deadline && now >= s.deadline - 400 && !s.busy && !s.sentSinceAsk) ranOut.push(mine);
+    // Still asked after the update: a timeout only if the clock restarted (a new question),
+    // not when the other side's move merely arrived in the last instant of ours.
+    const restarted = !after.includes(mine) || (typeof msg.deadline_ms === 'number' && clockMs && msg.deadline_ms > clockMs / 2);
+    if (mine !== null && before.includes(mine) && s.deadline && now >= s.deadline - 400 && !s.busy && !s.sentSinceAsk && restarted) ranOut.push(mine);
     for (const seat of before) {
       if (seat === mine) continue;
       const since = s.pendingSince[seat];
