@@ -90,3 +90,22 @@ test('the title, the favicon and (when turned on) a notification say it is your 
   assert.equal(await page.evaluate(() => window.__asked), 1, 'permission was asked once only');
   assert.deepEqual(errors, []);
 });
+
+test('the lobby\'s fields take the server\'s ranges: a 2-hour clock, a disconnect grace, 100 Wicketz overs', { timeout: 60 * 1000 }, async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}/#/`);
+  await page.getByTestId('play-bot').waitFor();
+  await page.getByTestId('game-wicketz').click();
+  await page.getByTestId('opt-overs').fill('101');
+  await page.getByTestId('play-bot').click();
+  assert.match(await page.getByTestId('lobby-error').textContent(), /Overs/, 'more than 100 overs is refused before it is sent');
+  await page.getByTestId('opt-overs').fill('100');
+  await page.getByTestId('opt-clock').fill('7200');
+  await page.getByTestId('opt-grace').fill('30');
+  await page.getByTestId('play-bot').click();
+  await page.waitForURL(/#\/match\//);
+  const info = await (await fetch(`${server.url}/v1/matches/${page.url().split('/').pop()}`)).json();
+  assert.equal(info.options.overs, 100);
+  assert.equal(info.turn_clock_ms, 7200 * 1000, 'a clock above an hour, as the server allows');
+  assert.equal(info.disconnect_grace_ms, 30 * 1000, 'the disconnect grace from the lobby');
+});

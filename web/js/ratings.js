@@ -37,7 +37,7 @@ export function showLeaderboard(root, { game = 'ctg', format = '' } = {}) {
       const board = await api.leaderboard(game, format || undefined, cursor);
       if (disposed) return;
       const all = [...rows, ...board.entries];
-      heading.textContent = `Leaderboard: ${gameName(game)}, ${board.format}`;
+      heading.textContent = `Leaderboard: ${gameName(game)}, ${formatLabel(game, board.format)}`;
       if (!format) {
         if (![...formatInput.options].some((o) => o.value === board.format)) formatInput.append(h('option', { value: board.format }, formatLabel(game, board.format)));
         formatInput.value = board.format;
