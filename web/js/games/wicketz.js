@@ -181,7 +181,7 @@ function dicePanel(view) {
     h('div', { class: 'dice-row' },
       delivery ? h('span', { class: 'rolled', title: 'The bowling indicator' }, h('span', { class: 'rolled-name' }, 'Indicator'),
         h('span', { class: ['die', 'small', 'wide-face', !RESPECT.has(delivery) && 'loose'] }, label(delivery))) : null,
-      card ? h('span', { class: 'rolled', title: `Result card ${card.id}` }, h('span', { class: 'rolled-name' }, card.kind === 'catch' ? 'CATCH card' : 'Card'),
+      card ? h('span', { class: 'rolled', title: `Result card ${card.id}` }, h('span', { class: 'rolled-name' }, card.kind === 'catch' ? 'Last card (CATCH)' : 'Last card'),
         h('span', { class: 'die small' }, String(card.id))) : null),
     view.delivery ? h('p', { class: 'small' }, RESPECT.has(view.delivery) ? 'A delivery to respect.' : 'A loose delivery: attack it!') : null);
 }
