@@ -240,6 +240,8 @@ for (const size of SIZES) {
         ['profile', null, '[data-testid=profile-ratings], [data-testid=profile-matches]'],
         ...finished.map((id, i) => [`replay-${Object.keys(GAMES)[i]}`, `#/replay/${id}`, '[data-testid=replay-position]']),
         ...finished.map((id, i) => [`finished-${Object.keys(GAMES)[i]}`, `#/match/${id}`, '[data-testid=final-result]']),
+        // The design screens fed with captured views (no server match): they must still play.
+        ...Object.keys(GAMES).map((game) => [`mock-${game}`, `#/mock/${game}`, '[data-testid=decision] [data-action]']),
       ];
       for (const [name, hash, ready] of pages) {
         if (hash) await page.goto(`${server.url}/${hash}`);

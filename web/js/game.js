@@ -746,7 +746,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       draw();
       return;
     }
-    if (!status) return; // the match info did not load: try again on the next tick
+    if (!status && !mock) return; // the match info did not load: try again on the next tick
     if (s.waiting) {
       s.waiting = false;
       toast('Every seat is taken: the match starts.', 'ok', 3000);
