@@ -120,7 +120,7 @@ test('a full T10 CTG match against the bot, played by clicking', { timeout: 20 *
   const info = await (await fetch(`${server.url}/v1/matches/${matchId}`)).json();
   assert.equal(info.status, 'finished');
   assert.ok(info.result && info.result.summary, 'the server has a result');
-  // The page names the seats ("you (seat 0) won by ..."); the rest of the sentence is the server's.
+  // The page names the sides ("Harbour Gulls (you) won by ..."); the rest of the sentence is the server's.
   const margin = info.result.summary.replace(/^\s*seat \d+\s*/i, '');
   assert.ok((await page.getByTestId('result').textContent()).includes(margin), `the page shows the result: ${margin}`);
   const view = await page.evaluate(() => window.crease.screen.state.view);
@@ -149,6 +149,16 @@ test('a full T10 CTG match against the bot, played by clicking', { timeout: 20 *
   for (const inn of sums) {
     assert.equal(inn.bat + inn.score.extras, inn.score.runs, `batters' runs + extras = total (${JSON.stringify(inn)})`);
     assert.equal(inn.bowl, inn.score.runs, `bowlers' runs conceded = total (${JSON.stringify(inn)})`);
+  }
+
+  // Names, never seats: the result on the match page and on the player's profile.
+  assert.doesNotMatch(await page.getByTestId('result').textContent(), /\bseat \d/i, 'the result names the sides');
+  if (/\bseat \d/i.test(info.result.summary)) {
+    await page.getByTestId('player-name').click();
+    const cell = page.locator(`tr[data-match-id="${matchId}"] [data-testid=profile-result]`);
+    await cell.waitFor();
+    await page.waitForFunction((id) => !/\bseat \d/i.test(document.querySelector(`tr[data-match-id="${id}"] [data-testid=profile-result]`).textContent), matchId, { timeout: 5000 });
+    await shot(page, 'ctg-profile-result-named');
   }
   assert.deepEqual(errors, [], 'no client errors');
 });

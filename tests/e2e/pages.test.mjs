@@ -57,8 +57,8 @@ test('the leaderboard ranks a rated match and links to profiles with ratings, ca
   // wait for that load (its heading names the game and the pool), or the box typed into may
   // be the old page's, or be overwritten after the typing.
   await page.getByRole('heading', { name: /^Leaderboard: Cricket: The Game, / }).waitFor();
-  await page.getByTestId('board-format').fill('t20');
-  await page.getByTestId('board-format').press('Enter');
+  // The format is a list of the game's rating pools, not a text box.
+  await page.getByTestId('board-format').selectOption('t20');
   await page.waitForURL(/#\/leaderboards\/ctg\/t20$/);
   const rows = page.locator('[data-testid=leaderboard] tbody tr');
   await rows.first().waitFor();

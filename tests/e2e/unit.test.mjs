@@ -115,3 +115,43 @@ test('a replay has a step per ball after the empty table, its score from the gam
   assert.equal(steps[2].score.innings[0].wickets, 1);
   assert.equal(steps[2].score.innings[0].legal, 2);
 });
+
+test('words: plurals by Intl.PluralRules, seats by name, "Seat 1 won" named', async () => {
+  const { count, nameOfSeat, namedSeats } = await import('../../web/js/words.js');
+  assert.equal(count(1, 'run'), '1 run');
+  assert.equal(count(0, 'run'), '0 runs');
+  assert.equal(count(2, 'wicket'), '2 wickets');
+  const seats = [{ seat: 0, player_id: 'p1', name: 'Ann', bot: false }, { seat: 1, player_id: null, name: null, bot: true }];
+  assert.equal(nameOfSeat(seats, 0), 'Ann');
+  assert.equal(nameOfSeat(seats, 0, { me: 0 }), 'you');
+  assert.equal(nameOfSeat(seats, 1), 'the bot');
+  assert.equal(nameOfSeat([], 2), 'player 3', 'an unknown seat counts from 1, never "seat 2"');
+  assert.equal(namedSeats('Seat 1 won by 3 runs', (s) => nameOfSeat(seats, s)), 'The bot won by 3 runs');
+});
+
+test('the ball banner reads each game\'s ball-ending event: OUT, FOUR, SIX, runs, dropped, extras, with the dice', () => {
+  const end = (ball) => ({ type: 'ball_ended', ball: { runs: 0, extras: 0, legal: true, boundary: 0, wicket: null, swap: false, express: false, ...ball } });
+  const dice = [{ type: 'delivered', bowl: 2, bowl_sides: 6, bat: 5, bat_sides: 8 }, { type: 'distance', rolled: 4, distance: 4 }];
+  assert.ok(ctg.ball.ends(end({})));
+  assert.deepEqual(ctg.ball.outcome(end({ runs: 4, boundary: 4 }), dice).dice.map((d) => d.value), [2, 5, 4]);
+  assert.equal(ctg.ball.outcome(end({ runs: 4, boundary: 4 }), dice).text, 'FOUR!');
+  assert.equal(ctg.ball.outcome(end({ runs: 6, boundary: 6 }), []).kind, 'six');
+  assert.equal(ctg.ball.outcome(end({ wicket: 'caught' }), []).text, 'OUT! Caught');
+  assert.equal(ctg.ball.outcome(end({ runs: 1 }), []).text, '1 run');
+  assert.equal(ctg.ball.outcome(end({ runs: 2 }), [{ type: 'roll', roll_for: 'catch', face: 2, sides: 6 }]).text, 'Dropped! 2 runs');
+  const noBall = ctg.ball.outcome(end({ extras: 1, legal: false }), []);
+  assert.equal(noBall.kind, 'extras');
+  assert.match(noBall.detail, /no-ball: 1 extra\b/);
+
+  const wz = (ball) => ({ type: 'ball_completed', ball: { bat_runs: 0, byes: 0, extras: 0, legal: true, dismissal: null, catch: null, reading: null, delivery: 'yorker', card: 12, stroke: 'cut', ...ball } });
+  assert.equal(wicketz.ball.outcome(wz({ bat_runs: 4, reading: { kind: 'four', letter: 'C' } })).text, 'FOUR!');
+  assert.equal(wicketz.ball.outcome(wz({ dismissal: { batter: 0, how: { kind: 'bowled' } } })).text, 'OUT! Bowled');
+  assert.equal(wicketz.ball.outcome(wz({ bat_runs: 1, catch: { lives: 1, spins: [true] } })).text, 'Dropped! 1 run');
+
+  const ctx = { seat: 0, seatName: (s) => (s === 0 ? 'you' : 'the bot') };
+  const over = { type: 'over_resolved', batsman: 0, bowler: 1, result: { runs: 1, wickets: 2, wides: 1, saved: 0, bonus_runs: 0 } };
+  const turns = [{ type: 'turn_ended', seat: 0, faces: ['one', 'xp', 'xp', 'six', 'six', 'two'] }, { type: 'turn_ended', seat: 1, faces: ['wicket', 'wicket', 'wide', 'dot', 'xp', 'save'] }];
+  const told = champions.ball.outcome(over, turns, ctx);
+  assert.equal(told.text, 'You: 1 run, 2 wickets');
+  assert.equal(told.dice.length, 12, 'both sets of six dice');
+});

@@ -95,18 +95,20 @@ export const api = {
   createPlayer: (name) => request('POST', '/v1/players', { name }),
   listMatches: (status) => request('GET', `/v1/matches?status=${encodeURIComponent(status)}`),
   getMatch: (id) => request('GET', `/v1/matches/${id}`),
-  createMatch: (game, options, opponent, turnClockSecs, botLevel) => {
+  createMatch: (game, options, opponent, turnClockSecs, botLevel, disconnectGraceSecs) => {
     const body = { game, options };
     if (opponent) body.opponent = opponent;
     if (botLevel) body.bot_level = botLevel;
     if (turnClockSecs) body.turn_clock_secs = turnClockSecs;
+    if (disconnectGraceSecs !== undefined && disconnectGraceSecs !== null) body.disconnect_grace_secs = disconnectGraceSecs;
     return request('POST', '/v1/matches', body);
   },
   /** The same game, options, clock and number of bot seats as a match just played. */
-  rematch: ({ game, options, bots, turnClockSecs }) => {
+  rematch: ({ game, options, bots, turnClockSecs, disconnectGraceSecs }) => {
     const body = { game, options };
     if (bots > 0) body.bots = bots;
     if (turnClockSecs) body.turn_clock_secs = turnClockSecs;
+    if (disconnectGraceSecs !== undefined) body.disconnect_grace_secs = disconnectGraceSecs;
     return request('POST', '/v1/matches', body);
   },
   joinMatch: (id) => request('POST', `/v1/matches/${id}/join`, {}),

@@ -11,6 +11,8 @@ import { toast, panel } from './ui.js';
 import { scorecardNode } from './scorecard.js';
 import { GAMES, MODULES } from './catalog.js';
 import { mockSession } from './mock.js';
+import { count, nameOfSeat, namedSeats } from './words.js';
+import { yourTurn, notifyToggle } from './attention.js';
 
 const COMMENTARY_LIMIT = 400;
 
@@ -36,6 +38,14 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     ui: {},
     busy: false,
     over: false,
+    // The ball banner: the events since the last ball ended, and the ball on show.
+    ballEvents: [],
+    banner: null,
+    bannerSeq: -1,
+    notice: null,
+    pendingSince: {},
+    notFound: false,
+    waiting: false,
   };
   let conn = null;
   let clockTimer = null;
@@ -46,6 +56,10 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     board: h('div', { class: 'board', 'data-testid': 'board' }),
     decision: h('div', { class: 'decision', 'data-testid': 'decision' }),
     decisionTitle: h('h3', {}, 'Your move'),
+    scorebar: h('div', { class: 'scorebar', 'data-testid': 'scorebar' }),
+    banner: h('div', { class: 'ball-banner', 'data-testid': 'ball-banner', role: 'status', 'aria-live': 'polite', hidden: true }),
+    notice: h('div', { class: 'notice', 'data-testid': 'clock-notice', role: 'alert', hidden: true }),
+    dice: h('div', { class: 'dice-panel', 'data-testid': 'dice-panel' }),
     refusal: h('div', { class: 'refusal', role: 'alert', 'data-testid': 'refusal', hidden: true }),
     commentary: h('ol', { class: 'commentary', 'data-testid': 'commentary' }),
     raw: h('details', { class: 'raw' }),
@@ -58,13 +72,19 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       els.header,
       els.refusal,
       h('div', { class: 'match-body' },
-        h('div', { class: 'match-main' }, els.final, els.board),
-        h('aside', { class: 'match-side' },
+        // First on a phone and the right-hand column on a desktop: the score, the last ball,
+        // the question with its controls, and this ball's dice, all in the first screenful.
+        els.side = h('aside', { class: 'match-side' },
+          els.scorebar,
+          els.notice,
+          els.banner,
           h('section', { class: 'panel decision-panel', 'data-testid': 'decision-panel' }, els.decisionTitle, els.decision),
+          els.dice,
           panel('Commentary', els.commentary, { cls: 'commentary-panel' }),
           els.help,
           els.raw,
         ),
+        h('div', { class: 'match-main' }, els.final, els.board),
       ),
     ),
   );
@@ -75,6 +95,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
   async function send(command) {
     if (s.spectate) return false;
     s.busy = true;
+    s.sentSinceAsk = true;
     drawDecision();
     try {
       const ack = await conn.send(command);
@@ -111,24 +132,24 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     pendingMine: !s.spectate && s.seat !== null && s.pendingSeats.includes(s.seat),
   });
 
+  /** A seat as people say it: "you", "the bot", the player's name; never "seat 0". */
   function seatName(seat) {
     const seats = s.info && asArray(pick(s.info, 'seats', 'players'));
-    const entry = seats && seats[seat];
-    const name = entry && (typeof entry === 'string' ? entry : pick(entry, 'name', 'player_name'));
-    if (seat === s.seat && !s.spectate) return `you (seat ${seat})`;
-    if (entry && (entry.bot || entry.kind === 'bot')) return `the bot (seat ${seat})`;
-    return name ? `${name} (seat ${seat})` : `seat ${seat}`;
+    return nameOfSeat(seats, seat, { me: s.spectate ? null : s.seat });
   }
 
   function drawHeader() {
     const g = GAMES[s.game];
     const myTurn = !s.spectate && s.seat !== null && s.pendingSeats.includes(s.seat);
     let turnText;
-    if (s.over) turnText = 'Match over';
+    if (s.notFound) turnText = 'No such match';
+    else if (s.over) turnText = 'Match over';
+    else if (s.waiting) turnText = 'Waiting for players';
     else if (!s.view) turnText = 'Loading…';
     else if (s.pendingSeats.length === 0) turnText = 'Server is resolving…';
     else if (myTurn) turnText = s.pendingSeats.length > 1 ? 'Your move (sealed, both sides choose)' : 'Your move';
     else turnText = `Waiting for ${s.pendingSeats.map(seatName).join(' and ')}`;
+    if (!s.left) yourTurn(myTurn && !s.over, { game: g ? g.name : 'crease' });
     const statusText = {
       connecting: 'connecting…',
       open: 'connected',
@@ -136,6 +157,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       closed: 'disconnected',
       finished: 'match over: connection closed',
       mock: 'mock data',
+      waiting: 'waiting room',
+      missing: 'not found',
     }[s.status] || s.status;
     const commitment = s.info && pick(s.info, 'seed_commitment', 'seed_sha256', 'commitment');
     mount(
@@ -146,14 +169,22 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
           ? h('a', { href: '#/live', class: 'back', title: 'Live matches', 'data-testid': 'back-to-live' }, '←')
           : h('a', { href: '#/', class: 'back', title: 'Lobby' }, '←'),
         h('h2', {}, g ? g.name : 'Match'),
-        h('span', { class: 'muted mono', title: s.matchId }, String(s.matchId).slice(0, 8)),
-        h('span', { class: 'role' }, s.spectate ? 'Spectating' : s.seat !== null ? `Seat ${s.seat}` : ''),
+        h('span', { class: 'muted mono match-id', title: s.matchId }, String(s.matchId).slice(0, 8)),
+        h('span', { class: 'role' }, s.spectate ? 'Spectating' : s.seat !== null ? myTeam() : ''),
       ),
       h('div', { class: ['turn', myTurn && 'mine', s.over && 'over'], 'data-testid': 'turn' }, turnText),
       h('div', { class: 'clock', 'data-testid': 'clock' }, clockText()),
       h('div', { class: ['conn', `conn-${s.status}`], 'data-testid': 'connection', title: s.statusDetail.reason || '' }, h('span', { class: 'dot' }), statusText),
       commitment ? h('div', { class: 'fair muted mono', title: `sha256(seed) = ${commitment}` }, `seed sha256 ${String(commitment).slice(0, 12)}…`) : null,
+      !s.spectate && !mock && !s.notFound && !s.over ? notifyToggle() : null,
     );
+  }
+
+  /** Who this browser plays as: the team's name when the game has teams, else "You". */
+  function myTeam() {
+    const m = module();
+    const team = m && m.teamName && s.view ? m.teamName(s.view, s.seat) : null;
+    return team ? `You: ${team}` : 'You';
   }
 
   function clockText() {
@@ -187,6 +218,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
 
   function drawBoard() {
     const m = module();
+    if (s.notFound || s.waiting) return;
     if (!s.view) {
       mount(els.board, h('p', { class: 'muted' }, s.status === 'open' ? 'Waiting for the match to start…' : 'Connecting…'));
       return;
@@ -201,7 +233,15 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
 
   function drawDecision() {
     const m = module();
-    els.decisionTitle.textContent = s.over ? 'Result' : s.spectate ? 'Watching' : 'Your move';
+    els.decisionTitle.textContent = s.over ? 'Result' : s.spectate ? 'Watching' : decisionTitle();
+    if (s.notFound) {
+      mount(els.decision, h('p', { class: 'muted' }, 'Nothing to play here.'));
+      return;
+    }
+    if (s.waiting) {
+      mount(els.decision, h('p', { class: 'muted' }, 'The match starts when every seat is taken.'));
+      return;
+    }
     if (s.over) {
       mount(els.decision, h('p', { 'data-testid': 'result' }, resultText()), afterMatchLinks());
       return;
@@ -277,6 +317,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
         options: info.options,
         bots,
         turnClockSecs: Math.round(Number(info.turn_clock_ms) / 1000) || undefined,
+        disconnectGraceSecs: Number.isFinite(Number(info.disconnect_grace_ms)) ? Math.round(Number(info.disconnect_grace_ms) / 1000) : undefined,
       });
       location.hash = `#/match/${created.match_id}`;
     } catch (err) {
@@ -293,7 +334,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     mount(els.final, h('h3', {}, 'Match over'), h('p', { class: 'muted' }, 'Loading the scorecard…'));
     try {
       const card = await api.scorecard(matchId);
-      const name = (seat) => seatName(seat);
+      const name = (seat) => teamOrName(seat);
       mount(els.final,
         h('h3', {}, 'Match over'),
         h('p', { class: 'final-result', 'data-testid': 'final-result' }, resultText()),
@@ -317,8 +358,52 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     mount(els.raw, h('summary', {}, 'Raw view (what the server sent)'), h('pre', { class: 'mono' }, JSON.stringify(s.view, null, 2)));
   }
 
+  function decisionTitle() {
+    if (!s.view) return 'Your move';
+    const mine = s.seat !== null && s.pendingSeats.includes(s.seat);
+    if (mine) return 'Your move';
+    if (s.pendingSeats.length) return `Waiting for ${s.pendingSeats.map(seatName).join(' and ')}`;
+    return 'Your move';
+  }
+
+  /** The score in one line at the top (the game's `headline`, else nothing). */
+  function drawScorebar() {
+    const m = module();
+    let node = null;
+    if (s.view && m && m.headline) {
+      try {
+        node = m.headline(s.view, ctx());
+      } catch (err) {
+        console.error(err);
+      }
+    }
+    els.scorebar.hidden = !node;
+    mount(els.scorebar, node);
+  }
+
+  /** This ball's dice and cards as they stand (the game's `dicePanel`). */
+  function drawDice() {
+    const m = module();
+    let node = null;
+    if (s.view && m && m.dicePanel && !s.notFound) {
+      try {
+        node = m.dicePanel(s.view, ctx());
+      } catch (err) {
+        console.error(err);
+      }
+    }
+    els.dice.hidden = !node;
+    mount(els.dice, node);
+  }
+
   function draw() {
+    if (s.left) return;
+    // The waiting room and the not-found page are the whole screen: no question, no commentary.
+    els.side.hidden = s.waiting || s.notFound;
     if (s.over) drawFinal();
+    drawScorebar();
+    drawDice();
+    drawBanner();
     drawHeader();
     // Decision first: it prepares UI state the board uses (e.g. the field being placed).
     drawDecision();
@@ -326,6 +411,116 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     drawRefusal();
     drawHelp();
     drawRaw();
+  }
+
+  /**
+   * Follows the balls: the game's `ball.ends(event)` closes one, and `ball.outcome(end,
+   * events, ctx)` says what it was ({kind, text, detail, dice}). `buffer` holds the events
+   * since the last ball ended; a ball shows only if it is newer than the one on show.
+   */
+  function followBalls(entries, buffer, { live }) {
+    const m = module();
+    if (!m || !m.ball) return buffer;
+    for (const { seq, event } of entries) {
+      if (!event) continue;
+      buffer.push(event);
+      let ends = false;
+      try {
+        ends = m.ball.ends(event);
+      } catch {
+        ends = false;
+      }
+      if (!ends) continue;
+      const events = buffer.splice(0, buffer.length);
+      if (typeof seq === 'number' && seq <= s.bannerSeq) continue;
+      let outcome = null;
+      try {
+        outcome = m.ball.outcome(event, events, ctx());
+      } catch (err) {
+        console.error(err);
+      }
+      if (!outcome) continue;
+      s.banner = { ...outcome, seq, fresh: live };
+      if (typeof seq === 'number') s.bannerSeq = seq;
+      // A new ball ends the notice of a clock that ran out before it.
+      if (live && s.notice && Date.now() - s.notice.at > 4000) s.notice = null;
+    }
+    return buffer;
+  }
+
+  function drawBanner() {
+    const b = s.banner;
+    if (!b) {
+      els.banner.hidden = true;
+    } else {
+      const key = `${b.seq}:${b.text}`;
+      if (els.banner.dataset.key !== key) {
+        els.banner.dataset.key = key;
+        els.banner.dataset.seq = String(b.seq ?? '');
+        els.banner.dataset.kind = b.kind || '';
+        els.banner.hidden = false;
+        els.banner.className = ['ball-banner', `ball-${b.kind || 'runs'}`, b.fresh && 'fresh'].filter(Boolean).join(' ');
+        mount(els.banner,
+          h('div', { class: 'ball-head' },
+            h('span', { class: 'ball-label' }, b.label || 'Last ball'),
+            h('strong', { class: 'ball-text', 'data-testid': 'ball-text' }, b.text)),
+          b.detail ? h('div', { class: 'ball-detail muted' }, b.detail) : null,
+          b.dice && b.dice.length
+            ? h('div', { class: 'dice-row ball-dice', 'data-testid': 'ball-dice' }, b.dice.map((d) =>
+              h('span', { class: 'rolled', title: d.sides ? `${d.name} (D${d.sides})` : d.name },
+                d.name ? h('span', { class: 'rolled-name' }, d.name) : null,
+                h('span', { class: ['die', 'small', d.kind, d.sides === 8 && 'd8'] }, String(d.value ?? '?')))))
+            : null);
+        // Replays the entrance animation (CSS; none with prefers-reduced-motion).
+        if (b.fresh) {
+          els.banner.classList.remove('fresh');
+          void els.banner.offsetWidth;
+          els.banner.classList.add('fresh');
+        }
+      }
+    }
+    const n = s.notice;
+    els.notice.hidden = !n;
+    mount(els.notice, n ? [n.text,
+      h('button', { class: 'link', onclick: () => { s.notice = null; drawBanner(); } }, 'dismiss')] : null);
+  }
+
+  /**
+   * A turn clock that ran out: the socket says nothing special (the server plays the
+   * default move as an ordinary change, logged with source "timeout"), so it is read from
+   * the clock. Our seat: the update came at or after our deadline and we had sent nothing.
+   * Another seat: it stayed asked for the whole turn clock (`turn_clock_ms`).
+   */
+  function noticeTimeouts(msg) {
+    if (!Array.isArray(msg.pending) || s.over) return;
+    const now = Date.now();
+    const before = s.pendingSeats;
+    const after = msg.pending.map(Number);
+    const mine = !s.spectate && s.seat !== null ? s.seat : null;
+    const clockMs = Number(s.info && s.info.turn_clock_ms) || null;
+    const ranOut = [];
+    // Still asked after the update: a timeout only if the clock restarted (a new question),
+    // not when the other side's move merely arrived in the last instant of ours.
+    const restarted = !after.includes(mine) || (typeof msg.deadline_ms === 'number' && clockMs && msg.deadline_ms > clockMs / 2);
+    if (mine !== null && before.includes(mine) && s.deadline && now >= s.deadline - 400 && !s.busy && !s.sentSinceAsk && restarted) ranOut.push(mine);
+    for (const seat of before) {
+      if (seat === mine) continue;
+      const since = s.pendingSince[seat];
+      if (clockMs && since && now - since >= clockMs - 300) ranOut.push(seat);
+      else if (!s.busy && after.includes(seat) && msg.kind === 'update') {
+        // It moved and was asked again (its clock restarted): only a 2-seat guess, but a
+        // late reset never invents a timeout, it can only miss one.
+        s.pendingSince[seat] = now;
+      }
+    }
+    for (const seat of after) if (!before.includes(seat) || ranOut.includes(seat)) s.pendingSince[seat] = now;
+    for (const seat of Object.keys(s.pendingSince)) if (!after.includes(Number(seat))) delete s.pendingSince[seat];
+    if (after.includes(mine)) s.sentSinceAsk = false;
+    if (!ranOut.length) return;
+    const text = ranOut.map((seat) => (seat === mine
+      ? 'Your turn clock ran out: the server played the default move for you.'
+      : `The turn clock of ${seatName(seat)} ran out: the server played the default move.`)).join(' ');
+    s.notice = { text, at: now, seats: ranOut };
   }
 
   /** entries: [{seq, event}]; an entry already shown (same or lower seq) is skipped. */
@@ -344,7 +539,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       }
       if (text === undefined) text = summary(event);
       if (!text) continue;
-      const li = h('li', { class: 'line' }, text);
+      const li = h('li', { class: 'line' }, typeof text === 'string' ? text.charAt(0).toUpperCase() + text.slice(1) : text);
       els.commentary.prepend(li);
       s.commentary.push(text);
     }
@@ -356,10 +551,15 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     if (!outcome) return 'The match is over.';
     const text = typeof outcome === 'string' ? outcome : pick(outcome, 'summary') || summary(outcome);
     // Engines say "Seat 1 won"; people want to read who that is.
-    return text.replace(/\b[Ss]eat (\d+)/g, (whole, n) => {
-      const name = seatName(Number(n));
-      return name === `seat ${n}` ? whole : name;
-    });
+    return namedSeats(text, (seat) => teamOrName(seat));
+  }
+
+  /** A seat for a result line: its team ("Harbour Gulls (you)") when the game has teams. */
+  function teamOrName(seat) {
+    const m = module();
+    const team = m && m.teamName && s.view ? m.teamName(s.view, seat) : null;
+    const name = seatName(seat);
+    return team ? `${team} (${name})` : name;
   }
 
   /** Takes what a snapshot, update or finished frame carries: view, pending seats, clock, result. */
@@ -394,6 +594,12 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     }
     conn = new Connection(matchId, {
       onSnapshot(msg) {
+        // When were the waiting seats asked? Ours is the clock minus what is left of it; a
+        // seat asked with ours (a sealed choice) was asked then too; otherwise: now.
+        const clockMs = Number(s.info && s.info.turn_clock_ms) || 0;
+        const left = typeof msg.deadline_ms === 'number' ? msg.deadline_ms : null;
+        const asked = Date.now() - (clockMs && left !== null ? Math.max(0, clockMs - left) : 0);
+        for (const seat of Array.isArray(msg.pending) ? msg.pending : []) s.pendingSince[Number(seat)] ||= asked;
         absorb(msg);
         if (s.over) conn.finished = true;
         draw();
@@ -401,11 +607,15 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       },
       onEvent(msg) {
         // Views arrive in the update that follows each batch, so only the commentary moves here.
-        if (msg.event) addCommentary([{ seq: msg.seq, event: msg.event }]);
+        if (msg.event) {
+          addCommentary([{ seq: msg.seq, event: msg.event }]);
+          s.ballEvents = followBalls([{ seq: msg.seq, event: msg.event }], s.ballEvents, { live: s.logLoaded });
+        }
       },
       onUpdate(msg) {
         s.awaitingUpdate = false;
         clearTimeout(s.awaitTimer);
+        noticeTimeouts(msg);
         absorb(msg);
         draw();
       },
@@ -447,8 +657,13 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       s.commentarySeq = -1;
       const keep = [...els.commentary.children];
       els.commentary.replaceChildren();
-      addCommentary(entries.filter((e) => live < 0 || e.seq <= live));
+      const earlier = entries.filter((e) => live < 0 || e.seq <= live);
+      addCommentary(earlier);
       s.commentarySeq = Math.max(s.commentarySeq, live);
+      // The balls before this page: the last one shows (without its animation), and a ball
+      // under way keeps its first events for when it ends on the socket.
+      const partial = followBalls(earlier, [], { live: false });
+      s.ballEvents = [...partial, ...s.ballEvents];
       for (const li of keep.reverse()) els.commentary.prepend(li);
       // Games tally figures from the events (e.g. CTG batting card): show what the log added.
       if (s.view) draw();
@@ -471,8 +686,30 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       if (pick(s.info, 'status') === 'finished') s.over = true;
       draw();
     } catch (err) {
+      // 404: no such match; 400: not even a match id (a mistyped link).
+      if (err.status === 404 || err.status === 400 || err.code === 'not_found') {
+        showNotFound();
+        return;
+      }
       toast(`Match info: ${err.message}`, 'error');
     }
+  }
+
+  /** An unknown match: a page that says so, and no socket retrying for ever. */
+  function showNotFound() {
+    s.notFound = true;
+    s.status = 'missing';
+    disposed = true;
+    clearInterval(infoTimer);
+    conn && conn.close();
+    els.final.hidden = true;
+    mount(els.board, h('section', { class: 'panel not-found', 'data-testid': 'not-found' },
+      h('h2', {}, 'No such match'),
+      h('p', {}, `There is no match ${String(matchId)} on this server: the link may be mistyped, or the match was cancelled before it started.`),
+      h('div', { class: 'buttons' },
+        h('a', { class: 'button primary', href: '#/' }, 'Back to the lobby'),
+        h('a', { class: 'button', href: '#/live' }, 'Watch a live match'))));
+    draw();
   }
 
   draw();
@@ -503,12 +740,76 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       return;
     }
     if (status === 'open' && !mock) {
-      mount(els.board, h('div', { class: 'panel', 'data-testid': 'waiting-room' },
-        h('h3', {}, 'Waiting for players'),
-        h('p', {}, `${asArray(pick(s.info, 'seats')).filter((x) => x && (x.player_id || x.bot)).length} of ${pick(s.info, 'seat_count') ?? '?'} seats taken. Share this page's address, or wait for someone to join from the lobby.`)));
+      s.waiting = true;
+      s.status = 'waiting';
+      drawWaitingRoom();
+      draw();
       return;
     }
+    if (!status && !mock) return; // the match info did not load: try again on the next tick
+    if (s.waiting) {
+      s.waiting = false;
+      toast('Every seat is taken: the match starts.', 'ok', 3000);
+    }
     start();
+  }
+
+  /**
+   * The waiting room: who is in, the invite link (copy, or the phone's share sheet), and for
+   * a visitor who is not seated yet, the Join button.
+   */
+  function drawWaitingRoom() {
+    const seats = asArray(pick(s.info, 'seats'));
+    const taken = seats.filter((x) => x && (x.player_id || x.bot)).length;
+    const total = pick(s.info, 'seat_count') ?? seats.length;
+    const me = savedPlayer();
+    const seated = seats.some((x) => x && me && x.player_id === me.player_id);
+    const link = `${location.origin}${location.pathname}#/match/${matchId}`;
+    const game = GAMES[s.game];
+    const copied = h('span', { class: 'muted', 'data-testid': 'invite-copied', role: 'status' });
+    const copy = async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+        copied.textContent = 'Copied.';
+      } catch {
+        // No clipboard permission (or no secure context): select the text to copy by hand.
+        linkBox.select();
+        copied.textContent = 'Press Ctrl+C (or long-press) to copy.';
+      }
+    };
+    const linkBox = h('input', { class: 'invite-link mono', readonly: true, value: link, 'data-testid': 'invite-link', 'aria-label': 'Invite link', onfocus: (e) => e.target.select() });
+    const share = typeof navigator.share === 'function'
+      ? h('button', { 'data-testid': 'invite-share', onclick: () => navigator.share({ title: `crease: ${game ? game.name : 'a match'}`, text: 'Play a match with me on crease', url: link }).catch(() => {}) }, 'Share…')
+      : null;
+    const join = async (button) => {
+      button.disabled = true;
+      try {
+        await api.joinMatch(matchId);
+        // Joined from a spectator's link: play from the seat's own address.
+        if (s.spectate) {
+          location.hash = `#/match/${matchId}`;
+          return;
+        }
+        await loadInfo();
+        connectWhenLive();
+      } catch (err) {
+        button.disabled = false;
+        s.refusal = err;
+        drawRefusal();
+      }
+    };
+    mount(els.board, h('section', { class: 'panel waiting', 'data-testid': 'waiting-room' },
+      h('h2', {}, seated ? 'Waiting for players' : `You are invited: ${game ? game.name : 'a match'}`),
+      h('ul', { class: 'seat-list' }, seats.map((x, i) => h('li', {},
+        x && (x.player_id || x.bot) ? nameOfSeat(seats, x.seat ?? i, { me: seated ? s.seat : null, capital: true }) : h('span', { class: 'muted' }, 'open seat')))),
+      h('p', { 'data-testid': 'seats-taken' }, `${taken} of ${count(total, 'seat')} taken.`),
+      seated
+        ? [h('p', {}, 'Send this link to a friend: it opens this match with a Join button.'),
+          h('div', { class: 'invite' }, linkBox,
+            h('div', { class: 'buttons' }, h('button', { class: 'primary', 'data-testid': 'invite-copy', onclick: copy }, 'Copy link'), share, copied))]
+        : me
+          ? h('div', { class: 'buttons' }, h('button', { class: 'primary', 'data-testid': 'join-match', onclick: (e) => join(e.currentTarget) }, 'Join this match'))
+          : h('p', {}, 'Pick a name to join.')));
   }
 
   loadInfo().then(connectWhenLive);
@@ -516,6 +817,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     if (disposed || s.finishedShown) return;
     if (!conn || !s.info || pick(s.info, 'status') === 'open') {
       await loadInfo();
+      if (s.waiting && s.info && pick(s.info, 'status') === 'open') drawWaitingRoom();
       connectWhenLive();
     }
   }, 2000);
@@ -526,6 +828,9 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     /** The match's socket (the e2e test drops it to check that the client resumes). */
     get connection() { return conn; },
     dispose() {
+      // Left for another page: late frames or timers must not draw (or claim the title).
+      s.left = true;
+      yourTurn(false);
       disposed = true;
       clearInterval(clockTimer);
       clearInterval(infoTimer);

@@ -5,6 +5,10 @@ import { h, mount, label, pick } from './dom.js';
 import { api, asList, savePlayer, savedPlayer } from './api.js';
 import { toast, renderWho } from './ui.js';
 import { GAMES, MODULES, firstGame } from './catalog.js';
+import { count } from './words.js';
+
+/** Opened from an invite link (#/match/<id>): the name step leads back to that match. */
+const invited = () => /^#\/match\/[^/]+/.test(location.hash);
 
 export function showNameEntry(root, done) {
   const input = h('input', {
@@ -36,7 +40,8 @@ export function showNameEntry(root, done) {
         }
       },
     },
-    h('h1', {}, 'Pick a name to play'),
+    h('h1', {}, invited() ? 'Pick a name to join the match' : 'Pick a name to play'),
+    invited() ? h('p', { 'data-testid': 'invited' }, 'A friend invited you to a match: pick a name, then join it.') : null,
     h('p', { class: 'muted' }, 'A guest account is created for this browser; its key stays in this browser only.'),
     h('label', { for: 'name' }, 'Your name'),
     input,
@@ -62,10 +67,14 @@ function optionsForm(game) {
     h('input', { type: 'number', name, value, min, max, 'data-testid': `opt-${name}` });
   const module = MODULES[game];
   const rows = module && module.optionFields ? module.optionFields({ field, select, number }) : [];
-  const clock = h('input', { type: 'number', min: 5, max: 3600, value: 60, 'data-testid': 'opt-clock' });
+  // The server's bounds (src/input/limits.rs): a turn clock of 1 s to 86 400 s (a day), a
+  // disconnect grace of 0 to 86 400 s; its defaults are 60 s and 300 s.
+  const clock = h('input', { type: 'number', min: 1, max: 86400, value: 60, required: true, 'data-testid': 'opt-clock' });
+  const grace = h('input', { type: 'number', min: 0, max: 86400, value: 300, required: true, 'data-testid': 'opt-grace' });
   const raw = h('textarea', { rows: 3, 'data-testid': 'opt-raw', placeholder: '{} (optional: extra options as JSON, merged over the fields above)' });
   const node = h('div', { class: 'options' }, rows,
-    h('label', { class: 'opt' }, h('span', {}, 'Turn clock'), clock, h('small', { class: 'muted' }, 'seconds per decision; then the server plays a default move')),
+    h('label', { class: 'opt' }, h('span', {}, 'Turn clock'), clock, h('small', { class: 'muted' }, 'seconds per decision (1 to 86 400); then the server plays a default move')),
+    h('label', { class: 'opt' }, h('span', {}, 'Disconnect grace'), grace, h('small', { class: 'muted' }, 'seconds a player who dropped keeps the seat (0 to 86 400) before forfeiting')),
     h('details', {}, h('summary', {}, 'More options (JSON)'), raw));
   function read() {
     const options = {};
@@ -77,7 +86,19 @@ function optionsForm(game) {
     if (raw.value.trim()) Object.assign(options, JSON.parse(raw.value));
     return options;
   }
-  return { node, read, clock: () => Number(clock.value) || undefined };
+  /** Every number field within its range, or the browser's message for the first that is not. */
+  function check() {
+    for (const input of node.querySelectorAll('input[type=number]')) {
+      if (!input.checkValidity()) {
+        input.reportValidity();
+        const name = input.closest('label')?.querySelector('span')?.textContent || input.name;
+        return `${name}: ${input.validationMessage}`;
+      }
+    }
+    return null;
+  }
+  const secs = (input) => (input.value === '' ? undefined : Number(input.value));
+  return { node, read, check, clock: () => secs(clock), grace: () => secs(grace) };
 }
 
 export function showLobby(root) {
@@ -139,6 +160,11 @@ export function showLobby(root) {
   async function create(opponent) {
     status.textContent = '';
     let options;
+    const invalid = form.check();
+    if (invalid) {
+      status.textContent = invalid;
+      return;
+    }
     try {
       options = form.read();
     } catch (err) {
@@ -147,7 +173,7 @@ export function showLobby(root) {
     }
     try {
       const level = opponent === 'bot' ? botLevel.value : undefined;
-      const match = await api.createMatch(game, options, opponent, form.clock(), level);
+      const match = await api.createMatch(game, options, opponent, form.clock(), level, form.grace());
       const id = matchId(match);
       location.hash = `#/match/${id}`;
     } catch (err) {
@@ -279,7 +305,7 @@ export function showLobby(root) {
       h('td', {}, (GAMES[gameId] && GAMES[gameId].name) || gameId, h('br'), h('small', { class: 'muted mono' }, String(id).slice(0, 8))),
       h('td', {}, names.join(' v ') || '-'),
       h('td', {}, label(pick(m, 'status') || tab),
-        m.seat_count ? h('div', { class: 'muted' }, `${seats.filter((x) => x && (x.player_id || x.bot)).length} of ${m.seat_count} seats`) : null,
+        m.seat_count ? h('div', { class: 'muted' }, `${seats.filter((x) => x && (x.player_id || x.bot)).length} of ${count(m.seat_count, 'seat')}`) : null,
         result ? h('div', { class: 'muted' }, typeof result === 'string' ? result : result.summary || '') : null),
       h('td', { class: 'actions' }, actions),
     );

@@ -4,6 +4,7 @@
 import { h, mount, label } from './dom.js';
 import { api } from './api.js';
 import { GAMES, firstGame } from './catalog.js';
+import { nameOfSeat, namedSeats } from './words.js';
 
 /** The rating pools a game's leaderboard offers (the catalogue's); any other can be typed in. */
 const poolsOf = (game) => (GAMES[game] && GAMES[game].pools) || [];
@@ -17,10 +18,12 @@ function rating(value) {
 export function showLeaderboard(root, { game = 'ctg', format = '' } = {}) {
   if (!GAMES[game]) game = firstGame();
   let disposed = false;
-  const formatInput = h('input', {
-    id: 'board-format', list: 'board-formats', value: format, placeholder: poolsOf(game)[0] || '',
-    'data-testid': 'board-format', autocomplete: 'off', size: 10,
-  });
+  // The formats are the game's rating pools from the catalogue: a list, nothing to type.
+  const pools = poolsOf(game).length ? poolsOf(game) : [format || ''];
+  const formatInput = h('select', {
+    id: 'board-format', 'data-testid': 'board-format',
+    onchange: () => go(game, formatInput.value),
+  }, pools.map((value) => h('option', { value, selected: value === format }, formatLabel(game, value))));
   const table = h('div', { class: 'table-scroll', 'data-testid': 'leaderboard' });
   const more = h('div');
   const heading = h('h1', {}, `Leaderboard: ${gameName(game)}`);
@@ -34,8 +37,11 @@ export function showLeaderboard(root, { game = 'ctg', format = '' } = {}) {
       const board = await api.leaderboard(game, format || undefined, cursor);
       if (disposed) return;
       const all = [...rows, ...board.entries];
-      heading.textContent = `Leaderboard: ${gameName(game)}, ${board.format}`;
-      if (!format) formatInput.value = board.format;
+      heading.textContent = `Leaderboard: ${gameName(game)}, ${formatLabel(game, board.format)}`;
+      if (!format) {
+        if (![...formatInput.options].some((o) => o.value === board.format)) formatInput.append(h('option', { value: board.format }, formatLabel(game, board.format)));
+        formatInput.value = board.format;
+      }
       draw(all);
       mount(more, board.next_cursor
         ? h('button', { 'data-testid': 'board-more', onclick: () => load(board.next_cursor, all) }, 'More')
@@ -78,13 +84,37 @@ export function showLeaderboard(root, { game = 'ctg', format = '' } = {}) {
     },
     h('label', { for: 'board-format' }, 'Format'),
     formatInput,
-    h('datalist', { id: 'board-formats' }, poolsOf(game).map((value) => h('option', { value }))),
     h('button', { type: 'submit', 'data-testid': 'board-show' }, 'Show')),
     table,
     more,
   )));
   load();
   return { dispose() { disposed = true; } };
+}
+
+/** "t10" -> "T10", "20ov" -> "20 overs", "3p" -> "3 players": the pools as people say them. */
+function formatLabel(game, pool) {
+  const text = String(pool || '');
+  let m = text.match(/^(\d+)ov$/);
+  if (m) return `${m[1]} overs`;
+  m = text.match(/^(\d+)p$/);
+  if (m) return `${m[1]} players`;
+  return text.toUpperCase();
+}
+
+/**
+ * A result as its players read it: the engines write "Seat 1 won"; the match's seats give
+ * the names ("Ann won"). Filled in when the match's seats arrive.
+ */
+function resultCell(match) {
+  const cell = h('td', { 'data-testid': 'profile-result' }, match.result ? match.result.summary : '');
+  if (match.result && /\b[Ss]eat \d/.test(match.result.summary || '')) {
+    api.getMatch(match.match_id).then((info) => {
+      const text = namedSeats(match.result.summary, (seat) => nameOfSeat(info.seats, seat, { capital: true }));
+      cell.textContent = text.charAt(0).toUpperCase() + text.slice(1);
+    }).catch(() => {});
+  }
+  return cell;
 }
 
 /** Career lines worth a column, per kind of game. */
@@ -118,7 +148,7 @@ export function showProfile(root, playerId) {
     return h('tr', { 'data-match-id': match.match_id },
       h('td', {}, gameName(match.game)),
       h('td', {}, placing),
-      h('td', {}, match.result ? match.result.summary : ''),
+      resultCell(match),
       h('td', { class: 'num' }, change),
       h('td', {}, when),
       h('td', {}, match.status === 'finished'

@@ -10,6 +10,7 @@ import { h, mount, pick } from './dom.js';
 import { api } from './api.js';
 import { GAMES, MODULES } from './catalog.js';
 import { scorecardNode, inningsTotal } from './scorecard.js';
+import { count, nameOfSeat, namedSeats as namedSeatsIn } from './words.js';
 
 const AUTOPLAY_MS = 900;
 
@@ -143,11 +144,7 @@ export function showReplay(root, { matchId, ball }) {
     els.play.setAttribute('aria-label', 'Play');
   }
 
-  const seatName = (seat) => {
-    const entry = info && asArray(info.seats)[seat];
-    if (entry && entry.bot) return 'the bot';
-    return (entry && entry.name) || `Seat ${seat}`;
-  };
+  const seatName = (seat) => nameOfSeat(info && info.seats, seat);
 
   function go(index) {
     if (steps.length === 0) return;
@@ -181,7 +178,7 @@ export function showReplay(root, { matchId, ball }) {
     mount(els.score, seats.length === 0
       ? h('p', { class: 'muted' }, 'No over resolved yet.')
       : seats.map(([seat, line]) => h('div', { class: 'score-line' },
-          h('span', {}, seatName(Number(seat))), h('strong', {}, `${line.runs} runs, ${line.wickets} wickets`))));
+          h('span', {}, seatName(Number(seat))), h('strong', {}, `${count(line.runs, 'run')}, ${count(line.wickets, 'wicket')}`))));
   }
 
   async function load() {
@@ -233,10 +230,7 @@ export function showReplay(root, { matchId, ball }) {
 
 /** Engines say "Seat 1 won"; a reader wants the name. */
 function namedSeats(text, seatName) {
-  const named = String(text || '').replace(/\b[Ss]eat (\d+)/g, (whole, n) => {
-    const name = seatName(Number(n));
-    return name === `Seat ${n}` ? whole : name;
-  });
+  const named = namedSeatsIn(text, seatName);
   return named.charAt(0).toUpperCase() + named.slice(1);
 }
 

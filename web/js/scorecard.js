@@ -5,7 +5,7 @@
 import { h } from './dom.js';
 
 /** `card` is the scorecard's `card`; `seatName(seat)` names a seat. */
-export function scorecardNode(card, seatName = (seat) => `Seat ${seat}`) {
+export function scorecardNode(card, seatName = (seat) => `player ${Number(seat) + 1}`) {
   if (!card) return h('p', { class: 'muted' }, 'No scorecard for this game.');
   if (card.kind === 'cricket') {
     // A match can end (a forfeit) before its first innings opens: say so, not a blank.
@@ -50,7 +50,7 @@ function inningsNode(innings, seatName) {
 function pointsNode(table, seatName) {
   return h('div', { class: 'table-scroll', 'data-testid': 'scorecard' }, h('table', { class: 'card-table' },
     h('caption', {}, 'Points'),
-    h('thead', {}, h('tr', {}, ['Place', 'Seat', 'Runs', 'Wickets', 'Championship', 'Unused Xp', 'Total'].map((text) => h('th', { scope: 'col' }, text)))),
+    h('thead', {}, h('tr', {}, ['Place', 'Player', 'Runs', 'Wickets', 'Championship', 'Unused Xp', 'Total'].map((text) => h('th', { scope: 'col' }, text)))),
     h('tbody', {}, [...table]
       .sort((a, b) => (a.placing ?? 99) - (b.placing ?? 99))
       .map((row) => h('tr', { class: row.eliminated ? 'muted' : '' },

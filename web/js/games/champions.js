@@ -7,6 +7,7 @@
 
 import { h, label, summary } from '../dom.js';
 import { diceRow, panel } from '../ui.js';
+import { count, does } from '../words.js';
 
 const FACE_TEXT = { one: '1', two: '2', four: '4', six: '6', xp: 'Xp', defence: 'Def', wicket: 'W', wide: 'Wd', dot: '•', save: 'Save' };
 
@@ -17,8 +18,10 @@ function facesRow(faces, kind, opts = {}) {
 }
 
 function playerName(ctx, seat) {
-  return ctx.seatName ? ctx.seatName(seat) : `seat ${seat}`;
+  return ctx.seatName ? ctx.seatName(seat) : `player ${Number(seat) + 1}`;
 }
+
+const capital = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 function scoreboard(view, ctx) {
   const over = view.over;
@@ -27,13 +30,13 @@ function scoreboard(view, ctx) {
     const points = (view.points || [])[i] || {};
     const order = (view.order || []).indexOf(p.seat);
     return h('tr', { class: [p.seat === ctx.seat && 'me', p.eliminated && 'out', p.seat === active && 'active'], 'data-seat': String(p.seat) },
-      h('td', {}, playerName(ctx, p.seat), order >= 0 ? h('small', { class: 'muted' }, ` #${order + 1}`) : null),
+      h('td', {}, capital(playerName(ctx, p.seat)), order >= 0 ? h('small', { class: 'muted' }, ` #${order + 1}`) : null),
       h('td', {}, String(p.runs)),
       h('td', {}, `${p.wickets_lost}/${view.rules ? view.rules.elimination_wickets : 10}`),
       h('td', {}, String(p.wickets_taken)),
       h('td', {}, String(p.xp)),
       h('td', {}, (p.cards || []).map((c) => c.name).join(', ') || '-'),
-      h('td', {}, h('strong', {}, String(points.total ?? '-')), points.championship ? h('small', { class: 'muted' }, ` (${points.championship} cards)`) : null),
+      h('td', {}, h('strong', {}, String(points.total ?? '-')), points.championship ? h('small', { class: 'muted' }, ` (${count(points.championship, 'card')})`) : null),
     );
   });
   return h('table', { class: 'seats', 'data-testid': 'champions-scoreboard' },
@@ -61,8 +64,8 @@ function preview(view, over) {
   const { runs, defence, wickets, bowled, batted } = overScore(view.rules && view.rules.run_sets, over);
   if (!batted) return null;
   return h('p', { class: 'muted', 'data-testid': 'over-preview' },
-    `As the dice stand (before card powers): ${runs} run${runs === 1 ? '' : 's'}, ${defence} Defence`,
-    bowled ? `, ${wickets} wicket${wickets === 1 ? '' : 's'}` : '', '.');
+    `As the dice stand (before card powers): ${count(runs, 'run')}, ${defence} Defence`,
+    bowled ? `, ${count(wickets, 'wicket')}` : '', '.');
 }
 
 function overPanel(view, ctx) {
@@ -87,8 +90,8 @@ function lastOver(view, ctx) {
   if (!last) return h('p', { class: 'muted' }, 'No over finished yet.');
   const r = last.result || {};
   return h('div', { 'data-testid': 'last-over' },
-    h('p', {}, `Round ${last.round}: ${playerName(ctx, last.batsman)} scored `, h('strong', {}, `${r.runs ?? 0} runs`),
-      `, lost ${r.wickets ?? 0} wicket${r.wickets === 1 ? '' : 's'}`,
+    h('p', {}, `Round ${last.round}: ${capital(playerName(ctx, last.batsman))} scored `, h('strong', {}, count(r.runs ?? 0, 'run')),
+      `, lost ${count(r.wickets ?? 0, 'wicket')}`,
       last.bowler !== null && last.bowler !== undefined ? ` against ${playerName(ctx, last.bowler)}` : '', '.'),
     h('p', { class: 'muted' }, `Dice runs ${r.dice_runs ?? 0}, wides ${r.wides ?? 0}, saved ${r.saved ?? 0}, bonus ${r.bonus_runs ?? 0}; Xp: batsman +${r.batsman_xp ?? 0}, bowler +${r.bowler_xp ?? 0}.`),
     facesRow(last.batting_faces, 'batting'),
@@ -118,9 +121,8 @@ function board(view, ctx) {
     h('div', { class: 'panel' },
       h('h3', {}, `Round ${view.round} of ${view.rules ? view.rules.rounds : 5}`),
       scoreboard(view, ctx)),
-    panel('The over', overPanel(view, ctx)),
     panel('Last over', lastOver(view, ctx)),
-    panel(`Xp market (${view.draw_pile_size ?? '?'} cards in the pile)`, h('div', { class: 'market', 'data-testid': 'market' },
+    panel(`Xp market (${view.draw_pile_size === undefined ? '?' : count(view.draw_pile_size, 'card')} in the pile)`, h('div', { class: 'market', 'data-testid': 'market' },
       (view.market || []).map((card) => xpCard(card, {
         buyable: affordable.has(card.id),
         busy: ctx.busy,
@@ -131,6 +133,46 @@ function board(view, ctx) {
         `${c.card.name} +${c.card.points}`, c.holders && c.holders.length ? ` · ${c.holders.map((s) => playerName(ctx, s)).join(', ')}` : '')))),
   );
 }
+
+/** The standings in one line: "Round 2 of 5 · You 12 (7 pts) · the bot 9 (8 pts)". */
+function headline(view, ctx) {
+  const points = view.points || [];
+  return h('div', { class: 'headline' },
+    h('span', { class: 'headline-team' }, `Round ${view.round} of ${view.rules ? view.rules.rounds : 5}`),
+    h('span', { class: 'headline-seats', 'data-testid': 'headline-score' }, (view.players || []).map((p, i) =>
+      h('span', { class: ['headline-seat', p.seat === ctx.seat && !ctx.spectate && 'me', p.eliminated && 'out'] },
+        `${capital(playerName(ctx, p.seat))} `, h('strong', {}, String(p.runs)), `/${p.wickets_lost}`,
+        h('small', { class: 'muted' }, ` ${count((points[i] || {}).total ?? 0, 'pt')}`)))));
+}
+
+/** The over in play, both sets of dice, beside the question. */
+function dicePanel(view, ctx) {
+  if (!view.over) return null;
+  return h('section', { class: 'panel compact' }, h('h3', {}, 'The over'), overPanel(view, ctx));
+}
+
+/** The banner after each over (Champions has no balls): runs, wickets and the final dice. */
+const ball = {
+  ends: (event) => event.type === 'over_resolved',
+  outcome(end, events, ctx) {
+    const r = end.result || {};
+    const who = (seat) => capital(playerName(ctx, seat));
+    const finals = {};
+    for (const e of events) if (e.type === 'turn_ended' || e.type === 'dice_rolled') finals[e.seat] = e.faces;
+    const dice = [];
+    // The label on the first die of each set only: "Bat 1 2 Xp …  Bowl W • …".
+    (finals[end.batsman] || []).forEach((face, i) => dice.push({ name: i ? '' : 'Bat', value: faceText(face), kind: 'batting' }));
+    if (end.bowler !== null && end.bowler !== undefined) (finals[end.bowler] || []).forEach((face, i) => dice.push({ name: i ? '' : 'Bowl', value: faceText(face), kind: 'bowling' }));
+    const kind = r.wickets ? 'out' : r.runs >= 6 ? 'six' : r.runs >= 4 ? 'four' : r.runs ? 'runs' : 'dot';
+    const text = `${who(end.batsman)}: ${count(r.runs || 0, 'run')}${r.wickets ? `, ${count(r.wickets, 'wicket')}` : ''}`;
+    const bits = [];
+    if (end.bowler !== null && end.bowler !== undefined) bits.push(`bowled by ${playerName(ctx, end.bowler)}`);
+    if (r.wides) bits.push(count(r.wides, 'wide'));
+    if (r.saved) bits.push(`${count(r.saved, 'run')} saved`);
+    if (r.bonus_runs) bits.push(`${count(r.bonus_runs, 'bonus run')}`);
+    return { kind, text, detail: bits.join(' · '), dice, label: 'Last over' };
+  },
+};
 
 /** The re-roll selection survives redraws of the same roll, and resets on a new roll. */
 function selection(ctx, ask) {
@@ -170,7 +212,7 @@ function diceDecision(ask, ctx) {
     ctx.send({ type: 'stop', powers: uses });
   };
   return h('div', {},
-    h('p', {}, `You are ${ask.role}. ${ask.rolls_left} re-roll${ask.rolls_left === 1 ? '' : 's'} left. Click the dice to re-roll (dashed) or keep (green).`),
+    h('p', {}, `You are ${ask.role}. ${count(ask.rolls_left, 're-roll')} left. Click the dice to re-roll (dashed) or keep (green).`),
     h('div', { 'data-testid': 'my-dice' }, diceRow(ask.faces.map(faceText), { kind, held, onToggle: ask.rolls_left > 0 ? toggle : undefined })),
     powers.length ? h('div', { class: 'powers' }, h('h4', {}, 'Card powers when you stop'), powers) : null,
     h('div', { class: 'buttons' },
@@ -215,15 +257,15 @@ function describe(event, ctx) {
   switch (event.type) {
     case 'deck_shuffled': return `The Xp cards are shuffled; ${event.market.length} go to the market.`;
     case 'round_started': return `Round ${event.round} begins. Order: ${event.order.map(who).join(', ')}.`;
-    case 'over_started': return `${who(event.batsman)} bats, ${event.bowler === null ? 'no bowler' : who(event.bowler) + ' bowls'}.`;
-    case 'dice_rolled': return `${who(event.seat)} rolls (${event.role}, roll ${event.roll}): ${event.faces.map(faceText).join(' ')}`;
-    case 'turn_ended': return `${who(event.seat)} stops with ${event.faces.map(faceText).join(' ')}${event.powers.length ? ` using ${event.powers.map((p) => label(p.card)).join(', ')}` : ''}.`;
-    case 'over_resolved': return `Over: ${who(event.batsman)} +${event.result.runs} runs, ${event.result.wickets} wicket${event.result.wickets === 1 ? '' : 's'}.`;
-    case 'championship_won': return `${who(event.seat)} wins the championship card ${label(event.card)}!`;
-    case 'player_eliminated': return `${who(event.seat)} is all out and eliminated.`;
+    case 'over_started': return `${does(who(event.batsman), 'bats', 'bat')}, ${event.bowler === null ? 'no bowler' : does(who(event.bowler), 'bowls', 'bowl')}.`;
+    case 'dice_rolled': return `${does(who(event.seat), 'rolls', 'roll')} (${event.role}, roll ${event.roll}): ${event.faces.map(faceText).join(' ')}`;
+    case 'turn_ended': return `${does(who(event.seat), 'stops', 'stop')} with ${event.faces.map(faceText).join(' ')}${event.powers.length ? ` using ${event.powers.map((p) => label(p.card)).join(', ')}` : ''}.`;
+    case 'over_resolved': return `Over: ${who(event.batsman)} +${count(event.result.runs, 'run')}, ${count(event.result.wickets, 'wicket')}.`;
+    case 'championship_won': return `${does(who(event.seat), 'wins', 'win')} the championship card ${label(event.card)}!`;
+    case 'player_eliminated': return `${does(who(event.seat), 'is', 'are')} all out and eliminated.`;
     case 'buy_turn': return null;
-    case 'card_bought': return `${who(event.seat)} buys ${label(event.card)} for ${event.cost} Xp.`;
-    case 'passed': return `${who(event.seat)} passes at the market.`;
+    case 'card_bought': return `${does(who(event.seat), 'buys', 'buy')} ${label(event.card)} for ${event.cost} Xp.`;
+    case 'passed': return `${does(who(event.seat), 'passes', 'pass')} at the market.`;
     case 'match_ended': return `Match over: ${event.summary}`;
     default: return summary(event);
   }
@@ -259,6 +301,6 @@ const replay = {
 };
 
 /** The live list's format label: "3 players". */
-const describeOptions = (options) => `${Number(options && options.players) || 2} players`;
+const describeOptions = (options) => count(Number(options && options.players) || 2, 'player');
 
-export default { board, decision, describe, help, optionFields, replay, describeOptions };
+export default { board, decision, describe, help, optionFields, replay, describeOptions, headline, dicePanel, ball };

@@ -10,6 +10,7 @@ import { h, label, pick, summary } from '../dom.js';
 import { stat, rolledDie, panel } from '../ui.js';
 import { fieldPicture, readField, ZONE_SHOTS, fieldProblems, maskFromSpots } from './field.js';
 import { CTG_DATA } from './ctg-data.js';
+import { count } from '../words.js';
 
 const ADVANTAGE = [-1, 0, 1, 2, 3];
 const NONE = 255;
@@ -187,7 +188,7 @@ function board(view, ctx) {
   const chosenZone = ctx.ui.zone ?? (m.ball && m.ball.shot ? m.ball.shot.zone : undefined);
   const score = m.score;
   const runs = score.runs ?? 0;
-  const teamName = (side) => (m.squads[side] && m.squads[side].name) || `Seat ${side}`;
+  const teamName = (side) => (m.squads[side] && m.squads[side].name) || ctx.seatName(side);
   const scoreboard = h('div', { class: 'panel', 'data-testid': 'scoreboard' },
     h('h3', {}, m.started ? `Innings ${m.innings} · ${teamName(m.batting)} batting${m.side ? ` · you are ${m.side}` : ''}` : 'Before the first ball: squads and toss'),
     h('div', { class: 'scoreline', 'data-testid': 'score' }, `${runs}/${score.wickets ?? 0}`, h('small', {}, ` after ${oversText(score.balls)} of ${m.overs} overs`)),
@@ -223,13 +224,121 @@ function board(view, ctx) {
       panel('Advantage', advantageMeter(m.advantage)),
       panel('At the crease', [h('div', { class: 'batters' }, batterCard(m.striker, true), batterCard(m.nonStriker, false)), bowlerLine]),
       panel('This over', overStrip(m)),
-      panel('This ball', ballPanel(m)),
       handPanel,
       panel("Batting side's skill cards and DRS", skillsPanel(m)),
       scorecardPanel(m, ctx),
     ),
   );
 }
+
+// ---------------------------------------------------------------- the top of the screen
+
+/** A team's name ("Harbour Gulls"): the squads are in the view once they are picked. */
+function teamName(view, seat) {
+  const squad = arr(view && view.squads)[seat];
+  return squad && squad.name ? squad.name : null;
+}
+
+/** The score in one line: "Harbour Gulls 34/2 (4.3 of 10 ov) · need 40 off 33". */
+function headline(view, ctx) {
+  const m = model(view, ctx.spectate ? null : ctx.seat);
+  if (!m.started) return h('div', { class: 'headline' }, h('strong', {}, 'Before the first ball'), h('span', { class: 'muted' }, ' squads and toss'));
+  const score = m.score;
+  const runs = score.runs ?? 0;
+  const name = teamName(view, m.batting) || ctx.seatName(m.batting);
+  const ballsLeft = m.overs * 6 - (score.balls ?? 0);
+  const chase = m.innings === 2 && m.target
+    ? `need ${count(Math.max(0, m.target - runs), 'run')} off ${count(ballsLeft, 'ball')}`
+    : null;
+  return h('div', { class: 'headline' },
+    h('span', { class: 'headline-team' }, name, m.side ? h('small', { class: 'muted' }, m.side === 'batting' ? ' (you bat)' : ' (you bowl)') : null),
+    h('strong', { class: 'headline-score', 'data-testid': 'headline-score' }, `${runs}/${score.wickets ?? 0}`),
+    h('span', { class: 'muted' }, `${oversText(score.balls)} of ${m.overs} ov`),
+    chase ? h('span', { class: 'headline-chase' }, chase) : null,
+    m.ball && m.ball.free_hit ? h('span', { class: 'pill a' }, 'free hit') : null,
+    m.powerPlayNow ? h('span', { class: 'pill d' }, 'power play') : null);
+}
+
+/** This ball's dice and cards as they stand, beside the question. */
+function dicePanel(view, ctx) {
+  const m = model(view, ctx.spectate ? null : ctx.seat);
+  if (!m.started) return null;
+  return h('section', { class: 'panel compact' }, h('h3', {}, 'This ball'), ballPanel(m),
+    m.advantage !== null && m.advantage !== undefined ? h('p', { class: 'small' }, `Advantage ${m.advantage > 0 ? '+' : ''}${m.advantage}`) : null);
+}
+
+const CATCH_ROLLS = new Set(['catch', 'slip_catch']);
+
+/**
+ * The ball banner: what a ball was (OUT, FOUR, SIX, runs, a dropped catch, a no-ball) and
+ * the dice that decided it, from the events of the ball (`events` ends with `ball_ended`).
+ */
+const ball = {
+  ends: (event) => event.type === 'ball_ended',
+  outcome(end, events, ctx = {}) {
+    const b = end.ball || {};
+    // The over's deck is the bowler's, who bowls the whole over: the view at the ball's end.
+    const deck = ctx.view ? CTG_DATA.over_decks[model(ctx.view, null).bowlType] : null;
+    const dice = [];
+    let bat = null;
+    let reveal = null;
+    let dropped = false;
+    let reviewed = null;
+    for (const e of events) {
+      switch (e.type) {
+        case 'revealed': reveal = e; break;
+        case 'delivered':
+          dice.push({ name: 'Bowler', value: e.bowl, sides: e.bowl_sides, kind: 'bowling' });
+          bat = { name: 'Batter', value: e.bat, sides: e.bat_sides, kind: 'batting' };
+          dice.push(bat);
+          break;
+        case 'to_hit_rerolled': if (bat) bat.value = e.bat; break;
+        case 'roll':
+          dice.push({ name: label(e.roll_for), value: e.face, sides: e.sides });
+          if (CATCH_ROLLS.has(e.roll_for)) dropped = true;
+          break;
+        case 'distance': dice.push({ name: 'Distance', value: e.distance }); break;
+        case 'bounce': dice.push({ name: 'Bounce', value: e.face }); break;
+        case 'reviewed': reviewed = e; break;
+        case 'over_card_revealed':
+          // An express ball is decided by the over card's number, not by dice.
+          if (b.express) dice.push({ name: 'Over card', value: deck ? deck.express_values[e.card] : `#${e.card}` });
+          break;
+        default:
+      }
+    }
+    const runs = b.runs || 0;
+    const extras = b.extras || 0;
+    const bits = [];
+    let kind;
+    let text;
+    if (b.wicket) {
+      kind = 'out';
+      text = `OUT! ${label(b.wicket)}`;
+      if (runs) bits.push(`${count(runs, 'run')} before it`);
+    } else if (b.boundary === 6) {
+      kind = 'six';
+      text = 'SIX!';
+    } else if (b.boundary === 4) {
+      kind = 'four';
+      text = 'FOUR!';
+    } else if (dropped) {
+      kind = 'dropped';
+      text = `Dropped! ${runs ? count(runs, 'run') : 'no run'}`;
+    } else {
+      kind = runs ? 'runs' : 'dot';
+      text = runs ? count(runs, 'run') : 'Dot ball';
+    }
+    if (extras) {
+      bits.push(`no-ball: ${count(extras, 'extra')}`);
+      if (kind === 'dot' || kind === 'runs') kind = 'extras';
+    }
+    if (b.express) bits.push('express ball (over card)');
+    if (reviewed) bits.push(`DRS ${reviewed.face}: ${reviewed.overturned ? 'overturned' : 'decision stands'}`);
+    if (reveal) bits.push(`zone ${reveal.shot.zone} (${label(reveal.shot.attitude).toLowerCase()}), Advantage ${reveal.advantage > 0 ? '+' : ''}${reveal.advantage}`);
+    return { kind, text, detail: bits.join(' · '), dice, label: 'Last ball' };
+  },
+};
 
 // ---------------------------------------------------------------- decisions
 
@@ -528,12 +637,17 @@ function describe(event, ctx) {
     const p = arr(m.squads[side] && m.squads[side].players)[i];
     return p ? p.name : `#${i}`;
   };
+  // A side by its team's name and who plays it: "Harbour Gulls (you)".
+  const side = (seat) => {
+    const team = teamName(view, seat);
+    return team ? `${team} (${ctx.seatName(seat)})` : ctx.seatName(seat);
+  };
   switch (event.type) {
-    case 'squad_chosen': return `${ctx.seatName(event.seat)} picked their eleven.`;
+    case 'squad_chosen': return `${ctx.seatName(event.seat)} picked ${ctx.seatName(event.seat) === 'you' ? 'your' : 'their'} eleven.`;
     case 'squads_revealed': return 'Both elevens are revealed.';
     case 'pitch_drawn': return `Pitch card: ${CTG_DATA.pitch_cards[event.card] || event.card}.`;
     case 'toss_won': return `${ctx.seatName(event.seat)} won the toss.`;
-    case 'innings_started': return `Innings ${event.innings + 1}: ${ctx.seatName(event.batting)} to bat.`;
+    case 'innings_started': return `Innings ${event.innings + 1}: ${side(event.batting)} to bat.`;
     case 'bowler_chosen': return `${name(m.fielding, event.bowler)} to bowl.`;
     case 'batter_in': return `${name(m.batting, event.batter)} walks in (${label(event.attitude)}).`;
     case 'power_play': return event.called ? 'POWER PLAY called!' : null;
@@ -563,14 +677,14 @@ function describe(event, ctx) {
     case 'reviewed': return `DRS: ${event.face}, ${event.overturned ? 'OVERTURNED, not out!' : 'decision stands.'}`;
     case 'ball_ended': {
       const b = event.ball;
-      if (b.wicket) return `WICKET! ${label(b.wicket)}.${b.runs ? ` ${b.runs} run${b.runs === 1 ? '' : 's'}.` : ''}`;
+      if (b.wicket) return `WICKET! ${label(b.wicket)}.${b.runs ? ` ${count(b.runs, 'run')}.` : ''}`;
       if (b.boundary) return `${b.boundary === 6 ? 'SIX!' : 'FOUR!'}`;
       const extra = b.extras ? ` +${b.extras} no-ball` : '';
-      return `${b.express ? 'Express: ' : ''}${b.runs ? `${b.runs} run${b.runs === 1 ? '' : 's'}` : 'dot ball'}${extra}.`;
+      return `${b.express ? 'Express: ' : ''}${b.runs ? count(b.runs, 'run') : 'dot ball'}${extra}.`;
     }
     case 'over_ended': return 'End of the over.';
     case 'innings_ended': return `Innings ${event.innings + 1} closes at ${event.runs}/${event.wickets}.`;
-    case 'match_ended': return event.winner === null ? 'Match over: a tie!' : `Match over: ${ctx.seatName(event.winner)} won.`;
+    case 'match_ended': return event.winner === null ? 'Match over: a tie!' : `Match over: ${side(event.winner)} won.`;
     case 'await': return null;
     default: return summary(event);
   }
@@ -608,4 +722,4 @@ const replay = {
 /** The live list's format label: "T10". */
 const describeOptions = (options) => String((options && options.format) || 't10').toUpperCase();
 
-export default { board, decision, describe, help, optionFields, replay, describeOptions };
+export default { board, decision, describe, help, optionFields, replay, describeOptions, headline, dicePanel, ball, teamName };

@@ -7,6 +7,7 @@
 
 import { h, label, summary } from '../dom.js';
 import { stat, panel } from '../ui.js';
+import { count } from '../words.js';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQ';
 const RESPECT = new Set(['good_length', 'yorker', 'bouncer', 'googly']);
@@ -105,7 +106,7 @@ function indicator(view) {
     h('div', { class: ['spinner-dial', delivery && !RESPECT.has(delivery) && 'loose'] }, delivery ? label(delivery) : '—'),
     h('div', {},
       delivery ? h('p', {}, RESPECT.has(delivery) ? 'A delivery to respect.' : 'A loose delivery: attack it!') : h('p', { class: 'muted' }, 'The indicator spins when the ball is bowled.'),
-      over ? h('p', { class: 'muted' }, `Over ${over.number + 1}: ${label(over.style)}, line ${label(over.line)}${over.line_good === false ? ' (strays)' : over.line_good ? ' (good)' : ''}; ${over.legal_balls} balls, ${over.runs} runs.`) : null,
+      over ? h('p', { class: 'muted' }, `Over ${over.number + 1}: ${label(over.style)}, line ${label(over.line)}${over.line_good === false ? ' (strays)' : over.line_good ? ' (good)' : ''}; ${count(over.legal_balls, 'ball')}, ${count(over.runs, 'run')}.`) : null,
       view.wild_card ? h('p', {}, `Wild card face up: card ${view.wild_card.id} (window ${view.wild_card.window}).`) : null));
 }
 
@@ -130,7 +131,7 @@ function readingText(r) {
     case 'bowled': return 'bowled';
     case 'lbw': return 'L.B.W.';
     case 'run_out': return `run out (fielder at ${zone})`;
-    case 'byes': return `${r.runs} bye${r.runs === 1 ? '' : 's'}`;
+    case 'byes': return count(r.runs, 'bye');
     case 'played_and_missed': return 'played and missed';
     case 'overthrows': return `overthrows to ${zone} (${r.occupied ? 'occupied' : 'empty'})`;
     case 'no_score': return '★ no score';
@@ -149,10 +150,82 @@ function ballText(ball) {
   const bits = [];
   if (ball.reading) bits.push(readingText(ball.reading));
   const runs = ball.bat_runs + ball.byes;
-  bits.push(runs ? `${runs} run${runs === 1 ? '' : 's'}` : 'no run');
-  if (ball.extras) bits.push(`${ball.extras} extra${ball.extras === 1 ? '' : 's'}`);
+  bits.push(runs ? count(runs, 'run') : 'no run');
+  if (ball.extras) bits.push(count(ball.extras, 'extra'));
   return bits.join(' · ');
 }
+
+const oversOf = (balls) => `${Math.floor((balls || 0) / 6)}.${(balls || 0) % 6}`;
+
+/** The score in one line: "Ann 34/2 (4.3 of 20 ov) · need 40 off 93". */
+function headline(view, ctx) {
+  const list = innings(view);
+  const current = list[list.length - 1];
+  if (!current) return h('div', { class: 'headline' }, h('strong', {}, 'Before the toss'));
+  const overs = view.options ? view.options.overs : 20;
+  const ballsLeft = overs * 6 - (current.legal_balls || 0);
+  const name = ctx.seatName(current.batting);
+  return h('div', { class: 'headline' },
+    h('span', { class: 'headline-team' }, `${name.charAt(0).toUpperCase()}${name.slice(1)} batting`),
+    h('strong', { class: 'headline-score', 'data-testid': 'headline-score' }, `${current.runs}/${current.wickets}`),
+    h('span', { class: 'muted' }, `${oversOf(current.legal_balls)} of ${overs} ov`),
+    view.target ? h('span', { class: 'headline-chase' }, `need ${count(Math.max(0, view.target - current.runs), 'run')} off ${count(ballsLeft, 'ball')}`) : null);
+}
+
+/** The delivery the indicator spun and the card dealt for the last ball, beside the question. */
+function dicePanel(view) {
+  const delivery = view.delivery || (view.last_ball && view.last_ball.delivery);
+  const card = view.last_card;
+  if (!delivery && !card) return null;
+  return h('section', { class: 'panel compact', 'data-testid': 'wz-this-ball' }, h('h3', {}, 'This ball'),
+    h('div', { class: 'dice-row' },
+      delivery ? h('span', { class: 'rolled', title: 'The bowling indicator' }, h('span', { class: 'rolled-name' }, 'Indicator'),
+        h('span', { class: ['die', 'small', 'wide-face', !RESPECT.has(delivery) && 'loose'] }, label(delivery))) : null,
+      card ? h('span', { class: 'rolled', title: `Result card ${card.id}` }, h('span', { class: 'rolled-name' }, card.kind === 'catch' ? 'Last card (CATCH)' : 'Last card'),
+        h('span', { class: 'die small' }, String(card.id))) : null),
+    view.delivery ? h('p', { class: 'small' }, RESPECT.has(view.delivery) ? 'A delivery to respect.' : 'A loose delivery: attack it!') : null);
+}
+
+/** The ball banner from `ball_completed`: OUT and how, FOUR, SIX, runs, a dropped catch, extras. */
+const ball = {
+  ends: (event) => event.type === 'ball_completed',
+  outcome(end) {
+    const b = end.ball || {};
+    const reading = b.reading || {};
+    const runs = (b.bat_runs || 0) + (b.byes || 0);
+    const dice = [];
+    if (b.delivery) dice.push({ name: 'Indicator', value: label(b.delivery) });
+    if (b.card !== undefined && b.card !== null) dice.push({ name: 'Card', value: b.card });
+    if (b.catch) b.catch.spins.forEach((notOut, i) => dice.push({ name: `Catch spin ${i + 1}`, value: notOut ? 'safe' : 'out', kind: notOut ? 'batting' : 'bowling' }));
+    const bits = [];
+    if (b.stroke) bits.push(label(b.stroke));
+    if (reading.kind) bits.push(readingText(reading));
+    let kind;
+    let text;
+    if (b.dismissal) {
+      const how = typeof b.dismissal.how === 'string' ? b.dismissal.how : b.dismissal.how.kind || Object.keys(b.dismissal.how)[0];
+      kind = 'out';
+      text = `OUT! ${label(how)}`;
+    } else if (reading.kind === 'six') {
+      kind = 'six';
+      text = 'SIX!';
+    } else if (reading.kind === 'four') {
+      kind = 'four';
+      text = 'FOUR!';
+    } else if (b.catch) {
+      kind = 'dropped';
+      text = `Dropped! ${runs ? count(runs, 'run') : 'no run'}`;
+    } else {
+      kind = runs ? 'runs' : 'dot';
+      text = runs ? count(runs, 'run') : 'No run';
+    }
+    if (b.extras) {
+      bits.push(count(b.extras, 'extra'));
+      if (kind === 'dot' || kind === 'runs') kind = 'extras';
+    }
+    return { kind, text, detail: bits.join(' · '), dice, label: 'Last ball' };
+  },
+};
 
 function board(view, ctx) {
   const ask = view.ask;
@@ -254,7 +327,7 @@ function describe(event, ctx) {
     case 'delivered': return `Indicator: ${label(event.delivery)}.`;
     case 'card_dealt': return null;
     case 'ball_completed': return `${event.ball.stroke ? label(event.ball.stroke) + ': ' : ''}${ballText(event.ball)}`;
-    case 'over_completed': return `End of over ${event.number + 1}: ${event.runs} runs.`;
+    case 'over_completed': return `End of over ${event.number + 1}: ${count(event.runs, 'run')}.`;
     case 'innings_closed': return `Innings ${event.number} closed at ${event.runs}/${event.wickets}. Merit: ${event.merit}.`;
     case 'match_finished': return `Match over: ${event.outcome.summary}`;
     default: return summary(event);
@@ -273,7 +346,8 @@ const help = [
 /** The lobby's fields for Wicketz's options. */
 function optionFields({ field, select, number }) {
   return [
-    field('overs', number('overs', 20, 1, 50), 'per innings'),
+    // The engine takes 1 to 100 overs (rules::wicketz MAX_OVERS).
+    field('overs', number('overs', 20, 1, 100), 'per innings (1 to 100)'),
     field('innings_per_side', select('innings_per_side', [['1', 'One innings each'], ['2', 'Two innings each']], '1')),
     field('bowling_variations', select('bowling_variations', [['false', 'Off'], ['true', 'On: the bowler declares a line']], 'false'), 'advanced'),
     field('wild_card', select('wild_card', [['false', 'Off'], ['true', 'On: wild card after a quiet over']], 'false'), 'advanced'),
@@ -297,7 +371,7 @@ function describeOptions(options = {}) {
   const o = options || {};
   const overs = Number(o.overs) || 20;
   const innings = Number(o.innings_per_side) === 2 ? ', two innings each' : '';
-  return `${overs} over${overs === 1 ? '' : 's'} a side${innings}`;
+  return `${count(overs, 'over')} a side${innings}`;
 }
 
-export default { board, decision, describe, help, optionFields, replay, describeOptions };
+export default { board, decision, describe, help, optionFields, replay, describeOptions, headline, dicePanel, ball };

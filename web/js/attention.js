@@ -1,0 +1,92 @@
+// "Your turn" where a player looks when the tab is in the background: the tab's title and
+// favicon change while a decision waits, and, if the player turned it on, a browser
+// notification when the tab is hidden. Notifications are off by default; permission is
+// asked once, when the player turns them on.
+
+import { h } from './dom.js';
+
+const KEY = 'crease.notify';
+const FAVICON = '/favicon.svg';
+// The usual icon with a yellow dot: a decision waits.
+const FAVICON_TURN = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="15" fill="#2f6b3a"/><circle cx="16" cy="16" r="7" fill="#b22a2a"/><circle cx="25" cy="7" r="7" fill="#f3c24a" stroke="#fff" stroke-width="1.5"/></svg>')}`;
+
+let baseTitle = null;
+let waiting = false;
+
+function favicon(href) {
+  let link = document.querySelector('link[rel="icon"]');
+  if (!link) {
+    link = document.createElement('link');
+    link.rel = 'icon';
+    document.head.append(link);
+  }
+  link.type = 'image/svg+xml';
+  if (link.getAttribute('href') !== href) link.setAttribute('href', href);
+}
+
+/** Whether the player turned notifications on (and the browser still allows them). */
+export function notificationsOn() {
+  try {
+    return localStorage.getItem(KEY) === 'on' && typeof Notification !== 'undefined' && Notification.permission === 'granted';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Call on every redraw: `mine` is whether a decision waits for this browser. Changes the
+ * title and favicon, and notifies once per new decision while the tab is hidden.
+ */
+export function yourTurn(mine, { game = 'crease' } = {}) {
+  if (baseTitle === null) baseTitle = document.title.replace(/^● Your move · /, '');
+  if (mine) {
+    document.title = `● Your move · ${baseTitle}`;
+    document.documentElement.dataset.yourTurn = 'true';
+    favicon(FAVICON_TURN);
+    if (!waiting && document.hidden && notificationsOn()) {
+      try {
+        const note = new Notification('Your move', { body: `${game}: a decision waits for you.`, tag: 'crease-turn', icon: FAVICON });
+        note.onclick = () => { window.focus(); note.close(); };
+      } catch {
+        /* some browsers only notify from a service worker: the title still says it */
+      }
+    }
+  } else {
+    document.title = baseTitle;
+    delete document.documentElement.dataset.yourTurn;
+    favicon(FAVICON);
+  }
+  waiting = Boolean(mine);
+}
+
+/** The header's switch: off by default; turning it on asks the browser once. */
+export function notifyToggle() {
+  if (typeof Notification === 'undefined') return null;
+  let on = false;
+  try {
+    on = localStorage.getItem(KEY) === 'on';
+  } catch {
+    return null;
+  }
+  const denied = Notification.permission === 'denied';
+  const box = h('input', {
+    type: 'checkbox',
+    checked: on && !denied,
+    disabled: denied,
+    'data-testid': 'notify-toggle',
+    onchange: async (event) => {
+      const want = event.target.checked;
+      if (want && Notification.permission === 'default') {
+        const answer = await Notification.requestPermission().catch(() => 'denied');
+        if (answer !== 'granted') event.target.checked = false;
+      }
+      try {
+        localStorage.setItem(KEY, event.target.checked ? 'on' : 'off');
+      } catch {
+        /* storage refused: the switch lasts this page */
+      }
+    },
+  });
+  return h('label', { class: 'notify', title: denied ? 'Notifications are blocked for this site in the browser settings' : 'Notify me when it is my move and this tab is hidden' },
+    box, ' notify me');
+}
