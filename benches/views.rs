@@ -39,7 +39,7 @@ fn protocol_1(views: &[View]) -> usize {
         .iter()
         .enumerate()
         .map(|(seq, view)| {
-            Frame::update(seq as i64, view, &pending, Some(59_000))
+            Frame::update(seq as i64, view, &pending, Some(59_000), None)
                 .as_str()
                 .len()
         })
@@ -54,7 +54,7 @@ fn protocol_2(views: &[View]) -> usize {
         .enumerate()
         .map(|(seq, view)| {
             let patch = held.advance(view).expect("a patch");
-            Frame::step(seq as i64, &[], &patch, &pending, Some(59_000))
+            Frame::step(seq as i64, &[], &patch, &pending, Some(59_000), None)
                 .as_str()
                 .len()
         })

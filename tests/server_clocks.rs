@@ -33,6 +33,9 @@ async fn a_seat_whose_clock_runs_out_gets_the_default_move_logged_as_a_timeout()
     let (id, home, _away) = match_with_clocks(&app, 60, 600).await;
     let mut home_client = app.connect(&id, Some(&home), None).await;
     home_client.timeout = None;
+    // A spectator in protocol 2 hears of the timeout in its step.
+    let mut watcher = app.connect_with(&id, None, None, Some(2)).await;
+    watcher.timeout = None;
     let ServerMessage::Snapshot(snapshot) = home_client.recv().await else {
         panic!("snapshot first");
     };
@@ -48,14 +51,39 @@ async fn a_seat_whose_clock_runs_out_gets_the_default_move_logged_as_a_timeout()
     ));
     tokio::time::pause();
     let started = Instant::now();
-    // Away never moves: its clock plays pick 1 for it.
+    // Away never moves: its clock plays pick 1 for it. Every update before says nobody's
+    // clock ran out; the one with the reveal names away's seat.
     let reveal = loop {
-        if let ServerMessage::Event { event, .. } = home_client.recv().await
-            && event["type"] == "revealed"
-        {
-            break event;
+        match home_client.recv().await {
+            ServerMessage::Event { event, .. } if event["type"] == "revealed" => break event,
+            ServerMessage::Update(update) => assert_eq!(update.timed_out, None, "{update:?}"),
+            _ => {}
         }
     };
+    let timed_out = loop {
+        if let ServerMessage::Update(update) = home_client.recv().await {
+            break update.timed_out;
+        }
+    };
+    assert_eq!(
+        timed_out,
+        Some(crease::rules::Seat(1)),
+        "the update says whose clock ran out"
+    );
+    let stepped = loop {
+        match watcher.recv().await {
+            ServerMessage::Step(step) if step.events.iter().any(|(_, event)| event["type"] == "revealed") => {
+                break step.timed_out;
+            }
+            ServerMessage::Step(step) => assert_eq!(step.timed_out, None, "{step:?}"),
+            _ => {}
+        }
+    };
+    assert_eq!(
+        stepped,
+        Some(crease::rules::Seat(1)),
+        "and so does protocol 2's step"
+    );
     let waited = started.elapsed();
     // Real setup took a moment of the 60 s; the paused clock may overshoot while SQLite works.
     assert!(

@@ -45,6 +45,7 @@ impl Frame {
         view: &V,
         pending: &[Seat],
         deadline_ms: Option<u64>,
+        timed_out: Option<Seat>,
     ) -> Frame {
         #[derive(Serialize)]
         #[serde(tag = "type", rename = "update")]
@@ -53,12 +54,15 @@ impl Frame {
             view: &'a V,
             pending: &'a [Seat],
             deadline_ms: Option<u64>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            timed_out: Option<Seat>,
         }
         Frame::encode(&UpdateFrame {
             last_seq,
             view,
             pending,
             deadline_ms,
+            timed_out,
         })
     }
 
@@ -70,6 +74,7 @@ impl Frame {
         view: &serde_json::Value,
         pending: &[Seat],
         deadline_ms: Option<u64>,
+        timed_out: Option<Seat>,
     ) -> Frame {
         #[derive(Serialize)]
         #[serde(tag = "type", rename = "step")]
@@ -81,6 +86,8 @@ impl Frame {
             pending: &'a [Seat],
             #[serde(skip_serializing_if = "Option::is_none")]
             deadline_ms: Option<u64>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            timed_out: Option<Seat>,
         }
         Frame::encode(&StepFrame {
             last_seq,
@@ -88,6 +95,7 @@ impl Frame {
             view,
             pending,
             deadline_ms,
+            timed_out,
         })
     }
 
@@ -177,25 +185,26 @@ mod tests {
             })
         );
         let pending = vec![Seat(1)];
-        for deadline_ms in [None, Some(1500)] {
+        for (deadline_ms, timed_out) in [(None, None), (Some(1500), None), (None, Some(Seat(0)))] {
             let update = Update {
                 last_seq: 9,
                 view: event.clone(),
                 pending: pending.clone(),
                 deadline_ms,
+                timed_out,
             };
             assert_eq!(
-                Frame::update(9, &event, &pending, deadline_ms),
+                Frame::update(9, &event, &pending, deadline_ms, timed_out),
                 Frame::encode(&ServerMessage::Update(update))
             );
         }
         let view = json!({ "ball": { "card": 3 }, "ask": null });
         let first = Frame::step_event(10, &json!({ "type": "revealed", "shot": null, "card": 3 }));
         let second = Frame::step_event(12, &json!({ "type": "await" }));
-        for deadline_ms in [None, Some(1500)] {
+        for (deadline_ms, timed_out) in [(None, None), (Some(1500), None), (None, Some(Seat(1)))] {
             for events in [vec![], vec![&*first, &*second]] {
                 assert_eq!(
-                    Frame::step(12, &events, &view, &pending, deadline_ms),
+                    Frame::step(12, &events, &view, &pending, deadline_ms, timed_out),
                     Frame::encode(&ServerMessage::Step(super::super::Step {
                         last_seq: 12,
                         events: events
@@ -205,6 +214,7 @@ mod tests {
                         view: view.clone(),
                         pending: pending.clone(),
                         deadline_ms,
+                        timed_out,
                     }))
                 );
             }

@@ -44,11 +44,13 @@ pub fn backlog<E: Serialize, V: Serialize>(
         Protocol::V1 => events
             .iter()
             .map(|(seq, event)| Frame::event(*seq, event))
+            // A resume's closing update is history caught up, not a change made just now.
             .chain(std::iter::once(Frame::update(
                 last_seq,
                 view,
                 pending,
                 deadline_ms,
+                None,
             )))
             .collect(),
         Protocol::V2 => {
@@ -63,7 +65,7 @@ pub fn backlog<E: Serialize, V: Serialize>(
                     tracing::error!(%error, "a view could not be serialised");
                     Value::Object(Default::default())
                 });
-            vec![Frame::step(last_seq, &pairs, &patch, pending, deadline_ms)]
+            vec![Frame::step(last_seq, &pairs, &patch, pending, deadline_ms, None)]
         }
     }
 }

@@ -97,6 +97,10 @@ pub struct Update {
     pub view: Value,
     pub pending: Vec<Seat>,
     pub deadline_ms: Option<u64>,
+    /// The seat whose turn clock ran out: the server played that seat's default move in this
+    /// change (absent otherwise), so a client can say so where the player looks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_out: Option<Seat>,
 }
 
 /// Protocol 2's one frame per state change. Protocol 2 frames carry no `null` object
@@ -117,6 +121,9 @@ pub struct Step {
     /// Milliseconds left on this seat's turn clock, when it is asked to act.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline_ms: Option<u64>,
+    /// As in `update`: the seat whose turn clock ran out and was played for in this change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_out: Option<Seat>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]

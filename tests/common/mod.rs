@@ -521,6 +521,7 @@ impl Client {
                     view: self.view_now(),
                     pending: step.pending.clone(),
                     deadline_ms: step.deadline_ms,
+                    timed_out: step.timed_out,
                 })),
                 _ => None,
             });
@@ -543,6 +544,7 @@ impl Client {
                             view: held.clone(),
                             pending: step.pending,
                             deadline_ms: step.deadline_ms,
+                            timed_out: step.timed_out,
                         })
                     }
                     other => other,

@@ -43,7 +43,6 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     banner: null,
     bannerSeq: -1,
     notice: null,
-    pendingSince: {},
     notFound: false,
     waiting: false,
   };
@@ -95,7 +94,6 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
   async function send(command) {
     if (s.spectate) return false;
     s.busy = true;
-    s.sentSinceAsk = true;
     drawDecision();
     try {
       const ack = await conn.send(command);
@@ -486,41 +484,17 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
   }
 
   /**
-   * A turn clock that ran out: the socket says nothing special (the server plays the
-   * default move as an ordinary change, logged with source "timeout"), so it is read from
-   * the clock. Our seat: the update came at or after our deadline and we had sent nothing.
-   * Another seat: it stayed asked for the whole turn clock (`turn_clock_ms`).
+   * A turn clock that ran out: the server's update (or protocol 2 step) names the seat
+   * (`timed_out`) whose default move it played in this change, for us or the other side.
    */
   function noticeTimeouts(msg) {
-    if (!Array.isArray(msg.pending) || s.over) return;
-    const now = Date.now();
-    const before = s.pendingSeats;
-    const after = msg.pending.map(Number);
+    if (typeof msg.timed_out !== 'number') return;
+    const seat = Number(msg.timed_out);
     const mine = !s.spectate && s.seat !== null ? s.seat : null;
-    const clockMs = Number(s.info && s.info.turn_clock_ms) || null;
-    const ranOut = [];
-    // Still asked after the update: a timeout only if the clock restarted (a new question),
-    // not when the other side's move merely arrived in the last instant of ours.
-    const restarted = !after.includes(mine) || (typeof msg.deadline_ms === 'number' && clockMs && msg.deadline_ms > clockMs / 2);
-    if (mine !== null && before.includes(mine) && s.deadline && now >= s.deadline - 400 && !s.busy && !s.sentSinceAsk && restarted) ranOut.push(mine);
-    for (const seat of before) {
-      if (seat === mine) continue;
-      const since = s.pendingSince[seat];
-      if (clockMs && since && now - since >= clockMs - 300) ranOut.push(seat);
-      else if (!s.busy && after.includes(seat) && msg.kind === 'update') {
-        // It moved and was asked again (its clock restarted): only a 2-seat guess, but a
-        // late reset never invents a timeout, it can only miss one.
-        s.pendingSince[seat] = now;
-      }
-    }
-    for (const seat of after) if (!before.includes(seat) || ranOut.includes(seat)) s.pendingSince[seat] = now;
-    for (const seat of Object.keys(s.pendingSince)) if (!after.includes(Number(seat))) delete s.pendingSince[seat];
-    if (after.includes(mine)) s.sentSinceAsk = false;
-    if (!ranOut.length) return;
-    const text = ranOut.map((seat) => (seat === mine
+    const text = seat === mine
       ? 'Your turn clock ran out: the server played the default move for you.'
-      : `The turn clock of ${seatName(seat)} ran out: the server played the default move.`)).join(' ');
-    s.notice = { text, at: now, seats: ranOut };
+      : `The turn clock of ${seatName(seat)} ran out: the server played the default move.`;
+    s.notice = { text, at: Date.now(), seats: [seat] };
   }
 
   /** entries: [{seq, event}]; an entry already shown (same or lower seq) is skipped. */
@@ -594,12 +568,6 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     }
     conn = new Connection(matchId, {
       onSnapshot(msg) {
-        // When were the waiting seats asked? Ours is the clock minus what is left of it; a
-        // seat asked with ours (a sealed choice) was asked then too; otherwise: now.
-        const clockMs = Number(s.info && s.info.turn_clock_ms) || 0;
-        const left = typeof msg.deadline_ms === 'number' ? msg.deadline_ms : null;
-        const asked = Date.now() - (clockMs && left !== null ? Math.max(0, clockMs - left) : 0);
-        for (const seat of Array.isArray(msg.pending) ? msg.pending : []) s.pendingSince[Number(seat)] ||= asked;
         absorb(msg);
         if (s.over) conn.finished = true;
         draw();

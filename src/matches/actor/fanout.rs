@@ -5,7 +5,7 @@
 use super::{MatchActor, viewers};
 use crate::protocol::delta::{self, HeldView};
 use crate::protocol::{Frame, ViewerBatch};
-use crate::rules::{Game, Viewer};
+use crate::rules::{Game, Seat, Viewer};
 use serde_json::value::RawValue;
 use std::sync::Arc;
 use tokio::sync::broadcast;
@@ -125,8 +125,9 @@ impl<G: Game> MatchActor<G> {
 
     /// Sends every listening viewer its frames: the new events it may see, its new view and,
     /// if the match just ended, the result. A viewer nobody listens to costs nothing.
-    /// `after` is the last seq before this change's entries.
-    pub(super) fn broadcast(&mut self, new_events: &[RedactedEvent], after: i64) {
+    /// `after` is the last seq before this change's entries; `timed_out` the seat whose turn
+    /// clock made this change, if one did.
+    pub(super) fn broadcast(&mut self, new_events: &[RedactedEvent], after: i64, timed_out: Option<Seat>) {
         let pending = self.pending();
         let last_seq = self.next_seq - 1;
         let finished = self
@@ -156,7 +157,7 @@ impl<G: Game> MatchActor<G> {
                     .iter()
                     .filter_map(|entry| entry.per_viewer[index].full.clone())
                     .collect();
-                let update = Frame::update(last_seq, &view, &pending, deadline);
+                let update = Frame::update(last_seq, &view, &pending, deadline, timed_out);
                 let _ = feeds.full.send(batch(update, events));
             }
             if feeds.delta.receiver_count() > 0 {
@@ -175,7 +176,7 @@ impl<G: Game> MatchActor<G> {
                 };
                 match patch {
                     Ok(patch) => {
-                        let step = Frame::step(last_seq, &events, &patch, &pending, deadline);
+                        let step = Frame::step(last_seq, &events, &patch, &pending, deadline, timed_out);
                         let _ = feeds.delta.send(batch(step, Vec::new()));
                     }
                     Err(error) => tracing::error!(%error, "a view could not be serialised"),

@@ -48,6 +48,8 @@ struct Change<G: Game> {
     outcome: Option<Outcome>,
     /// The seat whose command it is (its clock starts afresh if it is asked again).
     acted: Option<Seat>,
+    /// The seat whose turn clock ran out, when the command is the default move played for it.
+    timed_out: Option<Seat>,
 }
 
 /// A write that failed or timed out: it may have committed nonetheless.
@@ -217,6 +219,10 @@ impl<G: Game> MatchActor<G> {
             events,
             first_event_seq,
             last_seq: seq - 1,
+            timed_out: command
+                .as_ref()
+                .filter(|record| record.source == CommandSource::Timeout)
+                .map(|record| record.seat),
             acted: command.map(|record| record.seat),
         };
         self.write(entries, change, redacted).await
@@ -305,7 +311,7 @@ impl<G: Game> MatchActor<G> {
             redactor.redacted
         });
         self.recent.push(change.first_event_seq, &change.events);
-        let after = self.next_seq - 1;
+        let (after, timed_out) = (self.next_seq - 1, change.timed_out);
         let pending_before = self.pending();
         self.next_seq = change.last_seq + 1;
         // Every write comes after the start's, so the match has started now.
@@ -328,7 +334,7 @@ impl<G: Game> MatchActor<G> {
         self.retries = 0;
         self.retry_at = None;
         self.refresh_clocks();
-        self.broadcast(&redacted, after);
+        self.broadcast(&redacted, after, timed_out);
     }
 
     /// Settles a write in doubt before `deadline`: adopted if it landed, dropped if not.
@@ -466,6 +472,7 @@ impl<G: Game> MatchActor<G> {
             last_seq: self.next_seq + entries.len() as i64 - 1,
             outcome,
             acted: None,
+            timed_out: None,
         };
         self.write(entries, change, Vec::new()).await.map(|_| ())
     }
