@@ -95,7 +95,6 @@ impl From<ModerationError> for ApiError {
             ModerationError::PlayerNotFound => ApiError::NotFound("player"),
             ModerationError::NameTaken(name) => ApiError::NameTaken(name),
             ModerationError::Lobby(error) => error.into(),
-            ModerationError::Account(error) => error.into(),
             ModerationError::Store(error) => error.into(),
         }
     }

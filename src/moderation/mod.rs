@@ -15,7 +15,7 @@
 //! default: without one the admin API refuses every request. Only the token's sha256 is
 //! kept, and a presented token is compared with each in constant time.
 
-use crate::accounts::{AccountError, Accounts, Player};
+use crate::accounts::{Accounts, Player};
 use crate::input::{PlayerName, Reason};
 use crate::matches::{Lobby, LobbyError};
 use crate::protocol::MatchInfo;
@@ -145,8 +145,6 @@ pub enum ModerationError {
     NameTaken(String),
     #[error(transparent)]
     Lobby(#[from] LobbyError),
-    #[error(transparent)]
-    Account(#[from] AccountError),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

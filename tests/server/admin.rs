@@ -465,3 +465,143 @@ async fn the_admin_command_calls_the_running_server() {
     assert_eq!(log["entries"][0]["action"], "rename");
     app.stop().await;
 }
+
+/// Runs the migrations before moderation's (0001 to 0008) on `db`, then writes what an older
+/// server would have: two players whose names differ only in case, and a logged match.
+async fn an_older_database(db: &common::TestDb, backend: Backend) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("migrations")
+        .join(backend.name());
+    for entry in std::fs::read_dir(source).expect("migrations") {
+        let path = entry.expect("an entry").path();
+        let name = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or_default()
+            .to_string();
+        if name.as_str() < "0009" {
+            std::fs::copy(&path, dir.path().join(&name)).expect("copy a migration");
+        }
+    }
+    let migrator = sqlx::migrate::Migrator::new(dir.path())
+        .await
+        .expect("the old migrations");
+    let rows = [
+        format!(
+            "INSERT INTO player (player_id, name, token_hash, created_at) VALUES \
+             ('{OLD_ANA}', 'Ana', 'hash-a', '2024-01-01T00:00:00Z'), \
+             ('{OLD_ANA_TOO}', 'ana', 'hash-b', '2024-01-02T00:00:00Z')"
+        ),
+        format!(
+            "INSERT INTO \"match\" (match_id, game, options, status, seat_count, turn_clock_ms, \
+             disconnect_grace_ms, seed_commitment, seed, created_at) VALUES \
+             ('{OLD_MATCH}', 'toy', '{{}}', 'cancelled', 2, 1000, 1000, 'c', 's', '2024-01-01T00:00:00Z')"
+        ),
+        format!(
+            "INSERT INTO match_event (match_id, seq, at, kind, payload) VALUES \
+             ('{OLD_MATCH}', 1, '2024-01-01T00:00:01Z', 'event', '{{\"n\": 1}}'), \
+             ('{OLD_MATCH}', 2, '2024-01-01T00:00:02Z', 'forfeit', '{{\"seat\": 0, \"reason\": \"left\"}}')"
+        ),
+    ];
+    match backend {
+        Backend::Sqlite => {
+            let options = std::str::FromStr::from_str(db.url())
+                .map(|options: sqlx::sqlite::SqliteConnectOptions| options.create_if_missing(true));
+            let pool = sqlx::SqlitePool::connect_with(options.expect("a SQLite URL"))
+                .await
+                .expect("connect");
+            migrator.run(&pool).await.expect("migrate to 0008");
+            for sql in &rows {
+                sqlx::raw_sql(sqlx::AssertSqlSafe(sql.clone()))
+                    .execute(&pool)
+                    .await
+                    .expect("an old row");
+            }
+            pool.close().await;
+        }
+        Backend::Postgres => {
+            let pool = sqlx::PgPool::connect(db.url()).await.expect("connect");
+            migrator.run(&pool).await.expect("migrate to 0008");
+            for sql in &rows {
+                sqlx::raw_sql(sqlx::AssertSqlSafe(sql.clone()))
+                    .execute(&pool)
+                    .await
+                    .expect("an old row");
+            }
+            pool.close().await;
+        }
+    }
+}
+
+const OLD_ANA: &str = "00000000-0000-4000-8000-00000000000a";
+const OLD_ANA_TOO: &str = "00000000-0000-4000-8000-00000000000b";
+const OLD_MATCH: &str = "00000000-0000-4000-8000-0000000000aa";
+
+/// Moderation's migration on a database that has data: the log keeps every entry and stays
+/// append-only (on SQLite its table is rebuilt to accept `abandon`), the views still read
+/// it, and the oldest holder of each name keeps it while a later duplicate may be renamed.
+async fn the_moderation_migration_keeps_logs_and_the_first_holder_of_a_name(backend: Backend) {
+    let Some(db) = common::TestDb::create(backend).await else {
+        return;
+    };
+    an_older_database(&db, backend).await;
+    let mut config = crease::config::ServeConfig::for_database(db.url());
+    config.admin.admin_tokens = vec![AdminToken::parse(ADMIN).expect("a token")];
+    let app = TestApp::launch(db, config, toy_games()).await;
+    let store = app.app().store();
+
+    let log = store.log(&common::match_id(OLD_MATCH)).await.expect("the log");
+    let kinds: Vec<(i64, String)> = log
+        .iter()
+        .map(|entry| (entry.seq, format!("{:?}", entry.kind)))
+        .collect();
+    assert_eq!(kinds, [(1, "Event".to_string()), (2, "Forfeit".to_string())]);
+    assert_eq!(log[0].payload, json!({ "n": 1 }));
+    let update = format!("UPDATE match_event SET seq = 9 WHERE match_id = '{OLD_MATCH}'");
+    assert!(
+        store.execute_unchecked(&update).await.is_err(),
+        "still append-only"
+    );
+    let delete = format!("DELETE FROM match_event WHERE match_id = '{OLD_MATCH}'");
+    assert!(
+        store.execute_unchecked(&delete).await.is_err(),
+        "still append-only"
+    );
+    let insert = |seq: i64, kind: &str| {
+        format!(
+            "INSERT INTO match_event (match_id, seq, at, kind, payload) VALUES \
+             ('{OLD_MATCH}', {seq}, '2024-01-01T00:00:03Z', '{kind}', '{{}}')"
+        )
+    };
+    assert!(store.execute_unchecked(&insert(3, "abandon")).await.is_ok());
+    assert!(
+        store.execute_unchecked(&insert(4, "bogus")).await.is_err(),
+        "the kinds are still checked"
+    );
+    for view in [
+        "match_summary",
+        "ctg_ball_by_ball",
+        "wicketz_ball_by_ball",
+        "ctg_player_career",
+    ] {
+        let read = store
+            .execute_unchecked(&format!("SELECT count(*) FROM {view}"))
+            .await;
+        assert!(read.is_ok(), "{view}: {read:?}");
+    }
+
+    assert_eq!(
+        app.player("ANA").await.name,
+        "ANA #2",
+        "the oldest Ana holds the name"
+    );
+    let rename = |id: &str| format!("/v1/admin/players/{id}/rename");
+    let (status, body) = admin_post(&app, &rename(OLD_ANA_TOO), json!({ "name": "Ana" })).await;
+    assert_error(status, &body, 409, "name_taken");
+    let (status, body) = admin_post(&app, &rename(OLD_ANA_TOO), json!({ "name": "Anabel" })).await;
+    assert_eq!(status, 200, "the later duplicate is renamed: {body}");
+    app.stop().await;
+}
+
+common::sqlite_and_postgres!(the_moderation_migration_keeps_logs_and_the_first_holder_of_a_name);
