@@ -63,6 +63,17 @@ pub enum LobbyError {
     Store(#[from] StoreError),
 }
 
+/// Why a match's actor did not write a forfeit or an abandonment: the match ended first, it
+/// moved to another node, or the write failed (a ban must not take a failed forfeit for
+/// "nothing to forfeit").
+fn not_written(error: CommandError) -> LobbyError {
+    match error {
+        CommandError::MatchNotLive => LobbyError::NotLive,
+        CommandError::Moved => LobbyError::Moving,
+        other => LobbyError::NotWritten(other.to_string()),
+    }
+}
+
 /// Matches waiting for seats, and starting each the moment its last seat is taken.
 pub struct Lobby {
     store: Store,
@@ -240,11 +251,7 @@ impl Lobby {
             return Err(LobbyError::NotLive);
         }
         let handle = self.handle_for(&row).ok_or(LobbyError::Moving)?;
-        handle.abandon(reason, by).await.map_err(|error| match error {
-            CommandError::MatchNotLive => LobbyError::NotLive,
-            CommandError::Moved => LobbyError::Moving,
-            other => LobbyError::NotWritten(other.to_string()),
-        })?;
+        handle.abandon(reason, by).await.map_err(not_written)?;
         self.match_info(match_id).await
     }
 
@@ -280,7 +287,7 @@ impl Lobby {
                 handle
                     .forfeit(Seat(mine.seat as u8), reason)
                     .await
-                    .map_err(|_| LobbyError::NotLive)?;
+                    .map_err(not_written)?;
             }
             MatchStatus::Finished | MatchStatus::Cancelled => return Err(LobbyError::NotLive),
         }

@@ -58,18 +58,26 @@ pub fn name_key(name: &str) -> String {
     name.to_lowercase()
 }
 
-/// `text` as a `LIKE` pattern that matches it literally anywhere (escape character `\`).
-fn contains_pattern(text: &str) -> String {
-    let mut pattern = String::from("%");
+/// `text` with `LIKE`'s wildcards escaped (escape character `\`), to match literally.
+fn literal(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
     for c in text.chars() {
         if matches!(c, '%' | '_' | '\\') {
-            pattern.push('\\');
+            escaped.push('\\');
         }
-        pattern.push(c);
+        escaped.push(c);
     }
-    pattern.push('%');
-    pattern
+    escaped
 }
+
+/// `text` as a `LIKE` pattern that matches it literally anywhere.
+fn contains_pattern(text: &str) -> String {
+    format!("%{}%", literal(text))
+}
+
+/// Characters of a long name's key that its suffixed forms keep whatever their number: a
+/// 40-character name loses up to 7 (` #12345`) to make room for the suffix.
+const SUFFIX_STEM: usize = 33;
 
 const AUDIT_SQL: &str =
     "INSERT INTO admin_audit (at, actor, action, target, details) VALUES ($1, $2, $3, $4, $5)";
@@ -165,14 +173,18 @@ impl Store {
         })
     }
 
-    /// Display names (their keys) taken among those that start with `key`: what a new
-    /// guest's suffix is chosen against.
+    /// The name keys a new guest's suffix is chosen against: `key` itself and its suffixed
+    /// forms (`key #n`; for a long name, every key that starts as its suffixed forms do,
+    /// since they are shortened). A short name never reads the names it merely starts.
     pub async fn names_taken_like(&self, key: &str) -> StoreResult<Vec<String>> {
         const SQL: &str = "SELECT name_key FROM player WHERE name_key = $1 OR name_key LIKE $2 ESCAPE '\\'";
-        let mut prefix = contains_pattern(key);
-        prefix.remove(0);
+        let stem: String = key.chars().take(SUFFIX_STEM).collect();
+        let pattern = match stem.len() < key.len() {
+            true => format!("{}%", literal(&stem)),
+            false => format!("{} #%", literal(key)),
+        };
         Ok(with_pool!(self, pool => sqlx::query_scalar(SQL)
-            .bind(key).bind(&prefix).fetch_all(pool).await)?)
+            .bind(key).bind(&pattern).fetch_all(pool).await)?)
     }
 
     pub async fn moderated_player(&self, player_id: &PlayerId) -> StoreResult<Option<ModeratedRow>> {

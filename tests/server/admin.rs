@@ -222,6 +222,20 @@ async fn names_are_unique_whatever_their_case(backend: Backend) {
         "BOB #2",
         "a claimed name is held too"
     );
+    assert_eq!(
+        app.player("Anabel").await.name,
+        "Anabel",
+        "a name that starts another is free"
+    );
+    let long = "x".repeat(40);
+    let mut given = std::collections::BTreeSet::new();
+    for _ in 0..12 {
+        let name = app.player(&long).await.name;
+        assert!(name.chars().count() <= 40, "{name}");
+        given.insert(name);
+    }
+    assert_eq!(given.len(), 12, "twelve players, twelve names: {given:?}");
+    assert!(given.contains(&format!("{} #12", "x".repeat(36))), "{given:?}");
 
     let rename = format!("/v1/admin/players/{}/rename", bob.player_id);
     let (status, body) = admin_post(&app, &rename, json!({ "name": "aNa" })).await;
