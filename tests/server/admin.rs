@@ -157,6 +157,14 @@ async fn a_ban_ends_sockets_matches_and_logins_until_unbanned(backend: Backend) 
 
     let (status, body) = app.get("/v1/account", Some(&home.token)).await;
     assert_error(status, &body, 401, "unauthorized");
+    // Every node's session recheck, the backstop for a lost announcement, drops it too.
+    let hash = crease::fairness::token_hash(&home.token);
+    let existing = app
+        .app()
+        .store()
+        .existing_sessions(std::slice::from_ref(&hash))
+        .await;
+    assert!(existing.expect("the recheck's query").is_empty());
     let create = json!({ "game": "toy", "opponent": "bot" });
     let (status, body) = app.post("/v1/matches", Some(&home.token), create.clone()).await;
     assert_error(status, &body, 401, "unauthorized");
@@ -619,3 +627,55 @@ async fn the_moderation_migration_keeps_logs_and_the_first_holder_of_a_name(back
 }
 
 common::sqlite_and_postgres!(the_moderation_migration_keeps_logs_and_the_first_holder_of_a_name);
+
+/// A crash between an `abandon` entry and the match's result: the restarted server replays
+/// the log, finishes the match from the entry, and rates nothing.
+async fn an_abandonment_logged_before_a_crash_finishes_unrated_on_restart(backend: Backend) {
+    let Some(mut app) = app_on(backend).await else {
+        return;
+    };
+    let (info, home, _) = app.live_match("toy", json!({ "rounds": 50 })).await;
+    let match_id = common::match_id(&info.match_id);
+    app.app.take().expect("running").shutdown().await;
+    // What the actor writes when it abandons, minus the result (as if the node died there).
+    let store = crease::store::Store::connect(app.db.url())
+        .await
+        .expect("the store");
+    let next = store.log(&match_id).await.expect("the log").len() as i64 + 1;
+    let payload = serde_json::value::to_raw_value(&crease::record::AbandonRecord {
+        reason: "stuck".into(),
+        by: "ops".into(),
+    })
+    .expect("json");
+    let entry = crease::record::NewEntry {
+        seq: next,
+        kind: crease::record::EntryKind::Abandon,
+        payload,
+    };
+    store
+        .append(&match_id, &[entry], None, chrono::Utc::now(), None)
+        .await
+        .expect("append");
+    store.close().await;
+
+    app.restart().await;
+    let path = format!("/v1/matches/{}", info.match_id);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let finished = loop {
+        let (status, body) = app.get(&path, None).await;
+        assert_eq!(status, 200, "{body}");
+        if body["status"] == "finished" {
+            break body;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "still {body}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(finished["result"]["placings"], json!([1, 1]), "{finished}");
+    let (_, profile) = app.get(&format!("/v1/players/{}", home.player_id), None).await;
+    assert_eq!(profile["ratings"], json!([]), "no rating moved: {profile}");
+    let (_, verified) = app.get(&format!("{path}/verify"), None).await;
+    assert_eq!(verified["status"], "ok", "{verified}");
+    app.stop().await;
+}
+
+common::sqlite_and_postgres!(an_abandonment_logged_before_a_crash_finishes_unrated_on_restart);
