@@ -6,7 +6,7 @@
 //! control character and have the lengths `input` checks. Schemathesis (`tests/contract/`)
 //! holds the document to what the server really does.
 
-use crate::input::{Password, PlayerName, Reason, Username};
+use crate::input::{InputLimits, Password, PlayerName, Reason, Username};
 use crate::matches::GameRegistry;
 use crate::record::MatchStatus;
 use serde_json::{Map, Value, json};
@@ -136,6 +136,18 @@ fn tighten_bodies(schemas: &mut Value, games: &[Value]) {
     set(
         "/CreateMatch/properties/game",
         json!({"type": "string", "enum": games}),
+    );
+    // The clocks' ranges with the default `--max-turn-clock-secs` and
+    // `--max-disconnect-grace-secs` (the document is one for every server; a server set to
+    // other maxima says so in its `bad_options` message).
+    let limits = InputLimits::default();
+    set(
+        "/CreateMatch/properties/turn_clock_secs",
+        json!({"type": ["integer", "null"], "minimum": 1, "maximum": limits.max_turn_clock_secs}),
+    );
+    set(
+        "/CreateMatch/properties/disconnect_grace_secs",
+        json!({"type": ["integer", "null"], "minimum": 0, "maximum": limits.max_disconnect_grace_secs}),
     );
     set(
         "/CreateTicket/properties/game",
