@@ -95,6 +95,12 @@ impl Application {
             limits: Arc::new(crate::http::limits::AbuseLimits::new(&config.abuse)),
             shutdown: stopping.clone(),
             sockets: crate::gateway::SocketLimits::from(&config.connections),
+            moderation: Arc::new(crate::moderation::Moderation::new(
+                store.clone(),
+                accounts.clone(),
+                lobby.clone(),
+            )),
+            admin: Arc::new(config.admin.clone()),
         };
         let matchmaking = matchmaker.clone().spawn_ticker(stopping.clone());
         let membership = membership.map(|placement| placement.spawn_membership(stopping.clone()));

@@ -2,7 +2,8 @@
 //! other service: SQLite in the working directory, loopback only.
 //!
 //! The top of the configuration: every module owns the settings it reads (`matchmaking`'s,
-//! `accounts`', `listener`'s, `input`'s, `store`'s, `cluster`'s, the HTTP abuse limits) and
+//! `accounts`', `listener`'s, `input`'s, `store`'s, `cluster`'s, `moderation`'s, the HTTP
+//! abuse limits) and
 //! this file assembles them into `crease serve`'s flags. It may name any module's config;
 //! no module below names this one, so a module's settings change with the module.
 
@@ -55,6 +56,9 @@ pub struct ServeConfig {
 
     #[command(flatten)]
     pub cluster: crate::cluster::ClusterConfig,
+
+    #[command(flatten)]
+    pub admin: crate::moderation::AdminConfig,
 }
 
 impl ServeConfig {
@@ -73,6 +77,7 @@ impl ServeConfig {
             limits: crate::input::InputLimits::default(),
             db: crate::store::DbSettings::default(),
             cluster: crate::cluster::ClusterConfig::default(),
+            admin: crate::moderation::AdminConfig::default(),
         }
     }
 

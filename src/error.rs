@@ -61,6 +61,17 @@ pub enum ApiError {
     /// Work the server bounds (password hashing) is at its limit: retry in a moment.
     #[error("the server is busy; retry in a moment")]
     Overloaded,
+    /// The admin API is off: no `--admin-token` was configured.
+    #[error(
+        "the admin API is disabled: start the server with --admin-token (or CREASE_ADMIN_TOKEN) to enable it"
+    )]
+    AdminDisabled,
+    /// An operator banned the account.
+    #[error("this account is banned")]
+    Banned,
+    /// Another player holds the display name, compared case-insensitively.
+    #[error("the display name {0:?} is taken (names are compared case-insensitively)")]
+    NameTaken(String),
     #[error("storage failure")]
     Store(StoreError),
     #[error("internal error")]
@@ -81,8 +92,9 @@ impl ApiError {
             | ApiError::NotSeated
             | ApiError::AlreadyClaimed
             | ApiError::UsernameTaken(_)
+            | ApiError::NameTaken(_)
             | ApiError::NotClaimed => StatusCode::CONFLICT,
-            ApiError::Forbidden => StatusCode::FORBIDDEN,
+            ApiError::Forbidden | ApiError::AdminDisabled | ApiError::Banned => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::TooManyMatches { .. } => StatusCode::CONFLICT,
@@ -117,6 +129,9 @@ impl ApiError {
             ApiError::Unavailable => "unavailable",
             ApiError::Overloaded => "overloaded",
             ApiError::SpectatorsFull => "spectators_full",
+            ApiError::AdminDisabled => "admin_disabled",
+            ApiError::Banned => "banned",
+            ApiError::NameTaken(_) => "name_taken",
             ApiError::Store(_) | ApiError::Internal(_) => "internal",
         }
     }

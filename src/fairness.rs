@@ -7,7 +7,7 @@
 //! the logged events: [`replay`] is that check, and recovery after a restart uses the same
 //! code path, so a log that would not verify is also one the server refuses to resume.
 
-use crate::record::{CommandRecord, CommandSource, EntryKind, ForfeitRecord, LogEntry};
+use crate::record::{AbandonRecord, CommandRecord, CommandSource, EntryKind, ForfeitRecord, LogEntry};
 use crate::rules::{BotPolicy, Dice, Game, MatchCore, Outcome, Seat, Seed, Viewer};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -44,6 +44,36 @@ pub fn forfeit_outcome(seat_count: usize, loser: Seat, reason: &str) -> Outcome 
     }
 }
 
+/// The outcome of a match an operator abandoned: every seat shares the one place, so
+/// nobody won or lost; it is never rated ([`Ending::is_rated`]).
+pub fn abandon_outcome(seat_count: usize, reason: &str) -> Outcome {
+    Outcome {
+        placings: vec![1; seat_count],
+        summary: format!("Abandoned by an operator ({reason})"),
+    }
+}
+
+/// How a match ended without the engine deciding it: the log's last entry.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ending {
+    Forfeit(ForfeitRecord),
+    Abandon(AbandonRecord),
+}
+
+impl Ending {
+    pub fn outcome(&self, seat_count: usize) -> Outcome {
+        match self {
+            Ending::Forfeit(record) => forfeit_outcome(seat_count, record.seat, &record.reason),
+            Ending::Abandon(record) => abandon_outcome(seat_count, &record.reason),
+        }
+    }
+
+    /// Whether the result moves ratings: a forfeit is a loss; an abandonment is no result.
+    pub fn is_rated(&self) -> bool {
+        matches!(self, Ending::Forfeit(_))
+    }
+}
+
 /// The first place where a log and a re-run of its commands disagree.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema, thiserror::Error)]
 #[error("log diverges at seq {seq}: {reason}")]
@@ -76,7 +106,8 @@ pub struct Replayed<G: Game> {
     pub core: MatchCore<G>,
     pub commands: usize,
     pub events: usize,
-    pub forfeit: Option<ForfeitRecord>,
+    /// A forfeit or an abandonment that ended the match, if one did.
+    pub ending: Option<Ending>,
     pub last_seq: i64,
 }
 
@@ -155,7 +186,7 @@ pub fn replay<G: Game>(
         core: core.clone(),
         commands: 0,
         events: 0,
-        forfeit: None,
+        ending: None,
         last_seq: 0,
     };
     let mut last_seq = 0;
@@ -164,8 +195,8 @@ pub fn replay<G: Game>(
             return Err(mismatch(entry.seq, format!("expected seq {}", last_seq + 1)));
         }
         last_seq = entry.seq;
-        if replayed.forfeit.is_some() {
-            return Err(mismatch(entry.seq, "entry after a forfeit".into()));
+        if replayed.ending.is_some() {
+            return Err(mismatch(entry.seq, "entry after the match ended".into()));
         }
         match entry.kind {
             EntryKind::Event => {
@@ -205,7 +236,12 @@ pub fn replay<G: Game>(
             EntryKind::Forfeit => {
                 let record: ForfeitRecord = serde_json::from_value(entry.payload.clone())
                     .map_err(|error| mismatch(entry.seq, format!("unreadable forfeit: {error}")))?;
-                replayed.forfeit = Some(record);
+                replayed.ending = Some(Ending::Forfeit(record));
+            }
+            EntryKind::Abandon => {
+                let record: AbandonRecord = serde_json::from_value(entry.payload.clone())
+                    .map_err(|error| mismatch(entry.seq, format!("unreadable abandonment: {error}")))?;
+                replayed.ending = Some(Ending::Abandon(record));
             }
         }
     }
@@ -276,5 +312,22 @@ mod tests {
     fn a_forfeit_puts_the_loser_last() {
         let outcome = forfeit_outcome(2, Seat(1), "left");
         assert_eq!(outcome.winners(), vec![Seat(0)]);
+    }
+
+    #[test]
+    fn an_abandonment_places_everyone_equal_and_is_unrated() {
+        let ending = Ending::Abandon(AbandonRecord {
+            reason: "stuck".into(),
+            by: "admin".into(),
+        });
+        let outcome = ending.outcome(3);
+        assert_eq!(outcome.placings, vec![1, 1, 1]);
+        assert!(outcome.summary.contains("stuck"), "{}", outcome.summary);
+        assert!(!ending.is_rated());
+        let forfeit = Ending::Forfeit(ForfeitRecord {
+            seat: Seat(0),
+            reason: "left".into(),
+        });
+        assert!(forfeit.is_rated());
     }
 }

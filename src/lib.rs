@@ -7,7 +7,7 @@
 //! circle; docs/architecture.md draws the floors).
 //!
 //! * [`cli`]: the `crease` binary's subcommands (`serve`, `simulate`, `arena`, `solve`,
-//!   `bot`, `load`, `health`, `verify`), one file each.
+//!   `bot`, `load`, `health`, `verify`, `admin`), one file each.
 //! * [`app`]: the assembled server ([`app::Application`]), which tests spawn on port 0;
 //!   [`config`] assembles each module's own config struct into `crease serve`'s flags.
 //! * [`http`]: the HTTP routers (players, accounts, matches, matchmaking, games, history,
@@ -16,6 +16,8 @@
 //! * [`gateway`]: one WebSocket session: auth already done, it decodes, rate-limits,
 //!   forwards commands to the match and fans events out. [`listener`]: the accept loop:
 //!   connection cap, request-head deadline, peer address.
+//! * [`moderation`]: the admin actions (ban, unban, rename, end a match) over accounts,
+//!   the lobby and the store, each recorded in the audit log; the admin tokens' check.
 //! * [`matchmaking`]: the [`Matchmaker`](crate::matchmaking::Matchmaker) holds the lobby
 //!   and pairs tickets (the pairing itself is a pure plan).
 //! * [`matches`](mod@crate::matches): the lobby (seating and starting matches, nothing
@@ -76,6 +78,7 @@ pub mod listener;
 pub mod logging;
 pub mod matches;
 pub mod matchmaking;
+pub mod moderation;
 pub mod protocol;
 pub mod ratings;
 pub mod record;

@@ -47,6 +47,8 @@ const FLOORS: &[&str] = &[
     "gateway",
     // The accept loop and connection limits: knows sockets, not what runs on them.
     "listener",
+    // The admin actions: bans reach accounts (sockets) and matches (forfeits), so above both.
+    "moderation",
     // Tickets and passes: creates matches through the lobby.
     "matchmaking",
     // The match actors, the lobby and the game registry.

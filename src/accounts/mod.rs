@@ -19,7 +19,7 @@ use crate::fairness;
 use crate::input::{Password, PlayerName, Username};
 use crate::protocol::{Account, SessionCreated};
 use crate::record::PlayerId;
-use crate::store::{AccountRow, ClaimRefused, SessionRow, Store, StoreError};
+use crate::store::{AccountRow, ClaimRefused, NameRefused, SessionRow, Store, StoreError, name_key};
 use chrono::{DateTime, Utc};
 use passwords::{PasswordError, PasswordPool};
 use sessions::{OpenSessions, SessionWatch};
@@ -116,6 +116,12 @@ pub enum AccountError {
     /// Every password thread is busy and its queue is full.
     #[error("too many logins at once; retry shortly")]
     Busy,
+    /// An operator banned the player: the right password opens nothing.
+    #[error("this account is banned")]
+    Banned,
+    /// Another player holds the display name (compared case-insensitively).
+    #[error("the display name {0:?} is taken")]
+    NameTaken(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -206,17 +212,56 @@ impl Accounts {
     }
 
     /// A new guest player and its token (the only key to the account until it is claimed).
-    pub async fn create_player(&self, name: PlayerName) -> Result<(Player, String), StoreError> {
+    /// Display names are unique case-insensitively: a name another player holds gets the
+    /// lowest free suffix (`Ana`, then `Ana #2`, `Ana #3`, ...).
+    pub async fn create_player(&self, name: PlayerName) -> Result<(Player, String), AccountError> {
+        /// Inserts refused by a name that was free when read (another request took it in
+        /// between) before giving up with `name_taken`.
+        const RACES: usize = 8;
         let token = fairness::new_token();
-        let player = Player {
-            player_id: PlayerId::from_uuid(uuid::Uuid::new_v4()),
-            name: name.into_string(),
-        };
+        let player_id = PlayerId::from_uuid(uuid::Uuid::new_v4());
         let hash = fairness::token_hash(&token);
-        self.store
-            .insert_player(&player.player_id, &player.name, &hash, Utc::now())
-            .await?;
-        Ok((player, token))
+        let mut n = 1;
+        for _ in 0..RACES {
+            let taken: std::collections::HashSet<String> = self
+                .store
+                .names_taken_like(&name_key(name.as_str()))
+                .await?
+                .into_iter()
+                .collect();
+            let candidate = loop {
+                let candidate = if n == 1 { name.clone() } else { name.with_suffix(n) };
+                if !taken.contains(&name_key(candidate.as_str())) {
+                    break candidate;
+                }
+                n += 1;
+            };
+            match self
+                .store
+                .insert_player(&player_id, candidate.as_str(), &hash, Utc::now())
+                .await
+            {
+                Ok(()) => {
+                    let player = Player {
+                        player_id,
+                        name: candidate.into_string(),
+                    };
+                    return Ok((player, token));
+                }
+                Err(NameRefused::Taken) => n += 1,
+                Err(NameRefused::Store(error)) => return Err(error.into()),
+            }
+        }
+        Err(AccountError::NameTaken(name.into_string()))
+    }
+
+    /// Closes every open socket of `player_id`'s sessions, here and on every other node
+    /// (a ban: the sessions stay, but open nothing while it lasts). Returns how many
+    /// sessions it ended.
+    pub async fn close_sockets_of(&self, player_id: &PlayerId) -> Result<usize, StoreError> {
+        let sessions = self.store.sessions_of(player_id).await?;
+        self.end_sockets(&sessions).await;
+        Ok(sessions.len())
     }
 
     /// The player a bearer token opens: a session that exists and has not expired. Expiry is
@@ -319,6 +364,10 @@ impl Accounts {
         let Some(login) = login.filter(|_| matches) else {
             return Err(AccountError::InvalidCredentials);
         };
+        // Said only to whoever knows the password: the name's existence stays hidden.
+        if login.banned_at.is_some() {
+            return Err(AccountError::Banned);
+        }
         let now = Utc::now();
         self.store.purge_expired_sessions(&login.player_id, now).await?;
         let token = fairness::new_token();

@@ -6,6 +6,7 @@
 use crate::matches::GameRegistry;
 use clap::{Parser, Subcommand};
 
+pub mod admin;
 pub mod arena;
 pub mod backup;
 pub mod bot;
@@ -53,6 +54,9 @@ pub enum Command {
     Backup(backup::Args),
     /// Ask a running server whether it is ready: exit 0 only on a 200 (container health checks).
     Health(health::Args),
+    /// Moderate a running server through its admin API: ban, unban, rename, end-match,
+    /// players, audit (needs one of its `--admin-token`s).
+    Admin(admin::Args),
 }
 
 /// Runs the chosen subcommand.
@@ -75,6 +79,7 @@ pub fn run_with(cli: Cli, games: GameRegistry) -> anyhow::Result<()> {
         Some(Command::Verify(args)) => verify::run(args, &games),
         Some(Command::Backup(args)) => backup::run(args, &games),
         Some(Command::Health(args)) => health::run(args),
+        Some(Command::Admin(args)) => admin::run(args),
         None => serve::run(cli.serve, games),
     }
 }

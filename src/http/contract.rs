@@ -6,7 +6,7 @@
 //! control character and have the lengths `input` checks. Schemathesis (`tests/contract/`)
 //! holds the document to what the server really does.
 
-use crate::input::{Password, PlayerName, Username};
+use crate::input::{InputLimits, Password, PlayerName, Reason, Username};
 use crate::matches::GameRegistry;
 use crate::record::MatchStatus;
 use serde_json::{Map, Value, json};
@@ -19,6 +19,10 @@ const PRINTABLE: &str = "^[^\\x00-\\x1f\\x7f-\\x9f]*$";
 /// unassigned, private-use and format characters, which a pattern cannot name by category),
 /// with no space at either end (the server trims them).
 const NAME: &str = "^[\\x21-\\x7e\\u00a1-\\u00ac\\u00ae-\\u0377\\u0400-\\u052f\\u4e00-\\u9fa5]([\\x20-\\x7e\\u00a1-\\u00ac\\u00ae-\\u0377\\u0400-\\u052f\\u4e00-\\u9fa5]*[\\x21-\\x7e\\u00a1-\\u00ac\\u00ae-\\u0377\\u0400-\\u052f\\u4e00-\\u9fa5])?$";
+
+/// A reason `input::Reason` accepts: printable text with at least one character that is not
+/// whitespace (the server trims it).
+const REASON: &str = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$";
 
 /// Adds the shared constraints and error answers to `document` (its paths and components).
 pub fn tighten(document: &mut Value) {
@@ -107,9 +111,12 @@ fn tighten_bodies(schemas: &mut Value, games: &[Value]) {
             *slot = schema;
         }
     };
+    let name = json!({"type": "string", "minLength": 1, "maxLength": PlayerName::MAX_CHARS, "pattern": NAME});
+    set("/CreatePlayer/properties/name", name.clone());
+    set("/RenamePlayer/properties/name", name);
     set(
-        "/CreatePlayer/properties/name",
-        json!({"type": "string", "minLength": 1, "maxLength": PlayerName::MAX_CHARS, "pattern": NAME}),
+        "/AdminReason/properties/reason",
+        json!({"type": "string", "minLength": 1, "maxLength": Reason::MAX_CHARS, "pattern": REASON}),
     );
     let username = json!({"type": "string", "minLength": Username::MIN_CHARS, "maxLength": Username::MAX_CHARS, "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]*$"});
     set("/ClaimAccount/properties/username", username.clone());
@@ -129,6 +136,18 @@ fn tighten_bodies(schemas: &mut Value, games: &[Value]) {
     set(
         "/CreateMatch/properties/game",
         json!({"type": "string", "enum": games}),
+    );
+    // The clocks' ranges with the default `--max-turn-clock-secs` and
+    // `--max-disconnect-grace-secs` (the document is one for every server; a server set to
+    // other maxima says so in its `bad_options` message).
+    let limits = InputLimits::default();
+    set(
+        "/CreateMatch/properties/turn_clock_secs",
+        json!({"type": ["integer", "null"], "minimum": 1, "maximum": limits.max_turn_clock_secs}),
+    );
+    set(
+        "/CreateMatch/properties/disconnect_grace_secs",
+        json!({"type": ["integer", "null"], "minimum": 0, "maximum": limits.max_disconnect_grace_secs}),
     );
     set(
         "/CreateTicket/properties/game",

@@ -7,6 +7,7 @@ use crate::error::ApiError;
 use crate::input::InputError;
 use crate::matches::{GameError, LobbyError};
 use crate::matchmaking::MatchmakingError;
+use crate::moderation::ModerationError;
 use crate::store::StoreError;
 
 /// A client's bad options are its own (400); a stored match the game cannot rebuild is ours.
@@ -51,7 +52,7 @@ impl From<LobbyError> for ApiError {
             LobbyError::Clock(message) | LobbyError::NoBotAtLevel(message) => ApiError::BadOptions(message),
             LobbyError::BotSeats(message) => ApiError::BadRequest(message),
             LobbyError::Game(error) => error.into(),
-            LobbyError::NoNodeToRun | LobbyError::Moving => ApiError::Unavailable,
+            LobbyError::NoNodeToRun | LobbyError::Moving | LobbyError::NotWritten(_) => ApiError::Unavailable,
             LobbyError::Store(error) => error.into(),
         }
     }
@@ -81,7 +82,20 @@ impl From<AccountError> for ApiError {
             AccountError::NotClaimed => ApiError::NotClaimed,
             AccountError::Password(message) => ApiError::Internal(message),
             AccountError::Busy => ApiError::Overloaded,
+            AccountError::Banned => ApiError::Banned,
+            AccountError::NameTaken(name) => ApiError::NameTaken(name),
             AccountError::Store(error) => error.into(),
+        }
+    }
+}
+
+impl From<ModerationError> for ApiError {
+    fn from(error: ModerationError) -> Self {
+        match error {
+            ModerationError::PlayerNotFound => ApiError::NotFound("player"),
+            ModerationError::NameTaken(name) => ApiError::NameTaken(name),
+            ModerationError::Lobby(error) => error.into(),
+            ModerationError::Store(error) => error.into(),
         }
     }
 }

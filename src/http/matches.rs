@@ -108,6 +108,7 @@ async fn join(
     responses(
         (status = 200, body = ref("#/components/schemas/MatchInfo")),
         (status = 409, body = ref("#/components/schemas/ErrorBody")),
+        (status = 503, description = "`unavailable`: the forfeit of a live match could not be written, or the match is moving between nodes; try again", body = ref("#/components/schemas/ErrorBody")),
     ))]
 async fn leave(
     Caller(player): Caller,

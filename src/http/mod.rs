@@ -4,6 +4,7 @@
 //! match actor, and map errors through [`ApiError`] into `{"error": {"code", "message"}}`.
 
 pub mod accounts;
+pub mod admin;
 pub mod cluster;
 mod contract;
 pub mod errors;
@@ -57,6 +58,10 @@ pub struct AppState {
     pub shutdown: watch::Receiver<bool>,
     /// Ping, write and close limits of each WebSocket.
     pub sockets: crate::gateway::SocketLimits,
+    /// The admin actions behind `/v1/admin/...`.
+    pub moderation: Arc<crate::moderation::Moderation>,
+    /// The admin tokens (none: the admin API is disabled).
+    pub admin: Arc<crate::moderation::AdminConfig>,
 }
 
 /// Every API route with its OpenAPI operation: each router registers both at once.
@@ -71,6 +76,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(history::router())
         .merge(matchmaking::router())
         .merge(ratings::router())
+        .merge(admin::router())
         .merge(openapi::router())
 }
 

@@ -50,6 +50,16 @@ impl utoipa::Modify for BearerAuth {
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
         );
+        // The admin API's: one of the server's `--admin-token`s, not a player's token.
+        components.add_security_scheme(
+            "admin",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some("an --admin-token of the server (CREASE_ADMIN_TOKEN)"))
+                    .build(),
+            ),
+        );
     }
 }
 
@@ -85,6 +95,12 @@ pub fn document() -> Value {
     add::<GameCatalog>(&mut generator);
     add::<PlayerProfile>(&mut generator);
     add::<PlayerMatches>(&mut generator);
+    add::<AdminReason>(&mut generator);
+    add::<RenamePlayer>(&mut generator);
+    add::<AdminPlayer>(&mut generator);
+    add::<PlayerBanned>(&mut generator);
+    add::<AdminPlayers>(&mut generator);
+    add::<AuditLog>(&mut generator);
     add::<ClientMessage>(&mut generator);
     add::<ServerMessage>(&mut generator);
     let schemas = generator.take_definitions(true);

@@ -15,11 +15,13 @@ pub mod json;
 mod limits;
 mod message;
 mod name;
+mod reason;
 
 pub use account::{Password, Username};
 pub use limits::{CLOCK_CEILING_SECS, InputLimits, MAX_BODY_BYTES};
 pub use message::client_message;
 pub use name::PlayerName;
+pub use reason::Reason;
 
 use serde_json::Value;
 
@@ -37,6 +39,8 @@ pub enum InputError {
     Username(String),
     #[error("password {0}")]
     Password(String),
+    #[error("reason {0}")]
+    Reason(String),
 }
 
 /// `text` unchanged if it holds no control character (Unicode category Cc: C0, DEL, C1).

@@ -53,6 +53,20 @@ impl PlayerName {
     pub fn into_string(self) -> String {
         self.0
     }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The name with the suffix ` #n` (`Ana` -> `Ana #2`) that tells a guest apart from the
+    /// player who chose the name first; the name is shortened to keep within
+    /// [`PlayerName::MAX_CHARS`].
+    pub fn with_suffix(&self, n: u32) -> PlayerName {
+        let suffix = format!(" #{n}");
+        let room = Self::MAX_CHARS.saturating_sub(suffix.chars().count());
+        let base: String = self.0.chars().take(room).collect();
+        PlayerName(format!("{}{suffix}", base.trim_end()))
+    }
 }
 
 #[cfg(test)]
@@ -84,5 +98,17 @@ mod tests {
         assert!(name("a\0").unwrap_err().contains("U+0000"));
         assert!(name("evil\u{202e}txt").unwrap_err().contains("U+202E"));
         assert!(name("zero\u{200b}width").unwrap_err().contains("not printable"));
+    }
+
+    #[test]
+    fn a_suffix_keeps_the_name_within_its_length() {
+        let ana = PlayerName::parse("Ana").expect("a name");
+        assert_eq!(ana.with_suffix(2).as_str(), "Ana #2");
+        let long = PlayerName::parse(&"x".repeat(40)).expect("a name");
+        let suffixed = long.with_suffix(12);
+        assert_eq!(suffixed.as_str().chars().count(), PlayerName::MAX_CHARS);
+        assert!(suffixed.as_str().ends_with("x #12"), "{}", suffixed.as_str());
+        let spaced = PlayerName::parse(&format!("{} b", "a".repeat(36))).expect("a name");
+        assert_eq!(spaced.with_suffix(2).as_str(), format!("{} #2", "a".repeat(36)));
     }
 }

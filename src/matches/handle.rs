@@ -79,6 +79,19 @@ impl MatchHandle {
         }
     }
 
+    /// Ends the match at an operator's request (`by`: the admin token's label), through the
+    /// actor like a forfeit: an `abandon` entry ends the log, unrated.
+    pub async fn abandon(&self, reason: &str, by: &str) -> Result<(), CommandError> {
+        let request = MatchRequest::Abandon {
+            reason: reason.to_string(),
+            by: by.to_string(),
+        };
+        match self.mailbox.ask(request).await {
+            Some(MatchReply::Abandon(result)) => result,
+            _ => Err(self.mailbox.gone()),
+        }
+    }
+
     /// Resolves once the actor has stopped reading its mailbox.
     pub async fn closed(&self) {
         self.mailbox.closed().await

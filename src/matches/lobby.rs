@@ -5,7 +5,7 @@
 //! start a match twice; play itself never takes this lock (actors are independent).
 
 use super::placement::{Actors, LocalPlacement, Placement};
-use super::{GameError, GameRegistry, MatchHandle};
+use super::{CommandError, GameError, GameRegistry, MatchHandle};
 use crate::accounts::Player;
 use crate::fairness;
 use crate::input::InputLimits;
@@ -55,8 +55,23 @@ pub enum LobbyError {
     /// In a cluster, the match is live but no node runs it this moment (it is moving).
     #[error("the match is moving between nodes")]
     Moving,
+    /// The match's actor could not write the change (the database is away, or the write is
+    /// in doubt): the match goes on as it was, unless an in-doubt write lands.
+    #[error("the match could not be changed: {0}")]
+    NotWritten(String),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// Why a match's actor did not write a forfeit or an abandonment: the match ended first, it
+/// moved to another node, or the write failed (a ban must not take a failed forfeit for
+/// "nothing to forfeit").
+fn not_written(error: CommandError) -> LobbyError {
+    match error {
+        CommandError::MatchNotLive => LobbyError::NotLive,
+        CommandError::Moved => LobbyError::Moving,
+        other => LobbyError::NotWritten(other.to_string()),
+    }
 }
 
 /// Matches waiting for seats, and starting each the moment its last seat is taken.
@@ -206,6 +221,46 @@ impl Lobby {
     /// Leaving an open match frees the seat (the last one out cancels it); leaving a live
     /// match forfeits it.
     pub async fn leave(&self, player: &Player, match_id: &MatchId) -> Result<MatchInfo, LobbyError> {
+        self.leave_because(player, match_id, "left the match").await
+    }
+
+    /// Takes `player` out of every match it holds a seat in that is not over, as if it left
+    /// each (a live one is forfeited for `reason`): a ban. Returns the matches it left. A
+    /// match that ended or moved meanwhile is skipped; a database failure stops the sweep.
+    pub async fn leave_all(&self, player: &Player, reason: &str) -> Result<Vec<MatchId>, LobbyError> {
+        let mut left = Vec::new();
+        for match_id in self.store.unfinished_matches_of(&player.player_id).await? {
+            match self.leave_because(player, &match_id, reason).await {
+                Ok(_) => left.push(match_id),
+                Err(LobbyError::NotLive | LobbyError::NotSeated | LobbyError::MatchNotFound) => {}
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(left)
+    }
+
+    /// Ends a live match at an operator's request: its actor logs an `abandon` entry (who:
+    /// `by`) and finishes it with nobody winning and nothing rated.
+    pub async fn abandon(&self, match_id: &MatchId, reason: &str, by: &str) -> Result<MatchInfo, LobbyError> {
+        let row = self
+            .store
+            .get_match(match_id)
+            .await?
+            .ok_or(LobbyError::MatchNotFound)?;
+        if row.status() != MatchStatus::Live {
+            return Err(LobbyError::NotLive);
+        }
+        let handle = self.handle_for(&row).ok_or(LobbyError::Moving)?;
+        handle.abandon(reason, by).await.map_err(not_written)?;
+        self.match_info(match_id).await
+    }
+
+    async fn leave_because(
+        &self,
+        player: &Player,
+        match_id: &MatchId,
+        reason: &str,
+    ) -> Result<MatchInfo, LobbyError> {
         let guard = self.seats_lock.lock().await;
         let row = self
             .store
@@ -230,9 +285,9 @@ impl Lobby {
                 let handle = self.handle_for(&row).ok_or(LobbyError::NotLive)?;
                 drop(guard);
                 handle
-                    .forfeit(Seat(mine.seat as u8), "left the match")
+                    .forfeit(Seat(mine.seat as u8), reason)
                     .await
-                    .map_err(|_| LobbyError::NotLive)?;
+                    .map_err(not_written)?;
             }
             MatchStatus::Finished | MatchStatus::Cancelled => return Err(LobbyError::NotLive),
         }

@@ -5,6 +5,7 @@
 //! generated per game into `proto/<game>/`. `tests/rules/proto_schema.rs` regenerates `proto/`
 //! from these types and fails when the committed files are stale.
 
+pub mod admin;
 pub mod cluster;
 pub mod delta;
 pub mod feed;
@@ -16,6 +17,7 @@ pub mod resume;
 pub mod schema;
 pub mod ws;
 
+pub use admin::*;
 pub use cluster::*;
 pub use feed::{Subscription, ViewerBatch};
 pub use frame::{Frame, covered_by};

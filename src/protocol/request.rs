@@ -54,6 +54,11 @@ pub enum MatchRequest {
         seat: Seat,
         reason: String,
     },
+    /// An operator ends the match: nobody wins, nothing is rated. `by`: the admin's label.
+    Abandon {
+        reason: String,
+        by: String,
+    },
 }
 
 /// The answer to a [`MatchRequest`], one variant per request that has one.
@@ -68,6 +73,7 @@ pub enum MatchReply {
     Subscribed(Subscription),
     Log(Value, Vec<LogEntryBody>),
     Forfeit(Result<(), CommandError>),
+    Abandon(Result<(), CommandError>),
 }
 
 impl MatchRequest {
@@ -79,6 +85,7 @@ impl MatchRequest {
             MatchRequest::Connection { .. } => "connection",
             MatchRequest::Log { .. } => "log",
             MatchRequest::Forfeit { .. } => "forfeit",
+            MatchRequest::Abandon { .. } => "abandon",
         }
     }
 
@@ -93,6 +100,7 @@ impl MatchRequest {
         match self {
             MatchRequest::Command { .. } => |error| Some(MatchReply::Command(Err(error))),
             MatchRequest::Forfeit { .. } => |error| Some(MatchReply::Forfeit(Err(error))),
+            MatchRequest::Abandon { .. } => |error| Some(MatchReply::Abandon(Err(error))),
             MatchRequest::Subscribe { .. } | MatchRequest::Connection { .. } | MatchRequest::Log { .. } => {
                 |_| None
             }

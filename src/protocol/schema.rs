@@ -61,6 +61,10 @@ pub fn files(games: impl IntoIterator<Item = (&'static str, GameSchemas)>) -> Ve
             "log/forfeit_entry.json".to_string(),
             pretty::<crate::record::ForfeitRecord>(),
         ),
+        (
+            "log/abandon_entry.json".to_string(),
+            pretty::<crate::record::AbandonRecord>(),
+        ),
     ];
     for (id, schemas) in games {
         files.push((format!("{id}/options.json"), render(&schemas.options)));

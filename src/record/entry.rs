@@ -19,6 +19,8 @@ pub enum EntryKind {
     Event,
     /// `{seat, reason}`: a seat lost without the engine deciding it.
     Forfeit,
+    /// `{reason, by}`: an operator ended the match; nobody won and nothing is rated.
+    Abandon,
 }
 
 /// What finishes a match in the transaction that writes its last entries: the result, and
@@ -29,6 +31,9 @@ pub struct Finish {
     /// The `Outcome`, as JSON.
     pub result: serde_json::Value,
     pub rating_pool: String,
+    /// False for a match an operator abandoned: its result ends it but says nothing of the
+    /// players' skill, so no rating moves.
+    pub rated: bool,
 }
 
 /// An entry on its way into the log: the store stamps its time when the append commits.
@@ -72,4 +77,14 @@ pub struct CommandRecord {
 pub struct ForfeitRecord {
     pub seat: Seat,
     pub reason: String,
+}
+
+/// The payload of an `abandon` log entry: an operator ended the match before the rules did.
+/// It is the log's last entry; the match is finished with every seat placed equal, unrated.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct AbandonRecord {
+    /// Why, as the operator gave it.
+    pub reason: String,
+    /// Who: the label of the admin token that asked.
+    pub by: String,
 }

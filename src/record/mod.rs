@@ -8,12 +8,16 @@
 //! and nothing above them (no store, protocol, http or matches), so any of those can depend
 //! on it without a cycle.
 
+mod audit;
 mod clocks;
 mod entry;
 mod ids;
 mod status;
 
+pub use audit::AuditAction;
 pub use clocks::Clocks;
-pub use entry::{CommandRecord, CommandSource, EntryKind, Finish, ForfeitRecord, LogEntry, NewEntry};
+pub use entry::{
+    AbandonRecord, CommandRecord, CommandSource, EntryKind, Finish, ForfeitRecord, LogEntry, NewEntry,
+};
 pub use ids::{MatchId, PlayerId, TicketId};
 pub use status::{MatchStatus, TicketStatus};

@@ -11,6 +11,8 @@ pub struct LoginRow {
     pub name: String,
     pub username: String,
     pub password_hash: String,
+    /// Set while an operator bans the player: the password then opens nothing.
+    pub banned_at: Option<DateTime<Utc>>,
 }
 
 /// The player a session opens, with when the session ends.
@@ -56,10 +58,11 @@ pub(super) const SESSION_SQL: &str =
 
 impl Store {
     /// The player a token's hash opens, whatever the session's expiry (the caller compares
-    /// it with its own clock, the same way on both backends).
+    /// it with its own clock, the same way on both backends). A banned player's sessions
+    /// open nothing.
     pub async fn session(&self, token_hash: &str) -> StoreResult<Option<SessionRow>> {
         const SQL: &str = "SELECT p.player_id, p.name, s.expires_at FROM player_session s \
-             JOIN player p ON p.player_id = s.player_id WHERE s.token_hash = $1";
+             JOIN player p ON p.player_id = s.player_id WHERE s.token_hash = $1 AND p.banned_at IS NULL";
         Ok(with_pool!(self, pool => sqlx::query_as::<_, SessionRow>(SQL)
             .bind(token_hash).fetch_optional(pool).await)?)
     }
@@ -110,8 +113,9 @@ impl Store {
             .bind(player_id).fetch_all(pool).await)?)
     }
 
-    /// Which of `token_hashes` are still sessions (none deleted by a logout or by hand).
-    /// Expiry is not compared here: the socket holding a session times its own expiry.
+    /// Which of `token_hashes` are still sessions (none deleted by a logout or by hand, none
+    /// of a banned player). Expiry is not compared here: the socket holding a session times
+    /// its own expiry.
     pub async fn existing_sessions(
         &self,
         token_hashes: &[String],
@@ -122,7 +126,8 @@ impl Store {
         for chunk in token_hashes.chunks(CHUNK) {
             let placeholders: Vec<String> = (1..=chunk.len()).map(|index| format!("${index}")).collect();
             let sql = format!(
-                "SELECT token_hash FROM player_session WHERE token_hash IN ({})",
+                "SELECT s.token_hash FROM player_session s JOIN player p ON p.player_id = s.player_id \
+                 WHERE p.banned_at IS NULL AND s.token_hash IN ({})",
                 placeholders.join(", ")
             );
             // Only `$n` placeholders are formatted in; every hash is bound.
@@ -146,7 +151,7 @@ impl Store {
     }
 
     pub async fn login_by_username(&self, username: &str) -> StoreResult<Option<LoginRow>> {
-        const SQL: &str = "SELECT l.player_id, p.name, l.username, l.password_hash FROM player_login l \
+        const SQL: &str = "SELECT l.player_id, p.name, l.username, l.password_hash, p.banned_at FROM player_login l \
              JOIN player p ON p.player_id = l.player_id WHERE l.username = $1";
         Ok(with_pool!(self, pool => sqlx::query_as::<_, LoginRow>(SQL)
             .bind(username).fetch_optional(pool).await)?)

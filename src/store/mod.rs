@@ -118,11 +118,13 @@ pub enum Store {
 
 mod accounts;
 mod history;
+mod moderation;
 mod quotas;
 mod tickets;
 
 pub use accounts::{AccountRow, ClaimRefused, LoginRow, SessionRow};
 pub use history::{CareerRow, LeaderboardRow, MatchRatingRow, PlayerMatchRow, PlayerRow};
+pub use moderation::{AuditRow, ModeratedRow, NameRefused, NewAudit, name_key};
 pub use tickets::{PairedMatch, TicketRow, WaitingTicket};
 
 mod cluster;
@@ -311,25 +313,36 @@ impl Store {
     }
 
     /// Creates a guest player and its first session (the token it was given, which never
-    /// expires while the account is unclaimed) in one transaction.
+    /// expires while the account is unclaimed) in one transaction, unless another player
+    /// holds the display name (case-insensitively: [`name_key`]).
     pub async fn insert_player(
         &self,
         player_id: &PlayerId,
         name: &str,
         token_hash: &str,
         now: DateTime<Utc>,
-    ) -> StoreResult<()> {
-        const PLAYER_SQL: &str =
-            "INSERT INTO player (player_id, name, token_hash, created_at) VALUES ($1, $2, $3, $4)";
+    ) -> Result<(), NameRefused> {
+        const PLAYER_SQL: &str = "INSERT INTO player (player_id, name, name_key, token_hash, created_at) \
+             VALUES ($1, $2, $3, $4, $5)";
+        let key = name_key(name);
         with_pool!(self, pool => {
-            let mut tx = pool.begin().await?;
-            sqlx::query(PLAYER_SQL)
-                .bind(player_id).bind(name).bind(token_hash).bind(now)
-                .execute(&mut *tx).await?;
+            let mut tx = pool.begin().await.map_err(StoreError::from)?;
+            let inserted = sqlx::query(PLAYER_SQL)
+                .bind(player_id).bind(name).bind(&key).bind(token_hash).bind(now)
+                .execute(&mut *tx).await;
+            match inserted {
+                Ok(_) => {}
+                // The id is a fresh UUID and the token hash a fresh 256-bit token's: the
+                // unique key a new player breaks is its name's.
+                Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
+                    return Err(NameRefused::Taken);
+                }
+                Err(error) => return Err(StoreError::from(error).into()),
+            }
             sqlx::query(accounts::SESSION_SQL)
                 .bind(token_hash).bind(player_id).bind(now).bind(None::<DateTime<Utc>>)
-                .execute(&mut *tx).await?;
-            tx.commit().await?;
+                .execute(&mut *tx).await.map_err(StoreError::from)?;
+            tx.commit().await.map_err(StoreError::from)?;
         });
         Ok(())
     }

@@ -13,7 +13,7 @@ use chrono::{DateTime, Utc};
 
 /// Rates a just-finished match on the connection of the transaction that finished it.
 pub(super) trait RecordRatings: Backend {
-    /// Does nothing for an unrated match (a bot seat, an unreadable result).
+    /// Does nothing for an unrated match (a bot seat, an unreadable result, an abandonment).
     async fn record_ratings(
         &mut self,
         match_id: &MatchId,
@@ -43,6 +43,9 @@ on_each_connection! {
             finish: &Finish,
             now: DateTime<Utc>,
         ) -> Result<(), sqlx::Error> {
+            if !finish.rated {
+                return Ok(());
+            }
             let Ok(outcome) = serde_json::from_value::<Outcome>(finish.result.clone()) else {
                 return Ok(());
             };

@@ -40,18 +40,11 @@ trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-# Starts the server on DATABASE_URL=$1, runs schemathesis against it, stops it.
-check_against() {
-  local database_url="$1" port base token
-  port="$(free_port)"
-  base="http://127.0.0.1:$port"
-  DATABASE_URL="$database_url" "$CREASE_BIN" serve --bind "127.0.0.1:$port" >"$WORK/server.log" 2>&1 &
-  SERVER_PID=$!
-  for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
-  # One guest's token for the authenticated routes.
-  token="$(curl -fs -X POST "$base/v1/players" -H 'content-type: application/json' -d '{"name":"contract"}' |
-    python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')"
-  local started=$SECONDS status=0
+# Runs schemathesis against the server at $1 with the bearer token $2 and any further
+# options (an operation filter).
+schemathesis_against() {
+  local base="$1" token="$2"
+  shift 2
   # From the temporary directory: schemathesis leaves its .schemathesis/ cache where it runs.
   (cd "$WORK" && "$VENV/bin/schemathesis" run "$base/v1/openapi.json" \
     --checks all \
@@ -59,7 +52,30 @@ check_against() {
     --max-examples "$MAX_EXAMPLES" \
     --header "Authorization: Bearer $token" \
     --workers 1 \
-    --no-color) || status=$?
+    --no-color "$@")
+}
+
+# Starts the server on DATABASE_URL=$1, runs schemathesis against it, stops it: every
+# operation with a guest's token (the admin routes answer it 401), then the admin routes
+# (tag `admin`) with the server's admin token.
+check_against() {
+  local database_url="$1" port base token admin_token
+  port="$(free_port)"
+  base="http://127.0.0.1:$port"
+  admin_token="contract-$(python3 -c 'import secrets; print(secrets.token_hex(16))')"
+  CREASE_ADMIN_TOKEN="contract=$admin_token" DATABASE_URL="$database_url" \
+    "$CREASE_BIN" serve --bind "127.0.0.1:$port" >"$WORK/server.log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 1 100); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+  # One guest's token for the authenticated routes.
+  token="$(curl -fs -X POST "$base/v1/players" -H 'content-type: application/json' -d '{"name":"contract"}' |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')"
+  local started=$SECONDS status=0
+  schemathesis_against "$base" "$token" || status=$?
+  if [ "$status" -eq 0 ]; then
+    step "the admin routes, with the admin token"
+    schemathesis_against "$base" "$admin_token" --include-tag admin || status=$?
+  fi
   echo "schemathesis took $((SECONDS - started)) s"
   kill "$SERVER_PID" 2>/dev/null || true
   wait "$SERVER_PID" 2>/dev/null || true

@@ -115,6 +115,7 @@ async fn script(store: &Store) -> Vec<String> {
     let result = Finish {
         result: json!({ "placings": [1, 2], "summary": "Seat 0 won" }),
         rating_pool: "t10".to_string(),
+        rated: true,
     };
     store
         .insert_match(&match_row(lone), &seats(lone))

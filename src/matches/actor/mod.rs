@@ -65,6 +65,8 @@ struct MatchActor<G: Game> {
     connections: Vec<usize>,
     disconnected_since: Vec<Option<Instant>>,
     finished: Option<Outcome>,
+    /// False once the log ends in an abandonment: the result it finishes with is unrated.
+    rated: bool,
     bot_dice: Dice,
     /// The last write, if its outcome is unknown; settled before any other write.
     in_doubt: Option<InDoubt<G>>,
@@ -95,7 +97,7 @@ pub(crate) fn spawn<G: Game>(
     let seed = Seed::from_hex(&context.seed_hex).ok_or(SpawnError::BadSeed)?;
     let seat_total = context.seats.len();
     let initial = MatchCore::<G>::new(&options, &seed).map_err(|e| SpawnError::Setup(e.to_string()))?;
-    let (core, next_seq, forfeit, asked_at, recent) = if log.is_empty() {
+    let (core, next_seq, ending, asked_at, recent) = if log.is_empty() {
         let recent = Recent::new(initial.state.clone(), 0);
         (initial, 1, None, vec![0; seat_total], recent)
     } else {
@@ -104,22 +106,20 @@ pub(crate) fn spawn<G: Game>(
         (
             replayed.core,
             replayed.last_seq + 1,
-            replayed.forfeit,
+            replayed.ending,
             asked_at,
             recent,
         )
     };
-    let finished = match forfeit {
-        Some(record) => Some(fairness::forfeit_outcome(
-            context.seats.len(),
-            record.seat,
-            &record.reason,
-        )),
+    let finished = match &ending {
+        Some(ending) => Some(ending.outcome(context.seats.len())),
         None => G::outcome(&core.state),
     };
+    let rated = ending.as_ref().is_none_or(fairness::Ending::is_rated);
     let now = Instant::now();
     let mut actor = MatchActor::<G> {
         needs_start: log.is_empty(),
+        rated,
         core,
         next_seq,
         options,
@@ -210,7 +210,7 @@ impl<G: Game> MatchActor<G> {
             }
         } else if let Some(outcome) = self.finished.clone() {
             // Only reachable if a crash separated the last events from the result; finish now.
-            let _ = self.commit(Vec::new(), Some(outcome)).await;
+            let _ = self.commit(Vec::new(), Some(outcome), self.rated).await;
         }
         self.resume_clocks();
         self.refresh_clocks();
@@ -293,6 +293,10 @@ impl<G: Game> MatchActor<G> {
             MatchRequest::Forfeit { seat, reason } => {
                 let result = self.forfeit(seat, &reason).await;
                 send_reply(reply, MatchReply::Forfeit(result));
+            }
+            MatchRequest::Abandon { reason, by } => {
+                let result = self.abandon(&reason, &by).await;
+                send_reply(reply, MatchReply::Abandon(result));
             }
         }
     }

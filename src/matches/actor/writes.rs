@@ -19,7 +19,8 @@ use crate::fairness;
 use crate::matches::recent::Recent;
 use crate::protocol::CommandError;
 use crate::record::{
-    CommandRecord, CommandSource, EntryKind, Finish, ForfeitRecord, LogEntry, MatchId, NewEntry,
+    AbandonRecord, CommandRecord, CommandSource, EntryKind, Finish, ForfeitRecord, LogEntry, MatchId,
+    NewEntry,
 };
 use crate::rules::{Game, MatchCore, Outcome, Reject, RejectKind, Seat};
 use crate::store::{DbSettings, Receipt, StoreError, within};
@@ -46,6 +47,8 @@ struct Change<G: Game> {
     /// The seq of the last entry written.
     last_seq: i64,
     outcome: Option<Outcome>,
+    /// Whether `outcome`, if any, moves ratings (not for an abandonment).
+    rated: bool,
     /// The seat whose command it is (its clock starts afresh if it is asked again).
     acted: Option<Seat>,
     /// The seat whose turn clock ran out, when the command is the default move played for it.
@@ -223,6 +226,7 @@ impl<G: Game> MatchActor<G> {
                 .as_ref()
                 .filter(|record| record.source == CommandSource::Timeout)
                 .map(|record| record.seat),
+            rated: true,
             acted: command.map(|record| record.seat),
         };
         self.write(entries, change, redacted).await
@@ -240,6 +244,7 @@ impl<G: Game> MatchActor<G> {
         let finish = change.outcome.as_ref().map(|outcome| Finish {
             result: to_json(outcome),
             rating_pool: self.rating_pool.clone(),
+            rated: change.rated,
         });
         let journal = &self.context.journal;
         let match_id = &self.context.match_id;
@@ -318,6 +323,9 @@ impl<G: Game> MatchActor<G> {
         self.needs_start = false;
         if let Some(next) = change.next {
             self.core = next;
+        }
+        if change.outcome.is_some() {
+            self.rated = change.rated;
         }
         self.finished = change.outcome;
         if let Some(seat) = change.acted {
@@ -433,14 +441,11 @@ impl<G: Game> MatchActor<G> {
             super::asks::replay::<G>(&self.options, &self.seed, &log, self.seat_count())
                 .map_err(|mismatch| CommandError::Internal(format!("the log does not replay: {mismatch}")))?;
         self.asked_at = asked_at;
-        self.finished = match replayed.forfeit {
-            Some(record) => Some(fairness::forfeit_outcome(
-                self.seat_count(),
-                record.seat,
-                &record.reason,
-            )),
+        self.finished = match &replayed.ending {
+            Some(ending) => Some(ending.outcome(self.seat_count())),
             None => G::outcome(&replayed.core.state),
         };
+        self.rated = replayed.ending.as_ref().is_none_or(fairness::Ending::is_rated);
         self.core = replayed.core;
         self.next_seq = replayed.last_seq + 1;
         // The log's last events, not an empty past: a socket resuming right after this
@@ -459,11 +464,13 @@ impl<G: Game> MatchActor<G> {
         Ok(())
     }
 
-    /// Writes entries that are not engine events (a forfeit) and finishes with `outcome`.
+    /// Writes entries that are not engine events (a forfeit, an abandonment) and finishes
+    /// with `outcome`, rated or not.
     pub(super) async fn commit(
         &mut self,
         entries: Vec<NewEntry>,
         outcome: Option<Outcome>,
+        rated: bool,
     ) -> Result<(), CommandError> {
         let change = Change {
             next: None,
@@ -471,6 +478,7 @@ impl<G: Game> MatchActor<G> {
             first_event_seq: self.next_seq,
             last_seq: self.next_seq + entries.len() as i64 - 1,
             outcome,
+            rated,
             acted: None,
             timed_out: None,
         };
@@ -493,6 +501,27 @@ impl<G: Game> MatchActor<G> {
         };
         let outcome = fairness::forfeit_outcome(self.seat_count(), seat, reason);
         tracing::info!(match_id = %self.context.match_id, %seat, reason, "forfeit");
-        self.commit(vec![entry], Some(outcome)).await
+        self.commit(vec![entry], Some(outcome), true).await
+    }
+
+    /// Ends the match at an operator's request: one `abandon` entry, every seat placed
+    /// equal, nothing rated. The same path as a forfeit, so replay and `verify` read it.
+    pub(super) async fn abandon(&mut self, reason: &str, by: &str) -> Result<(), CommandError> {
+        self.reconcile(self.write_deadline()).await?;
+        if self.finished.is_some() {
+            return Err(CommandError::MatchNotLive);
+        }
+        let record = AbandonRecord {
+            reason: reason.to_string(),
+            by: by.to_string(),
+        };
+        let entry = NewEntry {
+            seq: self.next_seq,
+            kind: EntryKind::Abandon,
+            payload: to_raw(&record)?,
+        };
+        let outcome = fairness::abandon_outcome(self.seat_count(), reason);
+        tracing::info!(match_id = %self.context.match_id, by, "abandoned by an operator");
+        self.commit(vec![entry], Some(outcome), false).await
     }
 }
