@@ -89,13 +89,40 @@ check(
     servers == [(name, f"{name}:8080") for name in NODES],
     f"haproxy.cfg's servers are the three nodes on 8080: {servers}",
 )
-binds = re.findall(r"^\s*bind\s+:(\d+)", cfg, re.MULTILINE)
+# The binds inside `.if defined(CREASE_TLS_CERT)` exist only when TLS is on, which is what
+# deploy/docker-compose.tls.yml does: the base file publishes the others, the overlay those.
+tls_blocks = re.findall(r"^\.if defined\(CREASE_TLS_CERT\)\n(.*?)^\.endif", cfg, re.MULTILINE | re.DOTALL)
+tls_binds = {port for block in tls_blocks for port in re.findall(r"^\s*bind\s+:(\d+)", block, re.MULTILINE)}
+binds = set(re.findall(r"^\s*bind\s+:(\d+)", cfg, re.MULTILINE)) - tls_binds
 published = {port.split(":")[1] for port in haproxy.get("ports", [])}
-check(set(binds) <= published, f"haproxy binds {binds} but publishes {sorted(published)}")
+check(binds <= published, f"haproxy binds {sorted(binds)} but publishes {sorted(published)}")
 check("8090" in binds, "haproxy serves the cluster on 8090")
+check(tls_binds == {"80", "443"}, f"haproxy's TLS binds are 80 and 443: {sorted(tls_binds)}")
+check(
+    re.search(r"^\s*bind :443 ssl crt \"\$\{CREASE_TLS_CERT\}\"", cfg, re.MULTILINE) is not None,
+    "haproxy's :443 bind loads the certificate CREASE_TLS_CERT names",
+)
+
+tls = yaml.safe_load((ROOT / "deploy" / "docker-compose.tls.yml").read_text())
+tls_haproxy = tls["services"]["haproxy"]
+check(set(tls["services"]) == {"haproxy"}, "the TLS overlay changes only haproxy")
+certificate = tls_haproxy["environment"]["CREASE_TLS_CERT"]
+mounts = [volume.split(":") for volume in tls_haproxy.get("volumes", [])]
+check(
+    any(target == certificate.rsplit("/", 1)[0] and source == "./deploy/tls" and mode == "ro"
+        for source, target, mode in mounts),
+    f"the TLS overlay mounts deploy/tls read-only where CREASE_TLS_CERT ({certificate}) points",
+)
+tls_published = {port.split(":")[1]: port.split(":")[0] for port in tls_haproxy.get("ports", [])}
+check(
+    tls_published == {"80": "80", "443": "443"},
+    f"the TLS overlay publishes 80 and 443 as themselves (the redirect keeps the Host): {tls_published}",
+)
 
 host_ports = [
-    port.split(":")[0] for service in services.values() for port in service.get("ports", [])
+    port.split(":")[0]
+    for service in [*services.values(), tls_haproxy]
+    for port in service.get("ports", [])
 ]
 check(len(host_ports) == len(set(host_ports)), f"a host port is published twice: {host_ports}")
 
