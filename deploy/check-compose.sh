@@ -32,7 +32,8 @@ if [ ${#compose[@]} -gt 0 ]; then
   "${compose[@]}" version | sed -n 1p
   "${compose[@]}" config -q
   "${compose[@]}" --profile cluster config -q
-  echo "schema: valid, with and without --profile cluster"
+  "${compose[@]}" --profile cluster --profile monitoring config -q
+  echo "schema: valid, with and without --profile cluster, and with --profile monitoring"
   "${compose[@]}" -f deploy/patroni/docker-compose.yml config -q
   echo "schema: deploy/patroni/docker-compose.yml valid"
   # The TLS overlay: valid merged over the base file, and its relative mount resolves to this

@@ -119,6 +119,36 @@ check(
     f"the TLS overlay publishes 80 and 443 as themselves (the redirect keeps the Host): {tls_published}",
 )
 
+# The monitoring profile: Prometheus reads deploy/prometheus/ where its image looks, and
+# scrapes exactly the crease services, each on the port it listens on.
+monitoring = {name for name, service in services.items() if "monitoring" in service.get("profiles", [])}
+check(monitoring == {"prometheus", "grafana"}, f"the monitoring profile adds {sorted(monitoring)}")
+check(
+    "./deploy/prometheus:/etc/prometheus:ro" in services["prometheus"].get("volumes", []),
+    "prometheus mounts deploy/prometheus where its image reads prometheus.yml",
+)
+scrape = yaml.safe_load((ROOT / "deploy" / "prometheus" / "prometheus.yml").read_text())
+targets = sorted(
+    target
+    for job in scrape["scrape_configs"]
+    for static in job.get("static_configs", [])
+    for target in static["targets"]
+)
+check(
+    targets == sorted(f"{name}:8080" for name in ["crease", *NODES]),
+    f"prometheus scrapes every crease service on 8080: {targets}",
+)
+check(
+    (ROOT / "deploy" / "prometheus" / scrape["rule_files"][0]).exists(),
+    "prometheus.yml's rule file exists beside it",
+)
+grafana_volumes = services["grafana"].get("volumes", [])
+check(
+    "./deploy/grafana/crease-dashboard.json:/var/lib/grafana/dashboards/crease.json:ro" in grafana_volumes
+    and "./deploy/grafana/provisioning:/etc/grafana/provisioning:ro" in grafana_volumes,
+    "grafana mounts the dashboard where its provisioning file looks",
+)
+
 host_ports = [
     port.split(":")[0]
     for service in [*services.values(), tls_haproxy]
@@ -129,4 +159,7 @@ check(len(host_ports) == len(set(host_ports)), f"a host port is published twice:
 if failures:
     print("docker-compose.yml:", *failures, sep="\n  ", file=sys.stderr)
     sys.exit(1)
-print(f"docker-compose.yml: default {sorted(default)}; cluster adds {sorted(cluster)}; wiring ok")
+print(
+    f"docker-compose.yml: default {sorted(default)}; cluster adds {sorted(cluster)};"
+    f" monitoring adds {sorted(monitoring)}; wiring ok"
+)
