@@ -1,11 +1,4 @@
 # Multi-stage build: compile in the Rust image, run as a non-root user in a slim image.
-#
-# The image the runtime stage takes the binary from (at /src/target/release/crease): the
-# `build` stage below, unless deploy/build-image.sh names an image holding a release binary
-# built on the host (`--build-arg CREASE_BINARY_FROM=...`); then the build stage is never
-# used, and no Rust image or registry is needed.
-ARG CREASE_BINARY_FROM=build
-
 FROM rust:1-bookworm AS build
 WORKDIR /src
 # Dependencies first, so that source edits do not rebuild them: the manifest with a stub for
@@ -20,13 +13,11 @@ COPY . .
 RUN touch src/main.rs src/lib.rs && cargo build --release --locked --bin crease \
     && strip target/release/crease
 
-FROM ${CREASE_BINARY_FROM} AS binary
-
 FROM debian:bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --create-home --home-dir /var/lib/crease crease
-COPY --from=binary /src/target/release/crease /usr/local/bin/crease
+COPY --from=build /src/target/release/crease /usr/local/bin/crease
 USER crease
 WORKDIR /var/lib/crease
 # The embedded database lives here: keep it on a volume, or it goes with the container.
