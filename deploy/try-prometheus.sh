@@ -50,7 +50,13 @@ RUST_LOG=warn "$BIN" serve --bind "127.0.0.1:$PORT" --database-url "sqlite://$wo
   --rate-limit-ip-burst 40 >"$work/node.log" 2>&1 &
 node_pid=$!
 
-python3 - deploy/prometheus/prometheus.yml "$work/prometheus.yml" "127.0.0.1:$PORT" <<'PY'
+# Debian's python3-yaml (with docker-compose or the prometheus tooling) when another python3
+# on the PATH lacks yaml.
+python=python3
+if ! python3 -c 'import yaml' 2>/dev/null && [ -x /usr/bin/python3 ]; then
+  python=/usr/bin/python3
+fi
+"$python" - deploy/prometheus/prometheus.yml "$work/prometheus.yml" "127.0.0.1:$PORT" <<'PY'
 import sys, yaml
 config = yaml.safe_load(open(sys.argv[1]))
 config["global"]["scrape_interval"] = "1s"
