@@ -5,7 +5,8 @@
 #     default services and the `cluster` profile against the Compose schema;
 #  2. deploy/check_compose.py checks what the file is for: `docker compose up` is one node
 #     and Postgres, the cluster profile adds NATS, three nodes and HAProxy, wired as
-#     deploy/haproxy.cfg expects;
+#     deploy/haproxy.cfg expects, and deploy/docker-compose.tls.yml (the overlay that turns
+#     HAProxy's TLS on) publishes the TLS binds and mounts the certificate it names;
 #  3. the same two checks for deploy/patroni/docker-compose.yml (the cluster on a Patroni
 #     PostgreSQL pair behind HAProxy, etcd, NATS: deploy/patroni/check_compose.py).
 set -euo pipefail
@@ -31,9 +32,16 @@ if [ ${#compose[@]} -gt 0 ]; then
   "${compose[@]}" version | sed -n 1p
   "${compose[@]}" config -q
   "${compose[@]}" --profile cluster config -q
-  echo "schema: valid, with and without --profile cluster"
+  "${compose[@]}" --profile cluster --profile monitoring config -q
+  echo "schema: valid, with and without --profile cluster, and with --profile monitoring"
   "${compose[@]}" -f deploy/patroni/docker-compose.yml config -q
   echo "schema: deploy/patroni/docker-compose.yml valid"
+  # The TLS overlay: valid merged over the base file, and its relative mount resolves to this
+  # repository's deploy/tls (Compose reads an overlay's paths from the first file's folder).
+  tls_config=$("${compose[@]}" -f docker-compose.yml -f deploy/docker-compose.tls.yml --profile cluster config)
+  grep -q -- "- $PWD/deploy/tls:/usr/local/etc/haproxy/certs:ro" <<<"$tls_config" ||
+    { echo "deploy/docker-compose.tls.yml: the certificate folder does not resolve to $PWD/deploy/tls" >&2; exit 1; }
+  echo "schema: docker-compose.yml + deploy/docker-compose.tls.yml valid; certificates from $PWD/deploy/tls"
   # docker-compose 1.x lists every service whatever the profile; only v2 tells them apart.
   if [ "${compose[0]}" = docker ]; then
     echo "default services: $("${compose[@]}" config --services | sort | tr '\n' ' ')"

@@ -89,17 +89,77 @@ check(
     servers == [(name, f"{name}:8080") for name in NODES],
     f"haproxy.cfg's servers are the three nodes on 8080: {servers}",
 )
-binds = re.findall(r"^\s*bind\s+:(\d+)", cfg, re.MULTILINE)
+# The binds inside `.if defined(CREASE_TLS_CERT)` exist only when TLS is on, which is what
+# deploy/docker-compose.tls.yml does: the base file publishes the others, the overlay those.
+tls_blocks = re.findall(r"^\.if defined\(CREASE_TLS_CERT\)\n(.*?)^\.endif", cfg, re.MULTILINE | re.DOTALL)
+tls_binds = {port for block in tls_blocks for port in re.findall(r"^\s*bind\s+:(\d+)", block, re.MULTILINE)}
+binds = set(re.findall(r"^\s*bind\s+:(\d+)", cfg, re.MULTILINE)) - tls_binds
 published = {port.split(":")[1] for port in haproxy.get("ports", [])}
-check(set(binds) <= published, f"haproxy binds {binds} but publishes {sorted(published)}")
+check(binds <= published, f"haproxy binds {sorted(binds)} but publishes {sorted(published)}")
 check("8090" in binds, "haproxy serves the cluster on 8090")
+check(tls_binds == {"80", "443"}, f"haproxy's TLS binds are 80 and 443: {sorted(tls_binds)}")
+check(
+    re.search(r"^\s*bind :443 ssl crt \"\$\{CREASE_TLS_CERT\}\"", cfg, re.MULTILINE) is not None,
+    "haproxy's :443 bind loads the certificate CREASE_TLS_CERT names",
+)
+
+tls = yaml.safe_load((ROOT / "deploy" / "docker-compose.tls.yml").read_text())
+tls_haproxy = tls["services"]["haproxy"]
+check(set(tls["services"]) == {"haproxy"}, "the TLS overlay changes only haproxy")
+certificate = tls_haproxy["environment"]["CREASE_TLS_CERT"]
+mounts = [volume.split(":") for volume in tls_haproxy.get("volumes", [])]
+check(
+    any(target == certificate.rsplit("/", 1)[0] and source == "./deploy/tls" and mode == "ro"
+        for source, target, mode in mounts),
+    f"the TLS overlay mounts deploy/tls read-only where CREASE_TLS_CERT ({certificate}) points",
+)
+tls_published = {port.split(":")[1]: port.split(":")[0] for port in tls_haproxy.get("ports", [])}
+check(
+    tls_published == {"80": "80", "443": "443"},
+    f"the TLS overlay publishes 80 and 443 as themselves (the redirect keeps the Host): {tls_published}",
+)
+
+# The monitoring profile: Prometheus reads deploy/prometheus/ where its image looks, and
+# scrapes exactly the crease services, each on the port it listens on.
+monitoring = {name for name, service in services.items() if "monitoring" in service.get("profiles", [])}
+check(monitoring == {"prometheus", "grafana"}, f"the monitoring profile adds {sorted(monitoring)}")
+check(
+    "./deploy/prometheus:/etc/prometheus:ro" in services["prometheus"].get("volumes", []),
+    "prometheus mounts deploy/prometheus where its image reads prometheus.yml",
+)
+scrape = yaml.safe_load((ROOT / "deploy" / "prometheus" / "prometheus.yml").read_text())
+targets = sorted(
+    target
+    for job in scrape["scrape_configs"]
+    for static in job.get("static_configs", [])
+    for target in static["targets"]
+)
+check(
+    targets == sorted(f"{name}:8080" for name in ["crease", *NODES]),
+    f"prometheus scrapes every crease service on 8080: {targets}",
+)
+check(
+    (ROOT / "deploy" / "prometheus" / scrape["rule_files"][0]).exists(),
+    "prometheus.yml's rule file exists beside it",
+)
+grafana_volumes = services["grafana"].get("volumes", [])
+check(
+    "./deploy/grafana/crease-dashboard.json:/var/lib/grafana/dashboards/crease.json:ro" in grafana_volumes
+    and "./deploy/grafana/provisioning:/etc/grafana/provisioning:ro" in grafana_volumes,
+    "grafana mounts the dashboard where its provisioning file looks",
+)
 
 host_ports = [
-    port.split(":")[0] for service in services.values() for port in service.get("ports", [])
+    port.split(":")[0]
+    for service in [*services.values(), tls_haproxy]
+    for port in service.get("ports", [])
 ]
 check(len(host_ports) == len(set(host_ports)), f"a host port is published twice: {host_ports}")
 
 if failures:
     print("docker-compose.yml:", *failures, sep="\n  ", file=sys.stderr)
     sys.exit(1)
-print(f"docker-compose.yml: default {sorted(default)}; cluster adds {sorted(cluster)}; wiring ok")
+print(
+    f"docker-compose.yml: default {sorted(default)}; cluster adds {sorted(cluster)};"
+    f" monitoring adds {sorted(monitoring)}; wiring ok"
+)

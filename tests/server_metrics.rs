@@ -236,3 +236,165 @@ async fn metrics_count_requests_by_route_refusals_by_limit_the_queue_and_the_pro
     );
     app.stop().await;
 }
+
+/// Every metric name that deploy/prometheus/alerts.yml and deploy/grafana/crease-dashboard.json
+/// use (`crease_*`, `process_*`) is a series this server exports, and every label a selector
+/// there names is one the series carries: a renamed metric or label would otherwise leave an
+/// alert silently never firing and a panel silently empty. The names come from a scrape of a
+/// server after the traffic that makes each series appear; only the cluster's series, which
+/// a single node never records, are taken from their constants in `crease::telemetry`.
+#[tokio::test]
+async fn deploy_files_name_only_exported_series() {
+    use common::spawn_app_with;
+    use std::collections::{BTreeMap, BTreeSet};
+
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), |config| {
+        config.abuse.rate_limit_ip_burst = 10;
+        config.abuse.rate_limit_ip_per_minute = 1;
+    })
+    .await
+    .expect("sqlite");
+
+    // A match played to its end: commands, journal writes, mailboxes, a live log read (a
+    // history read) and a verification (a log replay).
+    let (info, home, away) = app.live_match("toy", json!({ "rounds": 1 })).await;
+    let path = format!("/v1/matches/{}", info.match_id);
+    assert_eq!(app.get(&format!("{path}/log"), Some(&home.token)).await.0, 200);
+    let mut home_socket = app.connect(&info.match_id, Some(&home.token), None).await;
+    let mut away_socket = app.connect(&info.match_id, Some(&away.token), None).await;
+    assert!(pick(&mut home_socket, 2).await.is_ok());
+    assert!(pick(&mut away_socket, 3).await.is_ok());
+    let (status, verified) = app.get(&format!("{path}/verify"), None).await;
+    assert_eq!(status, 200, "{verified}");
+    // Probes, as HAProxy and the compose health check send them.
+    assert_eq!(app.get("/readyz", None).await.0, 200);
+    // Two tickets paired at once: a matchmaking wait.
+    for name in ["deploy-home", "deploy-away"] {
+        let player = app.player(name).await;
+        let (status, body) = app
+            .post(
+                "/v1/matchmaking/tickets",
+                Some(&player.token),
+                json!({ "game": "toy" }),
+            )
+            .await;
+        assert!(status == 201 || status == 200, "{status} {body}");
+    }
+    // Creations from this address until its burst is spent: a refusal.
+    let mut refused = false;
+    for attempt in 0..20 {
+        let (status, _) = app
+            .post("/v1/players", None, json!({ "name": format!("burst {attempt}") }))
+            .await;
+        if status == 429 {
+            refused = true;
+            break;
+        }
+    }
+    assert!(refused, "the address's burst was never spent");
+
+    let text = app
+        .http
+        .get(format!("{}/metrics", app.base))
+        .send()
+        .await
+        .expect("scrape")
+        .text()
+        .await
+        .expect("metrics text");
+    // Series name -> the label names its samples carry.
+    let mut exported: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for line in text
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.is_empty())
+    {
+        let (name, rest) = line.split_at(line.find(['{', ' ']).unwrap_or(line.len()));
+        let labels = exported.entry(name.to_string()).or_default();
+        if let Some(inside) = rest.strip_prefix('{').and_then(|rest| rest.split_once('}')) {
+            labels.extend(
+                inside
+                    .0
+                    .split(',')
+                    .filter_map(|pair| Some(pair.split_once('=')?.0.to_string())),
+            );
+        }
+    }
+    // Recorded only by cluster nodes (NATS and a takeover needed), so no scrape of a single
+    // node has them: the server's own names stand in. Histograms export three series each.
+    let cluster_only: BTreeSet<String> = [
+        crease::telemetry::FENCED_WRITES,
+        crease::telemetry::CLAIMS,
+        crease::telemetry::ROUTED_RESUMES,
+    ]
+    .into_iter()
+    .map(str::to_string)
+    .chain(
+        ["_bucket", "_sum", "_count"]
+            .into_iter()
+            .map(|suffix| format!("{}{suffix}", crease::telemetry::ROUTED_SECONDS)),
+    )
+    .collect();
+
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut used = BTreeSet::new();
+    let mut unknown = Vec::new();
+    for file in [
+        "deploy/prometheus/alerts.yml",
+        "deploy/grafana/crease-dashboard.json",
+    ] {
+        let source = std::fs::read_to_string(root.join(file)).expect("a deploy file");
+        // The JSON escapes the quotes of label values; unescaped, both files read alike.
+        let source = source.replace("\\\"", "\"");
+        let mut rest = source.as_str();
+        while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            let token_len = rest[start..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len() - start);
+            let name = &rest[start..start + token_len];
+            let after = &rest[start + token_len..];
+            rest = after;
+            if !(name.starts_with("crease_") || name.starts_with("process_")) {
+                continue;
+            }
+            used.insert(name.to_string());
+            // A histogram's family name (prose names `crease_db_write_duration_seconds`) is
+            // exported as its `_bucket`, `_sum` and `_count` series.
+            let family = format!("{name}_bucket");
+            let Some(labels) = exported.get(name).or_else(|| exported.get(&family)) else {
+                if !cluster_only.contains(name) && !cluster_only.contains(&family) {
+                    unknown.push(format!("{file}: {name} is not exported"));
+                }
+                continue;
+            };
+            // The selector's label names (`{route="/readyz",status!="200"}`); Prometheus adds
+            // `instance` and `job` at the scrape.
+            let Some(selector) = after.strip_prefix('{').and_then(|after| after.split_once('}')) else {
+                continue;
+            };
+            for matcher in selector.0.split(',') {
+                let label = matcher.split(['=', '!']).next().unwrap_or_default().trim();
+                if !label.is_empty() && !["instance", "job"].contains(&label) && !labels.contains(label) {
+                    unknown.push(format!("{file}: {name} has no label {label}"));
+                }
+            }
+        }
+    }
+    assert!(unknown.is_empty(), "{unknown:#?}\nexported: {exported:#?}");
+    // The scan found the files' series (a broken scan would pass on nothing).
+    for name in [
+        "crease_http_requests_total",
+        "crease_command_duration_seconds_bucket",
+        "crease_journal_queue_depth",
+        "crease_refusals_total",
+        "crease_matchmaking_wait_seconds_bucket",
+        "process_resident_memory_bytes",
+        "process_open_fds",
+        "crease_cluster_fenced_writes_total",
+    ] {
+        assert!(
+            used.contains(name),
+            "{name} not found in the deploy files: {used:?}"
+        );
+    }
+    app.stop().await;
+}
