@@ -46,10 +46,15 @@ pub fn forfeit_outcome(seat_count: usize, loser: Seat, reason: &str) -> Outcome 
 
 /// The outcome of a match an operator abandoned: every seat shares the one place, so
 /// nobody won or lost; it is never rated ([`Ending::is_rated`]).
-pub fn abandon_outcome(seat_count: usize, reason: &str) -> Outcome {
+pub fn abandon_outcome(seat_count: usize, record: &AbandonRecord) -> Outcome {
+    let summary = if record.by == AbandonRecord::SERVER {
+        format!("No result: abandoned ({})", record.reason)
+    } else {
+        format!("No result: abandoned by an operator ({})", record.reason)
+    };
     Outcome {
         placings: vec![1; seat_count],
-        summary: format!("Abandoned by an operator ({reason})"),
+        summary,
     }
 }
 
@@ -64,7 +69,7 @@ impl Ending {
     pub fn outcome(&self, seat_count: usize) -> Outcome {
         match self {
             Ending::Forfeit(record) => forfeit_outcome(seat_count, record.seat, &record.reason),
-            Ending::Abandon(record) => abandon_outcome(seat_count, &record.reason),
+            Ending::Abandon(record) => abandon_outcome(seat_count, record),
         }
     }
 

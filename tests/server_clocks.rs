@@ -139,3 +139,106 @@ async fn a_player_disconnected_longer_than_the_grace_period_forfeits() {
     assert_eq!(verify["status"], "ok", "{verify}");
     app.stop().await;
 }
+
+/// Two players, both seated: their ids and tokens, and the match (turn clock `turn`, grace
+/// `grace`).
+async fn two_player_match(app: &common::TestApp, turn: u64, grace: u64) -> (String, [(String, String); 2]) {
+    let (home, away) = (app.player("home").await, app.player("away").await);
+    let body = json!({ "game": "toy", "options": { "rounds": 2 }, "turn_clock_secs": turn, "disconnect_grace_secs": grace });
+    let (status, created) = app.post("/v1/matches", Some(&home.token), body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["match_id"].as_str().unwrap_or_default().to_string();
+    let (status, _) = app
+        .post(&format!("/v1/matches/{id}/join"), Some(&away.token), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    (id, [(home.player_id, home.token), (away.player_id, away.token)])
+}
+
+/// Issue 26: when both players leave, the match is no result (abandoned by the server,
+/// nobody rated), not a rated loss for whoever happened to leave a moment earlier.
+#[tokio::test]
+async fn when_every_player_leaves_the_match_is_abandoned_unrated() {
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), for_paused_clock)
+        .await
+        .expect("SQLite");
+    let (id, [(home_id, home), (away_id, away)]) = two_player_match(&app, 3600, 30).await;
+    let mut watcher = app.connect(&id, None, None).await;
+    watcher.timeout = None;
+    {
+        let mut home_client = app.connect(&id, Some(&home), None).await;
+        let mut away_client = app.connect(&id, Some(&away), None).await;
+        home_client.recv().await;
+        away_client.recv().await;
+        // Home leaves first, away a moment later.
+        drop(home_client);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::time::pause();
+    let started = Instant::now();
+    let result = loop {
+        if let ServerMessage::Finished { result, .. } = watcher.recv().await {
+            break result;
+        }
+    };
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_secs(25),
+        "ended after {waited:?}, inside the grace"
+    );
+    assert_eq!(result.placings, vec![1, 1], "no result: {result:?}");
+    let log = app.app().store().log(&common::match_id(&id)).await.expect("log");
+    let last = log.last().expect("entries");
+    assert_eq!(last.kind, crease::record::EntryKind::Abandon, "{last:?}");
+    assert_eq!(last.payload["by"], "server");
+    assert_eq!(last.payload["reason"], "every player left");
+    let (_, verify) = app.get(&format!("/v1/matches/{id}/verify"), None).await;
+    assert_eq!(verify["status"], "ok", "{verify}");
+    for player in [home_id, away_id] {
+        let (_, profile) = app.get(&format!("/v1/players/{player}"), None).await;
+        assert_eq!(profile["ratings"], json!([]), "no rating moved: {profile}");
+    }
+    app.stop().await;
+}
+
+/// Both leave, and one comes back after the other's grace ran out but within its own: the
+/// one who stayed away forfeits to the one who came back.
+#[tokio::test]
+async fn a_player_who_comes_back_wins_when_the_other_stays_away() {
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), for_paused_clock)
+        .await
+        .expect("SQLite");
+    let (id, [(_, home), (_, away)]) = two_player_match(&app, 3600, 30).await;
+    let mut watcher = app.connect(&id, None, None).await;
+    watcher.timeout = None;
+    let mut home_client = app.connect(&id, Some(&home), None).await;
+    home_client.recv().await;
+    {
+        let mut away_client = app.connect(&id, Some(&away), None).await;
+        away_client.recv().await;
+    }
+    tokio::time::pause();
+    // Away left first; home leaves 10 s later and comes back 25 s after that: past away's
+    // grace (30 s), inside its own.
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    drop(home_client);
+    tokio::time::sleep(Duration::from_secs(25)).await;
+    let mut home_client = app.connect(&id, Some(&home), None).await;
+    home_client.timeout = None;
+    let result = loop {
+        if let ServerMessage::Finished { result, .. } = watcher.recv().await {
+            break result;
+        }
+    };
+    assert_eq!(
+        result.placings,
+        vec![1, 2],
+        "away, who stayed away, forfeits: {result:?}"
+    );
+    let log = app.app().store().log(&common::match_id(&id)).await.expect("log");
+    let last = log.last().expect("entries");
+    assert_eq!(last.kind, crease::record::EntryKind::Forfeit, "{last:?}");
+    assert_eq!(last.payload["seat"], 1);
+    drop(home_client);
+    app.stop().await;
+}

@@ -83,8 +83,15 @@ pub struct ForfeitRecord {
 /// It is the log's last entry; the match is finished with every seat placed equal, unrated.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AbandonRecord {
-    /// Why, as the operator gave it.
+    /// Why, as the operator gave it (or the server: every player left).
     pub reason: String,
-    /// Who: the label of the admin token that asked.
+    /// Who: the label of the admin token that asked, or [`AbandonRecord::SERVER`].
     pub by: String,
+}
+
+impl AbandonRecord {
+    /// `by` of an abandonment the server decided: every player of the match had left when
+    /// the first one's disconnect grace ran out, so nobody takes a rated loss for leaving
+    /// a few milliseconds earlier than the other.
+    pub const SERVER: &'static str = "server";
 }

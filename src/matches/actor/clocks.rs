@@ -5,7 +5,7 @@
 use super::MatchActor;
 use super::writes::Move;
 use crate::protocol::CommandError;
-use crate::record::CommandSource;
+use crate::record::{AbandonRecord, CommandSource};
 use crate::rules::{Game, Seat, Viewer};
 use tokio::time::Instant;
 
@@ -60,6 +60,29 @@ impl<G: Game> MatchActor<G> {
         }
     }
 
+    /// When a disconnect grace ends the match: the first to run out while another player is
+    /// connected (that seat forfeits), or the last one when every player has left (the match
+    /// is abandoned then, unless one of them comes back first: the others forfeit to it).
+    fn grace_end(&self) -> Option<Instant> {
+        let ends = self.grace_expiries().map(|(_, at)| at);
+        if self.every_player_left() {
+            ends.max()
+        } else {
+            ends.min()
+        }
+    }
+
+    /// Two or more seats are players' (not bots'), and none of them is connected.
+    fn every_player_left(&self) -> bool {
+        let players: Vec<usize> = (0..self.disconnected_since.len())
+            .filter(|index| !self.is_bot(Seat(*index as u8)))
+            .collect();
+        players.len() >= 2
+            && players
+                .iter()
+                .all(|index| self.disconnected_since[*index].is_some())
+    }
+
     fn grace_expiries(&self) -> impl Iterator<Item = (Seat, Instant)> + '_ {
         let grace = self.context.clocks.disconnect_grace;
         self.disconnected_since
@@ -73,10 +96,7 @@ impl<G: Game> MatchActor<G> {
     /// clocks wait for the database rather than spin.
     pub(super) fn next_wake(&self) -> Option<Instant> {
         let turn = self.deadlines.values().copied();
-        let next = turn
-            .chain(self.grace_expiries().map(|(_, at)| at))
-            .chain(self.retry_at)
-            .min()?;
+        let next = turn.chain(self.grace_end()).chain(self.retry_at).min()?;
         Some(self.retry_at.map_or(next, |retry| next.max(retry)))
     }
 
@@ -106,7 +126,17 @@ impl<G: Game> MatchActor<G> {
 
     /// Forfeits `seat`; if the database fails the forfeit, schedules a retry and says so.
     pub(super) async fn forfeit_or_retry(&mut self, seat: Seat, reason: &str) -> bool {
-        match self.forfeit(seat, reason).await {
+        self.end_or_retry(Some(seat), reason).await
+    }
+
+    /// Forfeits `seat`, or (none) abandons the match as the server; if the database fails
+    /// the write, schedules a retry and says so.
+    async fn end_or_retry(&mut self, seat: Option<Seat>, reason: &str) -> bool {
+        let ended = match seat {
+            Some(seat) => self.forfeit(seat, reason).await,
+            None => self.abandon(reason, AbandonRecord::SERVER).await,
+        };
+        match ended {
             Err(CommandError::Moved) => true,
             Err(error) if error.is_storage() => {
                 self.retry_later(&error);
@@ -176,8 +206,16 @@ impl<G: Game> MatchActor<G> {
             .grace_expiries()
             .find(|(_, at)| *at <= now)
             .map(|(seat, _)| seat);
-        if let Some(seat) = gone {
-            self.forfeit_or_retry(seat, "disconnected").await;
+        if self.grace_end().is_some_and(|at| at <= now) {
+            // Every player gone past their grace: no result (no seat forfeits), not a rated
+            // loss for whoever happened to leave first; else the first whose grace ran out.
+            let forfeits = if self.every_player_left() { None } else { gone };
+            let reason = if forfeits.is_some() {
+                "disconnected"
+            } else {
+                "every player left"
+            };
+            self.end_or_retry(forfeits, reason).await;
             return;
         }
         let mut expired: Vec<Seat> = self

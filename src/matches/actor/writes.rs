@@ -520,8 +520,8 @@ impl<G: Game> MatchActor<G> {
             kind: EntryKind::Abandon,
             payload: to_raw(&record)?,
         };
-        let outcome = fairness::abandon_outcome(self.seat_count(), reason);
-        tracing::info!(match_id = %self.context.match_id, by, "abandoned by an operator");
+        let outcome = fairness::abandon_outcome(self.seat_count(), &record);
+        tracing::info!(match_id = %self.context.match_id, by, reason, "abandoned");
         self.commit(vec![entry], Some(outcome), false).await
     }
 }
