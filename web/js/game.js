@@ -13,6 +13,7 @@ import { GAMES, MODULES } from './catalog.js';
 import { mockSession } from './mock.js';
 import { count, nameOfSeat, namedSeats } from './words.js';
 import { yourTurn, notifyToggle } from './attention.js';
+import { createStory } from './story.js';
 
 const COMMENTARY_LIMIT = 400;
 
@@ -32,6 +33,9 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     refusal: null,
     commentary: [],
     commentarySeq: -1,
+    // Every event seen, by seq (socket and log), and the story folded from them in order.
+    seen: new Map(),
+    story: null,
     viewSeq: -1,
     awaitingUpdate: false,
     logLoaded: false,
@@ -129,6 +133,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     redraw: draw,
     seatName,
     view: s.view,
+    story: s.story && s.story.state,
     pendingMine: !s.spectate && s.seat !== null && s.pendingSeats.includes(s.seat),
   });
 
@@ -523,27 +528,36 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     s.notice = { text, at: now, seats: ranOut };
   }
 
-  /** entries: [{seq, event}]; an entry already shown (same or lower seq) is skipped. */
+  /**
+   * entries: [{seq, event}], in order; an entry already told (same or lower seq) is skipped.
+   * Each is told by the story (story.js): described from the state as it was at that event.
+   */
   function addCommentary(entries) {
-    const m = module();
     for (const { seq, event } of entries) {
       if (typeof seq === 'number') {
         if (seq <= s.commentarySeq) continue;
         s.commentarySeq = seq;
+        s.seen.set(seq, event);
       }
-      let text = null;
-      try {
-        text = m ? m.describe(event, ctx()) : undefined;
-      } catch {
-        text = null;
-      }
-      if (text === undefined) text = summary(event);
+      if (!s.story) s.story = createStory(module(), { base: s.view, options: s.info && s.info.options, seatName });
+      const text = s.story.tell(event);
+      // The board's batting and bowling cards are the story's tallies.
+      s.ui.tally = s.story.ui.tally;
       if (!text) continue;
-      const li = h('li', { class: 'line' }, typeof text === 'string' ? text.charAt(0).toUpperCase() + text.slice(1) : text);
-      els.commentary.prepend(li);
+      els.commentary.prepend(h('li', { class: 'line' }, text));
       s.commentary.push(text);
     }
     while (els.commentary.childElementCount > COMMENTARY_LIMIT) els.commentary.lastElementChild.remove();
+  }
+
+  /** Tells the whole story again from the first event (the log filled in what came before). */
+  function retell() {
+    const entries = [...s.seen.entries()].sort((a, b) => a[0] - b[0]).map(([seq, event]) => ({ seq, event }));
+    s.story = null;
+    s.commentary = [];
+    s.commentarySeq = -1;
+    els.commentary.replaceChildren();
+    addCommentary(entries);
   }
 
   function resultText() {
@@ -654,17 +668,14 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
         .filter((e) => e && (e.kind === 'event' || e.kind === undefined))
         .map((e) => ({ seq: e.seq, event: e.payload }));
       const live = s.commentarySeq;
-      s.commentarySeq = -1;
-      const keep = [...els.commentary.children];
-      els.commentary.replaceChildren();
-      const earlier = entries.filter((e) => live < 0 || e.seq <= live);
-      addCommentary(earlier);
-      s.commentarySeq = Math.max(s.commentarySeq, live);
+      // The log holds what came before this page; the socket what came since: one story.
+      for (const entry of entries) if (typeof entry.seq === 'number' && !s.seen.has(entry.seq)) s.seen.set(entry.seq, entry.event);
+      retell();
       // The balls before this page: the last one shows (without its animation), and a ball
       // under way keeps its first events for when it ends on the socket.
+      const earlier = entries.filter((e) => live < 0 || e.seq <= live);
       const partial = followBalls(earlier, [], { live: false });
       s.ballEvents = [...partial, ...s.ballEvents];
-      for (const li of keep.reverse()) els.commentary.prepend(li);
       // Games tally figures from the events (e.g. CTG batting card): show what the log added.
       if (s.view) draw();
     } catch (err) {

@@ -257,7 +257,7 @@ function describe(event, ctx) {
   switch (event.type) {
     case 'deck_shuffled': return `The Xp cards are shuffled; ${event.market.length} go to the market.`;
     case 'round_started': return `Round ${event.round} begins. Order: ${event.order.map(who).join(', ')}.`;
-    case 'over_started': return `${does(who(event.batsman), 'bats', 'bat')}, ${event.bowler === null ? 'no bowler' : does(who(event.bowler), 'bowls', 'bowl')}.`;
+    case 'over_started': return `${does(who(event.batsman), 'bats', 'bat')}, ${event.bowler == null ? 'no bowler' : does(who(event.bowler), 'bowls', 'bowl')}.`;
     case 'dice_rolled': return `${does(who(event.seat), 'rolls', 'roll')} (${event.role}, roll ${event.roll}): ${event.faces.map(faceText).join(' ')}`;
     case 'turn_ended': return `${does(who(event.seat), 'stops', 'stop')} with ${event.faces.map(faceText).join(' ')}${event.powers.length ? ` using ${event.powers.map((p) => label(p.card)).join(', ')}` : ''}.`;
     case 'over_resolved': return `Over: ${who(event.batsman)} +${count(event.result.runs, 'run')}, ${count(event.result.wickets, 'wicket')}.`;
