@@ -147,6 +147,17 @@ for (const { game, setup, ballEnds, bytes } of GAMES) {
       assert.ok(total.startsWith(headline), `the board's score ${headline} is the running score ${total}`);
       await shot(replay, 'replay-ctg-last-ball');
     }
+    if (game === 'wicketz') {
+      await replay.keyboard.press('ArrowRight');
+      await replay.locator('[data-testid=replay-board] svg.wz-field').waitFor();
+      await replay.locator('[data-testid=replay-board] .batter-card.facing').waitFor();
+      await replay.keyboard.press('End');
+      await replay.getByTestId('replay-position').filter({ hasText: `Ball ${balls} of ${balls}` }).waitFor();
+      const headline = await replay.getByTestId('headline-score').textContent();
+      const total = await replay.locator('[data-testid^=replay-total-]').last().textContent();
+      assert.ok(total.startsWith(headline), `the board's score ${headline} is the running score ${total}`);
+      await shot(replay, 'replay-wicketz-board-last-ball');
+    }
 
     if (bytes) {
       const perBall = (t) => Math.round(t.bytes / balls);

@@ -205,8 +205,9 @@ export function showReplay(root, { matchId, ball }) {
       return;
     }
     const seats = Object.entries(score.seats || {});
+    const fold = MODULES[info && pick(info, 'game')] && MODULES[info && pick(info, 'game')].replay;
     mount(els.score, seats.length === 0
-      ? h('p', { class: 'muted' }, 'No over resolved yet.')
+      ? h('p', { class: 'muted' }, fold && fold.step === 'over_resolved' ? 'No over resolved yet.' : 'No ball bowled yet.')
       : seats.map(([seat, line]) => h('div', { class: 'score-line' },
           h('span', {}, seatName(Number(seat))), h('strong', {}, `${count(line.runs, 'run')}, ${count(line.wickets, 'wicket')}`))));
   }

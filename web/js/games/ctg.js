@@ -152,12 +152,13 @@ function ballPanel(m) {
   } else if (b.card_sealed) facts.push('Bowl card sealed');
   if (b.shot) facts.push(`zone ${b.shot.zone} (${ZONE_SHOTS[b.shot.zone] ? ZONE_SHOTS[b.shot.zone].map(label).join(' / ') : ''}), ${label(b.shot.attitude)}`);
   else if (b.shot_sealed) facts.push('Zone sealed');
+  if (b.express_value !== undefined) facts.push(`express ball: decided by the over card's ${b.express_value}`);
   if (b.effect) facts.push(`over card: ${label(b.effect)}`);
   if (b.no_ball) facts.push('NO BALL');
   if (b.free_hit) facts.push('FREE HIT');
   if (b.appeal) facts.push(`appeal: ${label(b.appeal)}`);
   return h('div', { 'data-testid': 'last-ball' },
-    h('div', { class: 'dice-row' }, dice.length ? dice : h('span', { class: 'muted' }, 'No dice rolled yet this ball.')),
+    h('div', { class: 'dice-row' }, dice.length ? dice : h('span', { class: 'muted' }, b.express_value !== undefined ? 'No dice: an express ball.' : 'No dice rolled yet this ball.')),
     facts.length ? h('p', {}, facts.join(' · ')) : null);
 }
 
@@ -713,6 +714,7 @@ const story = {
         if (deck) {
           v.over_cards.push({ slot: event.slot, express: deck.express_values[event.card], effect: deck.effects[event.card] });
           v.ball.effect = deck.effects[event.card];
+          v.ball.over_card_value = deck.express_values[event.card];
         }
         break;
       }
@@ -759,6 +761,11 @@ const story = {
         if (b.legal) score.balls += 1;
         if (b.swap) [v.striker, v.non_striker] = [v.non_striker, v.striker];
         if (b.wicket) v.striker = null;
+        // An express ball is decided by its over card's number; its effect does not apply.
+        if (b.express) {
+          delete v.ball.effect;
+          v.ball.express_value = v.ball.over_card_value;
+        }
         v.ball.free_hit = false;
         v.ballOver = true;
         break;
