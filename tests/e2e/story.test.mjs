@@ -129,7 +129,8 @@ for (const { game, setup, ballEnds, bytes } of GAMES) {
     assert.equal(balls, events.filter((e) => e.payload.type === ballEnds).length, 'a replay step per ball');
     const fromSocket = events.filter((e) => e.seq > firstLive).length;
     console.log(`${game}: ${told.length} lines; the live page got ${fromSocket} of ${events.length} events from its socket`);
-    assert.ok(fromSocket > events.length * 0.9, 'the live page watched most of the match on its socket');
+    // (The bots may play the first events before the page opens: those come from the log.)
+    assert.ok(fromSocket > events.length * 0.8, 'the live page watched most of the match on its socket');
 
     // The replay draws the match as it stood at each ball.
     if (game === 'ctg') {
@@ -146,6 +147,21 @@ for (const { game, setup, ballEnds, bytes } of GAMES) {
       const total = await replay.locator('[data-testid^=replay-total-]').last().textContent();
       assert.ok(total.startsWith(headline), `the board's score ${headline} is the running score ${total}`);
       await shot(replay, 'replay-ctg-last-ball');
+    }
+    if (game === 'champions') {
+      // The fold's players at the end agree with the engine's final points: runs, and the
+      // points for Xp left over (a point per `xp_per_point` Xp).
+      const scene = await replay.evaluate(() => window.crease.screen.steps.at(-1).scene.state);
+      assert.ok(scene.points.length >= 2, 'the final points are in');
+      scene.players.forEach((p, i) => {
+        assert.equal(p.runs, scene.points[i].runs, `runs of seat ${i}`);
+        assert.equal(p.wickets_taken, scene.points[i].wickets, `wickets of seat ${i}`);
+        assert.equal(Math.floor(p.xp / scene.rules.xp_per_point), scene.points[i].unused_xp, `Xp left of seat ${i}`);
+      });
+      await replay.keyboard.press('End');
+      await replay.locator('[data-testid=replay-board] [data-testid=champions-scoreboard]').waitFor();
+      await replay.locator('[data-testid=replay-board] [data-testid=last-over]').waitFor();
+      await shot(replay, 'replay-champions-board-last-over');
     }
     if (game === 'wicketz') {
       await replay.keyboard.press('ArrowRight');
