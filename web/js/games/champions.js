@@ -7,7 +7,7 @@
 
 import { h, label, summary } from '../dom.js';
 import { diceRow, panel } from '../ui.js';
-import { count, does } from '../words.js';
+import { count, does, namedSeats } from '../words.js';
 
 const FACE_TEXT = { one: '1', two: '2', four: '4', six: '6', xp: 'Xp', defence: 'Def', wicket: 'W', wide: 'Wd', dot: '•', save: 'Save' };
 
@@ -266,7 +266,7 @@ function describe(event, ctx) {
     case 'buy_turn': return null;
     case 'card_bought': return `${does(who(event.seat), 'buys', 'buy')} ${label(event.card)} for ${event.cost} Xp.`;
     case 'passed': return `${does(who(event.seat), 'passes', 'pass')} at the market.`;
-    case 'match_ended': return `Match over: ${event.summary}`;
+    case 'match_ended': return `Match over: ${namedSeats(event.summary, (seat) => playerName(ctx, seat))}`;
     default: return summary(event);
   }
 }

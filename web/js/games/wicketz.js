@@ -7,7 +7,7 @@
 
 import { h, label, summary } from '../dom.js';
 import { stat, panel } from '../ui.js';
-import { count } from '../words.js';
+import { count, namedSeats } from '../words.js';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQ';
 const RESPECT = new Set(['good_length', 'yorker', 'bouncer', 'googly']);
@@ -329,7 +329,7 @@ function describe(event, ctx) {
     case 'ball_completed': return `${event.ball.stroke ? label(event.ball.stroke) + ': ' : ''}${ballText(event.ball)}`;
     case 'over_completed': return `End of over ${event.number + 1}: ${count(event.runs, 'run')}.`;
     case 'innings_closed': return `Innings ${event.number} closed at ${event.runs}/${event.wickets}. Merit: ${event.merit}.`;
-    case 'match_finished': return `Match over: ${event.outcome.summary}`;
+    case 'match_finished': return `Match over: ${namedSeats(event.outcome.summary, ctx.seatName)}`;
     default: return summary(event);
   }
 }
