@@ -103,7 +103,7 @@ test('a full T10 CTG match against the bot, played by clicking', { timeout: 20 *
         await watcher.waitForFunction(() => window.crease.screen?.state?.view?.scores);
         const role = await watcher.locator('.match-header .role').textContent();
         assert.equal(role, 'Spectating');
-        assert.equal(await watcher.evaluate(() => window.crease.screen.state.view.ask), null, 'spectators are asked nothing');
+        assert.equal(await watcher.evaluate(() => window.crease.screen.state.view.ask ?? null), null, 'spectators are asked nothing');
         await shot(watcher, 'ctg-spectator');
         await watcher.close();
       }

@@ -32,6 +32,15 @@ before(async () => {
     FakeNotification.permission = 'default';
     window.Notification = FakeNotification;
     Object.defineProperty(document, 'hidden', { get: () => window.__hidden, configurable: true });
+    // A recording stand-in for the Web Audio API: each tone started is counted.
+    window.__tones = 0;
+    class FakeAudio {
+      constructor() { this.currentTime = 0; this.state = 'running'; this.destination = {}; }
+      resume() { return Promise.resolve(); }
+      createGain() { const param = { setValueAtTime() {}, exponentialRampToValueAtTime() {} }; return { gain: param, connect: (x) => x }; }
+      createOscillator() { return { frequency: {}, connect: (x) => x, start() { window.__tones += 1; }, stop() {} }; }
+    }
+    window.AudioContext = FakeAudio;
   });
 });
 
@@ -88,6 +97,33 @@ test('the title, the favicon and (when turned on) a notification say it is your 
   assert.doesNotMatch(await page.title(), /Your move/);
   assert.equal(await page.locator('link[rel=icon]').getAttribute('href'), '/favicon.svg');
   assert.equal(await page.evaluate(() => window.__asked), 1, 'permission was asked once only');
+  assert.deepEqual(errors, []);
+});
+
+test('the turn sound is off by default, plays on a new decision once turned on, and is remembered', { timeout: 2 * 60 * 1000 }, async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}/#/`);
+  await page.getByTestId('play-bot').click();
+  await page.waitForURL(/#\/match\//);
+  await action(page).first().waitFor({ timeout: 30000 });
+  assert.equal(await page.getByTestId('sound-toggle').isChecked(), false, 'off by default');
+  await answerOnce(page);
+  await answerOnce(page);
+  assert.equal(await page.evaluate(() => window.__tones), 0, 'no sound while the switch is off');
+
+  await page.getByTestId('sound-toggle').check();
+  await page.waitForFunction(() => localStorage.getItem('crease.sound') === 'on');
+  const sample = await page.evaluate(() => window.__tones);
+  assert.ok(sample > 0, 'turning it on plays it once');
+  for (let i = 0; i < 8 && (await page.evaluate(() => window.__tones)) === sample; i += 1) await answerOnce(page);
+  assert.ok((await page.evaluate(() => window.__tones)) > sample, 'a new decision plays the sound');
+
+  await page.reload();
+  await action(page).first().waitFor({ timeout: 30000 });
+  assert.equal(await page.getByTestId('sound-toggle').isChecked(), true, 'remembered across a reload');
+  await shot(page, 'turn-sound-phone');
+  await page.evaluate(() => localStorage.setItem('crease.sound', 'off'));
   assert.deepEqual(errors, []);
 });
 

@@ -155,3 +155,40 @@ test('the ball banner reads each game\'s ball-ending event: OUT, FOUR, SIX, runs
   assert.equal(told.text, 'You: 1 run, 2 wickets');
   assert.equal(told.dice.length, 12, 'both sets of six dice');
 });
+
+test('protocol 2: merge patches (RFC 7396) and the step frame', async () => {
+  const { mergePatch } = await import('../../web/js/conn.js');
+  const view = { phase: 'sealed', ball: { card: 3, card_sealed: true, shot: { zone: 2 } }, scores: [{ runs: 4 }, { runs: 0 }] };
+  const next = mergePatch(view, { ball: { card: null, shot: { attitude: 'defensive' } }, scores: [{ runs: 5 }, { runs: 0 }], target: 40 });
+  assert.deepEqual(next, { phase: 'sealed', ball: { card_sealed: true, shot: { zone: 2, attitude: 'defensive' } }, scores: [{ runs: 5 }, { runs: 0 }], target: 40 });
+  assert.equal(view.ball.card, 3, 'the held view is not modified in place');
+  assert.deepEqual(mergePatch(view, {}), view, '{} changes nothing');
+  assert.equal(wire.parse({ type: 'step', last_seq: 42, events: [[41, { type: 'x' }]], view: {}, pending: [1] }).kind, 'step');
+});
+
+test('the story names cards and players from the state at each event, not from the final view', async () => {
+  const { createStory } = await import('../../web/js/story.js');
+  const card = (name, bowling) => ({ name, bowling, role: 'bowler', confidence: 1 });
+  const squad = (team, bowling) => ({ name: team, players: Array.from({ length: 12 }, (_, i) => card(`${team} ${i}`, bowling[i] || 'medium')) });
+  // Gulls bowl pace with player 3; Hawks bowl spin with player 5.
+  const base = { format: 't10', squads: [squad('Gulls', { 3: 'pace' }), squad('Hawks', { 5: 'spin' })] };
+  const story = createStory(ctg, { base, seatName: (seat) => `P${seat}` });
+  const tell = (event) => story.tell(event);
+  tell({ type: 'innings_started', innings: 0, batting: 1 });
+  assert.equal(tell({ type: 'bowler_chosen', bowler: 3 }), 'Gulls 3 to bowl.');
+  assert.equal(tell({ type: 'batter_in', batter: 0, attitude: 'defensive' }), 'Hawks 0 walks in (Defensive).');
+  // Pace's over card 10 is "boundary", express 5; spin's differs.
+  assert.match(tell({ type: 'over_card_revealed', slot: 0, card: 10 }), /Over card: 5 · Boundary/);
+  assert.match(tell({ type: 'revealed', card: 1, shot: { zone: 2, attitude: 'defensive' }, advantage: 1 }), /^Reveal: In Swing/);
+  assert.equal(tell({ type: 'confidence_changed', player: 0, confidence: 2 }), "Hawks 0's confidence is now 2.");
+  tell({ type: 'ball_ended', ball: { runs: 4, extras: 0, legal: true, boundary: 4 } });
+  assert.equal(story.state.scores[1].runs, 4);
+  assert.deepEqual(story.state.ball.bowl, undefined, 'no dice this ball');
+  tell({ type: 'innings_started', innings: 1, batting: 0 });
+  assert.equal(story.state.target, 5);
+  assert.equal(tell({ type: 'bowler_chosen', bowler: 5 }), 'Hawks 5 to bowl.');
+  assert.match(tell({ type: 'revealed', card: 0, shot: { zone: 1, attitude: 'aggressive' }, advantage: 0 }), /^Reveal: Top Spin/);
+  assert.equal(tell({ type: 'batter_in', batter: 2, attitude: 'aggressive' }), 'Gulls 2 walks in (Aggressive).');
+  // Protocol 2 leaves null members out: a tie has no winner member.
+  assert.equal(tell({ type: 'match_ended' }), 'Match over: a tie!');
+});

@@ -1,11 +1,13 @@
 // "Your turn" where a player looks when the tab is in the background: the tab's title and
 // favicon change while a decision waits, and, if the player turned it on, a browser
 // notification when the tab is hidden. Notifications are off by default; permission is
-// asked once, when the player turns them on.
+// asked once, when the player turns them on. An optional sound (off by default, remembered
+// in localStorage) plays when a new decision arrives, whether the tab is hidden or not.
 
 import { h } from './dom.js';
 
 const KEY = 'crease.notify';
+const SOUND_KEY = 'crease.sound';
 const FAVICON = '/favicon.svg';
 // The usual icon with a yellow dot: a decision waits.
 const FAVICON_TURN = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="15" fill="#2f6b3a"/><circle cx="16" cy="16" r="7" fill="#b22a2a"/><circle cx="25" cy="7" r="7" fill="#f3c24a" stroke="#fff" stroke-width="1.5"/></svg>')}`;
@@ -43,6 +45,7 @@ export function yourTurn(mine, { game = 'crease' } = {}) {
     document.title = `● Your move · ${baseTitle}`;
     document.documentElement.dataset.yourTurn = 'true';
     favicon(FAVICON_TURN);
+    if (!waiting && soundOn()) chime();
     if (!waiting && document.hidden && notificationsOn()) {
       try {
         const note = new Notification('Your move', { body: `${game}: a decision waits for you.`, tag: 'crease-turn', icon: FAVICON });
@@ -89,4 +92,68 @@ export function notifyToggle() {
   });
   return h('label', { class: 'notify', title: denied ? 'Notifications are blocked for this site in the browser settings' : 'Notify me when it is my move and this tab is hidden' },
     box, ' notify me');
+}
+
+/** Whether the player turned the turn sound on. */
+export function soundOn() {
+  try {
+    return localStorage.getItem(SOUND_KEY) === 'on';
+  } catch {
+    return false;
+  }
+}
+
+let audio = null;
+/** Sounds counted, for the e2e test (headless Chromium plays into nothing). */
+export const chimes = { played: 0 };
+
+/** Two short soft notes, made with the Web Audio API (no sound file to download). */
+export function chime() {
+  chimes.played += 1;
+  try {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    audio ||= new Context();
+    if (audio.state === 'suspended') audio.resume().catch(() => {});
+    const start = audio.currentTime + 0.01;
+    [[660, 0], [880, 0.14]].forEach(([frequency, offset]) => {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = 'sine';
+      osc.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.0001, start + offset);
+      gain.gain.exponentialRampToValueAtTime(0.18, start + offset + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + offset + 0.22);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(start + offset);
+      osc.stop(start + offset + 0.25);
+    });
+  } catch {
+    /* no audio here: the title and favicon still say it */
+  }
+}
+
+/** The header's sound switch: off by default, kept in localStorage; turning it on plays it once. */
+export function soundToggle() {
+  let on = false;
+  try {
+    on = localStorage.getItem(SOUND_KEY) === 'on';
+  } catch {
+    return null;
+  }
+  const box = h('input', {
+    type: 'checkbox',
+    checked: on,
+    'data-testid': 'sound-toggle',
+    onchange: (event) => {
+      try {
+        localStorage.setItem(SOUND_KEY, event.target.checked ? 'on' : 'off');
+      } catch {
+        /* storage refused: the switch lasts this page */
+      }
+      // A click is the user gesture browsers want before a page may play sound.
+      if (event.target.checked) chime();
+    },
+  });
+  return h('label', { class: 'notify', title: 'Play a short sound when it is my move' }, box, ' sound');
 }

@@ -8,13 +8,43 @@
 
 import { savedPlayer } from './api.js';
 
+/**
+ * The wire protocol the browser speaks: 2 (one `step` per change, the view as a JSON merge
+ * patch against the view held; proto/README.md) unless `crease.protocol` is "1" in this tab's
+ * sessionStorage or in localStorage (the full view in every update; kept for comparing the
+ * two: the e2e test counts the bytes of both on one match).
+ */
+export function protocolVersion() {
+  try {
+    const pick = (store) => (store ? store.getItem('crease.protocol') : null);
+    return (pick(globalThis.sessionStorage) ?? pick(globalThis.localStorage)) === '1' ? 1 : 2;
+  } catch {
+    return 2;
+  }
+}
+
+/**
+ * RFC 7396 JSON Merge Patch: `patch` applied to `target` (neither is modified). A member set
+ * to null is removed, an object member is itself a patch, anything else replaces.
+ */
+export function mergePatch(target, patch) {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...target } : {};
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === null) delete out[name];
+    else out[name] = mergePatch(out[name], value);
+  }
+  return out;
+}
+
 export const wire = {
   /** The socket URL; browsers cannot set headers on a WebSocket, so the token rides in the query. */
-  url(matchId, { token, since }) {
+  url(matchId, { token, since, protocol = 1 }) {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const params = new URLSearchParams();
     if (token) params.set('token', token);
     if (since !== null && since !== undefined) params.set('resume_from', String(since));
+    if (protocol !== 1) params.set('protocol', String(protocol));
     const query = params.toString();
     return `${proto}//${location.host}/v1/matches/${matchId}/ws${query ? '?' + query : ''}`;
   },
@@ -38,6 +68,8 @@ export const wire = {
         return { kind: 'event', ...body, seq: seqOf(body) };
       case 'update':
         return { kind: 'update', ...body, seq: seqOf(body) };
+      case 'step':
+        return { kind: 'step', ...body, seq: seqOf(body) };
       case 'finished':
         return { kind: 'finished', ...body };
       case 'pong':
@@ -92,6 +124,10 @@ export class Connection {
     this.inFlight = new Map();
     this.finished = false;
     this.status = 'idle';
+    this.protocol = options.protocol ?? protocolVersion();
+    // Protocol 2: the view the server's patches apply to (the snapshot's, patched by every
+    // step since, in order).
+    this.view = null;
     this.onOnline = () => this.reconnectNow();
     window.addEventListener('online', this.onOnline);
   }
@@ -100,7 +136,7 @@ export class Connection {
     this.closedByUs = false;
     clearTimeout(this.timer);
     const player = this.spectate ? null : savedPlayer();
-    const url = wire.url(this.matchId, { token: player && player.token, since: this.lastSeq });
+    const url = wire.url(this.matchId, { token: player && player.token, since: this.lastSeq, protocol: this.protocol });
     this.setStatus(this.attempt === 0 ? 'connecting' : 'reconnecting');
     let ws;
     try {
@@ -151,6 +187,9 @@ export class Connection {
   dispatch(msg) {
     switch (msg.kind) {
       case 'snapshot':
+        // Protocol 2 leaves null members out: a missing clock is no clock.
+        if (!('deadline_ms' in msg)) msg.deadline_ms = null;
+        this.view = msg.view ?? null;
         // On a resume the server may replay the events after our seq behind the snapshot,
         // so the snapshot's seq only seeds a fresh session; updates advance it later.
         if (msg.seq !== null && this.lastSeq === null) this.lastSeq = msg.seq;
@@ -160,6 +199,14 @@ export class Connection {
         if (msg.seq !== null) this.lastSeq = Math.max(this.lastSeq ?? msg.seq, msg.seq);
         this.handlers.onUpdate?.(msg);
         break;
+      case 'step': {
+        // Protocol 2: one frame per change, the events then the view patched in place; it
+        // is handed on as protocol 1's `event`s and `update`, so the page sees one protocol.
+        for (const [seq, event] of Array.isArray(msg.events) ? msg.events : []) this.dispatch({ kind: 'event', seq, event });
+        this.view = mergePatch(this.view, msg.view ?? {});
+        this.dispatch({ kind: 'update', view: this.view, pending: msg.pending ?? [], deadline_ms: msg.deadline_ms ?? null, last_seq: msg.last_seq, seq: msg.seq });
+        break;
+      }
       case 'finished':
         this.handlers.onFinished?.(msg);
         break;

@@ -12,7 +12,8 @@ import { scorecardNode } from './scorecard.js';
 import { GAMES, MODULES } from './catalog.js';
 import { mockSession } from './mock.js';
 import { count, nameOfSeat, namedSeats } from './words.js';
-import { yourTurn, notifyToggle } from './attention.js';
+import { yourTurn, notifyToggle, soundToggle } from './attention.js';
+import { createStory } from './story.js';
 
 const COMMENTARY_LIMIT = 400;
 
@@ -32,6 +33,9 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     refusal: null,
     commentary: [],
     commentarySeq: -1,
+    // Every event seen, by seq (socket and log), and the story folded from them in order.
+    seen: new Map(),
+    story: null,
     viewSeq: -1,
     awaitingUpdate: false,
     logLoaded: false,
@@ -127,6 +131,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     redraw: draw,
     seatName,
     view: s.view,
+    story: s.story && s.story.state,
     pendingMine: !s.spectate && s.seat !== null && s.pendingSeats.includes(s.seat),
   });
 
@@ -174,7 +179,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       h('div', { class: 'clock', 'data-testid': 'clock' }, clockText()),
       h('div', { class: ['conn', `conn-${s.status}`], 'data-testid': 'connection', title: s.statusDetail.reason || '' }, h('span', { class: 'dot' }), statusText),
       commitment ? h('div', { class: 'fair muted mono', title: `sha256(seed) = ${commitment}` }, `seed sha256 ${String(commitment).slice(0, 12)}…`) : null,
-      !s.spectate && !mock && !s.notFound && !s.over ? notifyToggle() : null,
+      !s.spectate && !mock && !s.notFound && !s.over ? h('span', { class: 'switches' }, notifyToggle(), soundToggle()) : null,
     );
   }
 
@@ -296,10 +301,17 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
   /** What a player does next: play again, replay the match, or go back to the lobby. */
   function afterMatchLinks() {
     const seated = !s.spectate && s.seat !== null && !mock;
-    return h('div', { class: 'buttons wrap' },
-      seated ? h('button', { class: 'primary', 'data-testid': 'rematch', onclick: rematch }, 'Rematch') : null,
+    const offer = s.rematchOffer;
+    return h('div', { class: 'after-match' },
+      seated && offer
+        ? h('div', { class: 'rematch-offer', 'data-testid': 'rematch-offer', role: 'status' },
+          h('span', {}, `${offer.from} offers a rematch.`),
+          h('button', { class: 'primary', 'data-testid': 'accept-rematch', onclick: (e) => acceptRematch(e.currentTarget) }, 'Accept rematch'))
+        : null,
+      h('div', { class: 'buttons wrap' },
+      seated && !offer ? h('button', { class: 'primary', 'data-testid': 'rematch', onclick: rematch }, otherPlayers().length ? 'Offer a rematch' : 'Rematch') : null,
       mock ? null : h('a', { class: 'button', href: `#/replay/${matchId}`, 'data-testid': 'to-replay' }, 'Replay ball by ball'),
-      h('a', { class: 'button', href: '#/' }, 'Back to the lobby'));
+      h('a', { class: 'button', href: '#/' }, 'Back to the lobby')));
   }
 
   /**
@@ -308,6 +320,11 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
    */
   async function rematch() {
     try {
+      // Both offered at once: take theirs rather than open a second match.
+      if (otherPlayers().length && (await findRematchOffer())) {
+        drawOffer();
+        return;
+      }
       const info = s.info && s.info.options ? s.info : await api.getMatch(matchId);
       const bots = asArray(info.seats).filter((seat) => seat && seat.bot).length;
       const created = await api.rematch({
@@ -321,6 +338,62 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     } catch (err) {
       s.refusal = err;
       drawRefusal();
+    }
+  }
+
+  /** The other people (not bots) who played this match: who a rematch is offered to. */
+  function otherPlayers() {
+    const me = savedPlayer();
+    return asArray(s.info && pick(s.info, 'seats')).filter((x) => x && x.player_id && !x.bot && (!me || x.player_id !== me.player_id));
+  }
+
+  /**
+   * A rematch offer needs no server API: the one who offers creates the new match (same
+   * game, options, clock and bot seats; open, waiting for the others), and the others'
+   * finished pages look for it in the open matches: the same game and options, created
+   * after this match ended, with one of this match's other players seated in it and a seat
+   * still free for us.
+   */
+  async function findRematchOffer() {
+    const others = otherPlayers();
+    if (!others.length || !s.info) return null;
+    const since = Date.parse(pick(s.info, 'finished_at') || pick(s.info, 'started_at') || 0) || 0;
+    const me = savedPlayer();
+    const same = (a, b) => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+    const list = await api.listMatches('open');
+    for (const m of asArray(list && (list.matches || list))) {
+      if (!m || m.game !== s.info.game || !same(m.options, s.info.options)) continue;
+      if (Date.parse(m.created_at) < since - 1000) continue;
+      const seats = asArray(m.seats);
+      if (me && seats.some((x) => x && x.player_id === me.player_id)) continue;
+      const host = seats.find((x) => x && others.some((o) => o.player_id === x.player_id));
+      if (!host) continue;
+      s.rematchOffer = { matchId: m.match_id, from: host.name || 'Your opponent' };
+      return s.rematchOffer;
+    }
+    s.rematchOffer = null;
+    return null;
+  }
+
+  function drawOffer() {
+    drawDecision();
+    const links = els.final.querySelector('.after-match');
+    if (links) links.replaceWith(afterMatchLinks());
+  }
+
+  async function acceptRematch(button) {
+    const offer = s.rematchOffer;
+    if (!offer) return;
+    button.disabled = true;
+    try {
+      await api.joinMatch(offer.matchId);
+      location.hash = `#/match/${offer.matchId}`;
+    } catch (err) {
+      button.disabled = false;
+      s.rematchOffer = null;
+      s.refusal = err;
+      drawRefusal();
+      drawOffer();
     }
   }
 
@@ -497,27 +570,36 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     s.notice = { text, at: Date.now(), seats: [seat] };
   }
 
-  /** entries: [{seq, event}]; an entry already shown (same or lower seq) is skipped. */
+  /**
+   * entries: [{seq, event}], in order; an entry already told (same or lower seq) is skipped.
+   * Each is told by the story (story.js): described from the state as it was at that event.
+   */
   function addCommentary(entries) {
-    const m = module();
     for (const { seq, event } of entries) {
       if (typeof seq === 'number') {
         if (seq <= s.commentarySeq) continue;
         s.commentarySeq = seq;
+        s.seen.set(seq, event);
       }
-      let text = null;
-      try {
-        text = m ? m.describe(event, ctx()) : undefined;
-      } catch {
-        text = null;
-      }
-      if (text === undefined) text = summary(event);
+      if (!s.story) s.story = createStory(module(), { base: s.view, options: s.info && s.info.options, seatName });
+      const text = s.story.tell(event);
+      // The board's batting and bowling cards are the story's tallies.
+      s.ui.tally = s.story.ui.tally;
       if (!text) continue;
-      const li = h('li', { class: 'line' }, typeof text === 'string' ? text.charAt(0).toUpperCase() + text.slice(1) : text);
-      els.commentary.prepend(li);
+      els.commentary.prepend(h('li', { class: 'line' }, text));
       s.commentary.push(text);
     }
     while (els.commentary.childElementCount > COMMENTARY_LIMIT) els.commentary.lastElementChild.remove();
+  }
+
+  /** Tells the whole story again from the first event (the log filled in what came before). */
+  function retell() {
+    const entries = [...s.seen.entries()].sort((a, b) => a[0] - b[0]).map(([seq, event]) => ({ seq, event }));
+    s.story = null;
+    s.commentary = [];
+    s.commentarySeq = -1;
+    els.commentary.replaceChildren();
+    addCommentary(entries);
   }
 
   function resultText() {
@@ -622,17 +704,14 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
         .filter((e) => e && (e.kind === 'event' || e.kind === undefined))
         .map((e) => ({ seq: e.seq, event: e.payload }));
       const live = s.commentarySeq;
-      s.commentarySeq = -1;
-      const keep = [...els.commentary.children];
-      els.commentary.replaceChildren();
-      const earlier = entries.filter((e) => live < 0 || e.seq <= live);
-      addCommentary(earlier);
-      s.commentarySeq = Math.max(s.commentarySeq, live);
+      // The log holds what came before this page; the socket what came since: one story.
+      for (const entry of entries) if (typeof entry.seq === 'number' && !s.seen.has(entry.seq)) s.seen.set(entry.seq, entry.event);
+      retell();
       // The balls before this page: the last one shows (without its animation), and a ball
       // under way keeps its first events for when it ends on the socket.
+      const earlier = entries.filter((e) => live < 0 || e.seq <= live);
       const partial = followBalls(earlier, [], { live: false });
       s.ballEvents = [...partial, ...s.ballEvents];
-      for (const li of keep.reverse()) els.commentary.prepend(li);
       // Games tally figures from the events (e.g. CTG batting card): show what the log added.
       if (s.view) draw();
     } catch (err) {
@@ -790,6 +869,18 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     }
   }, 2000);
   clockTimer = setInterval(tickClock, 500);
+  // After a match against people, look for their rematch offer every few seconds.
+  const offerTimer = setInterval(async () => {
+    if (disposed || mock || !s.over || s.spectate || s.seat === null || !otherPlayers().length) return;
+    if (document.hidden) return;
+    const before = s.rematchOffer && s.rematchOffer.matchId;
+    try {
+      await findRematchOffer();
+    } catch {
+      return;
+    }
+    if ((s.rematchOffer && s.rematchOffer.matchId) !== before) drawOffer();
+  }, 3000);
 
   return {
     state: s,
@@ -802,6 +893,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       disposed = true;
       clearInterval(clockTimer);
       clearInterval(infoTimer);
+      clearInterval(offerTimer);
       conn && conn.close();
     },
   };
@@ -816,6 +908,13 @@ function refusalText(refusal) {
 
 export function askedOf(view) {
   return pick(view || {}, 'asked', 'ask', 'decision', 'pending', 'prompt', 'awaiting', 'to_decide', 'request');
+}
+
+/** A copy with every object's keys in order, so two option objects compare as JSON. */
+function sortKeys(x) {
+  if (Array.isArray(x)) return x.map(sortKeys);
+  if (x && typeof x === 'object') return Object.fromEntries(Object.keys(x).sort().map((k) => [k, sortKeys(x[k])]));
+  return x;
 }
 
 function asArray(x) {

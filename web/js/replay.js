@@ -11,6 +11,7 @@ import { api } from './api.js';
 import { GAMES, MODULES } from './catalog.js';
 import { scorecardNode, inningsTotal } from './scorecard.js';
 import { count, nameOfSeat, namedSeats as namedSeatsIn } from './words.js';
+import { createStory } from './story.js';
 
 const AUTOPLAY_MS = 900;
 
@@ -44,7 +45,7 @@ export function overs(legal) {
  */
 const HELPERS = { openInnings, bowl };
 
-export function buildSteps(game, events, describe) {
+export function buildSteps(game, events, describe, scene = () => null) {
   const fold = MODULES[game] && MODULES[game].replay;
   const score = {};
   // Step 0 is the empty table; the first ball's step opens at once, so it carries what led
@@ -57,6 +58,7 @@ export function buildSteps(game, events, describe) {
     if (text) step.lines.push(text);
     if (fold && event.type === fold.step) {
       step.score = structuredClone(score);
+      step.scene = scene();
       step.ball = true;
       steps.push({ lines: [], score: structuredClone(score) });
     }
@@ -68,6 +70,7 @@ export function buildSteps(game, events, describe) {
     const last = steps[steps.length - 1];
     last.lines.push(...tail.lines);
     last.score = tail.score;
+    last.scene = scene() || last.scene;
   }
   return steps;
 }
@@ -87,6 +90,10 @@ export function showReplay(root, { matchId, ball }) {
     play: h('button', { 'data-testid': 'replay-play', 'aria-label': 'Play' }, 'Play'),
     card: h('div', { class: 'replay-card' }, h('p', { class: 'muted' }, 'Loading the scorecard…')),
     share: h('a', { class: 'mono small', 'data-testid': 'replay-link' }),
+    // The match as it stood at this ball, drawn by the match screen's own code.
+    headline: h('div', { class: 'scorebar', 'data-testid': 'replay-headline' }),
+    dice: h('div', { class: 'dice-panel', 'data-testid': 'replay-dice' }),
+    board: h('div', { class: 'board replay-board', 'data-testid': 'replay-board' }),
   };
   const button = (text, labelText, testid, onclick) =>
     h('button', { 'aria-label': labelText, title: labelText, 'data-testid': testid, onclick }, text);
@@ -105,9 +112,12 @@ export function showReplay(root, { matchId, ball }) {
       ),
       els.slider,
       h('p', { class: 'muted small' }, 'Keys: ← → step, Home / End, Space plays. Link to this ball: ', els.share),
-      h('h3', {}, 'This ball'),
+      els.headline,
+      els.dice,
+      h('h3', {}, 'Commentary'),
       els.lines,
     ),
+    els.board,
     h('section', { class: 'card replay-side' }, h('h3', {}, 'Scorecard'), els.card),
   ));
 
@@ -154,11 +164,31 @@ export function showReplay(root, { matchId, ball }) {
     els.slider.value = String(at);
     els.position.textContent = at === 0 ? `Before the first ball (${balls} in all)` : `Ball ${at} of ${balls}`;
     drawScore(step.score);
+    drawScene(step.scene);
     mount(els.lines, step.lines.map((text) => h('li', { class: 'line' }, text)));
     const address = `#/replay/${matchId}/${at}`;
     if (location.hash !== address) history.replaceState(null, '', address);
     els.share.href = address;
     els.share.textContent = location.href;
+  }
+
+  /** The board, the score line and the dice at this ball, from the story's state then. */
+  function drawScene(scene) {
+    const module = MODULES[info && pick(info, 'game')];
+    const parts = [[els.headline, 'headline'], [els.dice, 'dicePanel'], [els.board, 'board']];
+    for (const [el, part] of parts) {
+      let node = null;
+      if (scene && module && module[part]) {
+        try {
+          const ctx = { seat: null, spectate: true, ui: structuredClone(scene.ui), view: scene.state, story: scene.state, info, seatName, send: () => false, redraw() {} };
+          node = module[part](scene.state, ctx);
+        } catch (err) {
+          console.error(err);
+        }
+      }
+      el.hidden = !node;
+      mount(el, node);
+    }
   }
 
   function drawScore(score) {
@@ -175,8 +205,9 @@ export function showReplay(root, { matchId, ball }) {
       return;
     }
     const seats = Object.entries(score.seats || {});
+    const fold = MODULES[info && pick(info, 'game')] && MODULES[info && pick(info, 'game')].replay;
     mount(els.score, seats.length === 0
-      ? h('p', { class: 'muted' }, 'No over resolved yet.')
+      ? h('p', { class: 'muted' }, fold && fold.step === 'over_resolved' ? 'No over resolved yet.' : 'No ball bowled yet.')
       : seats.map(([seat, line]) => h('div', { class: 'score-line' },
           h('span', {}, seatName(Number(seat))), h('strong', {}, `${count(line.runs, 'run')}, ${count(line.wickets, 'wicket')}`))));
   }
@@ -194,17 +225,12 @@ export function showReplay(root, { matchId, ball }) {
         return;
       }
       const module = MODULES[game];
-      const ctx = { seat: null, spectate: true, ui: {}, view: card.view, info: match, seatName: (seat) => seatName(seat), send: () => false, redraw() {} };
-      const describe = (event) => {
-        if (!module) return null;
-        try {
-          return module.describe(event, ctx);
-        } catch {
-          return null;
-        }
-      };
+      // The story (story.js) describes each event from the state as it was then: the same
+      // function as the live page's, so the two say the same, line for line.
+      const story = createStory(module, { base: card.view, options: match.options, seatName });
+      const describe = (event) => story.tell(event);
       const events = asArray(log.entries).filter((entry) => entry.kind === 'event').map((entry) => entry.payload);
-      steps = buildSteps(game, events, describe);
+      steps = buildSteps(game, events, describe, () => (module && module.story ? story.snapshot() : null));
       els.slider.max = String(steps.length - 1);
       mount(els.card,
         card.result ? h('p', { class: 'final-result', 'data-testid': 'replay-result' }, namedSeats(card.result.summary, seatName)) : null,

@@ -7,7 +7,7 @@
 
 import { h, label, summary } from '../dom.js';
 import { diceRow, panel } from '../ui.js';
-import { count, does } from '../words.js';
+import { count, does, namedSeats } from '../words.js';
 
 const FACE_TEXT = { one: '1', two: '2', four: '4', six: '6', xp: 'Xp', defence: 'Def', wicket: 'W', wide: 'Wd', dot: '•', save: 'Save' };
 
@@ -257,7 +257,7 @@ function describe(event, ctx) {
   switch (event.type) {
     case 'deck_shuffled': return `The Xp cards are shuffled; ${event.market.length} go to the market.`;
     case 'round_started': return `Round ${event.round} begins. Order: ${event.order.map(who).join(', ')}.`;
-    case 'over_started': return `${does(who(event.batsman), 'bats', 'bat')}, ${event.bowler === null ? 'no bowler' : does(who(event.bowler), 'bowls', 'bowl')}.`;
+    case 'over_started': return `${does(who(event.batsman), 'bats', 'bat')}, ${event.bowler == null ? 'no bowler' : does(who(event.bowler), 'bowls', 'bowl')}.`;
     case 'dice_rolled': return `${does(who(event.seat), 'rolls', 'roll')} (${event.role}, roll ${event.roll}): ${event.faces.map(faceText).join(' ')}`;
     case 'turn_ended': return `${does(who(event.seat), 'stops', 'stop')} with ${event.faces.map(faceText).join(' ')}${event.powers.length ? ` using ${event.powers.map((p) => label(p.card)).join(', ')}` : ''}.`;
     case 'over_resolved': return `Over: ${who(event.batsman)} +${count(event.result.runs, 'run')}, ${count(event.result.wickets, 'wicket')}.`;
@@ -266,7 +266,7 @@ function describe(event, ctx) {
     case 'buy_turn': return null;
     case 'card_bought': return `${does(who(event.seat), 'buys', 'buy')} ${label(event.card)} for ${event.cost} Xp.`;
     case 'passed': return `${does(who(event.seat), 'passes', 'pass')} at the market.`;
-    case 'match_ended': return `Match over: ${event.summary}`;
+    case 'match_ended': return `Match over: ${namedSeats(event.summary, (seat) => playerName(ctx, seat))}`;
     default: return summary(event);
   }
 }
@@ -300,7 +300,127 @@ const replay = {
   },
 };
 
+/**
+ * The match as it stands after each event, folded from the events alone and shaped like the
+ * engine's view, so the replay draws it with `board` and `headline`: the players' runs,
+ * wickets, Xp and cards, the round and order, the last over with its dice, the market and
+ * the championship cards' holders. From `base` it takes only what never changes: the rules,
+ * the seats, the card definitions (by id, from the market and hands it shows) and the
+ * championship cards. Points come with the match's end.
+ */
+const START_XP = 2;
+
+const story = {
+  init(base) {
+    const defs = {};
+    const remember = (card) => { if (card && card.id) defs[card.id] = card; };
+    (base.market || []).forEach(remember);
+    (base.players || []).forEach((p) => (p.cards || []).forEach(remember));
+    return {
+      rules: base.rules,
+      defs,
+      round: 0,
+      order: [],
+      players: (base.players || []).map((p) => ({ seat: p.seat, runs: 0, wickets_lost: 0, wickets_taken: 0, xp: 0, cards: [], eliminated: false })),
+      points: [],
+      over: null,
+      last_over: null,
+      market: [],
+      draw_pile_size: undefined,
+      championships: (base.championships || []).map((c) => ({ card: c.card, holders: [] })),
+    };
+  },
+  apply(v, event) {
+    const player = (seat) => v.players.find((p) => p.seat === seat);
+    const card = (id) => v.defs[id] || { id, name: label(id), cost: '?', colour: '', text: '' };
+    switch (event.type) {
+      case 'deck_shuffled':
+        // Everyone starts with the ruleset's Xp (data/champions/ruleset.json: start_xp).
+        for (const p of v.players) p.xp = START_XP;
+        v.market = (event.market || []).map(card);
+        v.draw_pile_size = event.draw_pile ? event.draw_pile.size : undefined;
+        break;
+      case 'round_started': v.round = event.round; v.order = event.order || []; break;
+      case 'over_started':
+        v.over = {
+          index: event.index,
+          batsman: event.batsman,
+          bowler: event.bowler ?? null,
+          batting: { faces: [], rolls_used: 0, roll_limit: event.batting_rolls, finished: false, bought_defence: 0 },
+          bowling: { faces: [], rolls_used: 0, roll_limit: event.bowling_rolls, finished: false, bought_defence: 0 },
+        };
+        break;
+      case 'dice_rolled':
+      case 'turn_ended': {
+        const turn = v.over && v.over[event.role];
+        if (turn) {
+          if (event.type === 'dice_rolled') {
+            // A roll names the dice it rolled (a re-roll only some): the others stay.
+            const faces = [...turn.faces];
+            (event.dice || []).forEach((die, i) => { faces[die] = event.faces[i]; });
+            turn.faces = faces.map((f) => f ?? 'dot');
+            turn.rolls_used = event.roll;
+          } else {
+            turn.faces = event.faces || [];
+            turn.finished = true;
+            turn.bought_defence = event.bought_defence || 0;
+          }
+        }
+        if (event.type === 'turn_ended' && event.xp_spent && player(event.seat)) player(event.seat).xp = Math.max(0, player(event.seat).xp - event.xp_spent);
+        break;
+      }
+      case 'over_resolved': {
+        const r = event.result || {};
+        const bat = player(event.batsman);
+        const bowl = event.bowler == null ? null : player(event.bowler);
+        if (bat) {
+          bat.runs += r.runs || 0;
+          bat.wickets_lost += r.wickets || 0;
+          bat.xp += r.batsman_xp || 0;
+        }
+        if (bowl) {
+          bowl.wickets_taken += r.wickets || 0;
+          bowl.xp += r.bowler_xp || 0;
+        }
+        v.last_over = {
+          round: v.round,
+          batsman: event.batsman,
+          bowler: event.bowler ?? null,
+          result: r,
+          batting_faces: v.over ? v.over.batting.faces : [],
+          bowling_faces: v.over ? v.over.bowling.faces : [],
+        };
+        v.over = null;
+        break;
+      }
+      case 'championship_won': {
+        const c = v.championships.find((x) => x.card && x.card.id === event.card);
+        if (c) c.holders.push(event.seat);
+        break;
+      }
+      case 'player_eliminated': if (player(event.seat)) player(event.seat).eliminated = true; break;
+      case 'card_bought': {
+        const p = player(event.seat);
+        if (p) {
+          p.cards.push(card(event.card));
+          p.xp = Math.max(0, p.xp - (event.cost || 0));
+        }
+        const at = v.market.findIndex((c) => c.id === event.card);
+        if (at >= 0) {
+          if (event.replacement) v.market.splice(at, 1, card(event.replacement));
+          else v.market.splice(at, 1);
+        }
+        if (event.replacement && typeof v.draw_pile_size === 'number') v.draw_pile_size -= 1;
+        break;
+      }
+      case 'match_ended': v.points = event.points || []; break;
+      default:
+    }
+    return v;
+  },
+};
+
 /** The live list's format label: "3 players". */
 const describeOptions = (options) => count(Number(options && options.players) || 2, 'player');
 
-export default { board, decision, describe, help, optionFields, replay, describeOptions, headline, dicePanel, ball };
+export default { board, decision, describe, story, help, optionFields, replay, describeOptions, headline, dicePanel, ball };

@@ -152,12 +152,13 @@ function ballPanel(m) {
   } else if (b.card_sealed) facts.push('Bowl card sealed');
   if (b.shot) facts.push(`zone ${b.shot.zone} (${ZONE_SHOTS[b.shot.zone] ? ZONE_SHOTS[b.shot.zone].map(label).join(' / ') : ''}), ${label(b.shot.attitude)}`);
   else if (b.shot_sealed) facts.push('Zone sealed');
+  if (b.express_value !== undefined) facts.push(`express ball: decided by the over card's ${b.express_value}`);
   if (b.effect) facts.push(`over card: ${label(b.effect)}`);
   if (b.no_ball) facts.push('NO BALL');
   if (b.free_hit) facts.push('FREE HIT');
   if (b.appeal) facts.push(`appeal: ${label(b.appeal)}`);
   return h('div', { 'data-testid': 'last-ball' },
-    h('div', { class: 'dice-row' }, dice.length ? dice : h('span', { class: 'muted' }, 'No dice rolled yet this ball.')),
+    h('div', { class: 'dice-row' }, dice.length ? dice : h('span', { class: 'muted' }, b.express_value !== undefined ? 'No dice: an express ball.' : 'No dice rolled yet this ball.')),
     facts.length ? h('p', {}, facts.join(' · ')) : null);
 }
 
@@ -278,7 +279,8 @@ const ball = {
   outcome(end, events, ctx = {}) {
     const b = end.ball || {};
     // The over's deck is the bowler's, who bowls the whole over: the view at the ball's end.
-    const deck = ctx.view ? CTG_DATA.over_decks[model(ctx.view, null).bowlType] : null;
+    const state = ctx.story || ctx.view;
+    const deck = state ? CTG_DATA.over_decks[model(state, null).bowlType] : null;
     const dice = [];
     let bat = null;
     let reveal = null;
@@ -627,11 +629,169 @@ function scorecardPanel(m, ctx) {
     bowlRows.length ? h('table', { class: 'seats' }, h('thead', {}, h('tr', {}, ['Bowler', 'O', 'R', 'W'].map((x) => h('th', {}, x)))), h('tbody', {}, bowlRows)) : null));
 }
 
+// ---------------------------------------------------------------- the story fold
+
+const freshScore = () => ({ runs: 0, wickets: 0, balls: 0, extras: 0 });
+
+/**
+ * The match as it stands after each event, folded from the events alone (a port of the
+ * engine's `rules::ctg::state::apply`, the parts a viewer sees), shaped like the engine's
+ * view so `board`, `headline` and `dicePanel` draw it. From `base` it takes only what no
+ * event changes: the two squads and the format.
+ */
+const story = {
+  init(base) {
+    const squads = structuredClone(arr(base.squads));
+    return {
+      phase: 'select_squad',
+      format: base.format || 't10',
+      squads,
+      batting: 0,
+      innings: 0,
+      scores: [freshScore(), freshScore()],
+      confidence: squads.map((sq) => arr(sq.players).map((p) => p.confidence ?? 0)),
+      attitudes: [],
+      striker: null,
+      non_striker: null,
+      bowler: null,
+      field: 0,
+      field_rules: {},
+      over_cards: [],
+      ball: {},
+      skills_used: {},
+      drs_used: false,
+      power_play_now: false,
+      target: null,
+      pitch: null,
+      winner: null,
+      ask: null,
+    };
+  },
+  apply(v, event) {
+    const bowlType = () => {
+      const bowler = v.bowler === null ? null : arr(v.squads[1 - v.batting] && v.squads[1 - v.batting].players)[v.bowler];
+      return String((bowler && bowler.bowling) || '').toLowerCase();
+    };
+    // A ball's dice stay on show until the next ball starts.
+    const newBall = () => {
+      if (v.ballOver) {
+        v.ball = {};
+        v.ballOver = false;
+      }
+    };
+    switch (event.type) {
+      case 'squads_revealed': v.phase = 'toss'; break;
+      case 'pitch_drawn': v.pitch = CTG_DATA.pitch_cards[event.card] || String(event.card); break;
+      case 'innings_started': {
+        v.phase = 'choose_bowler';
+        v.innings = event.innings;
+        v.batting = event.batting;
+        v.confidence[event.batting] = arr(v.squads[event.batting] && v.squads[event.batting].players).map((p) => p.confidence ?? 0);
+        v.attitudes = [];
+        v.striker = null;
+        v.non_striker = null;
+        v.bowler = null;
+        v.over_cards = [];
+        v.field = 0;
+        v.skills_used = {};
+        v.drs_used = false;
+        v.power_play_now = false;
+        v.ball = {};
+        v.ballOver = false;
+        if (event.innings > 0) v.target = (v.scores[1 - event.batting].runs || 0) + 1;
+        break;
+      }
+      case 'bowler_chosen': v.bowler = event.bowler; break;
+      case 'batter_in':
+        v.attitudes[event.batter] = event.attitude;
+        if (v.striker === null) v.striker = event.batter;
+        else v.non_striker = event.batter;
+        break;
+      case 'power_play': if (event.called) v.power_play_now = true; break;
+      case 'over_card_revealed': {
+        newBall();
+        const deck = CTG_DATA.over_decks[bowlType()];
+        if (deck) {
+          v.over_cards.push({ slot: event.slot, express: deck.express_values[event.card], effect: deck.effects[event.card] });
+          v.ball.effect = deck.effects[event.card];
+          v.ball.over_card_value = deck.express_values[event.card];
+        }
+        break;
+      }
+      case 'field_set': v.field = event.field; break;
+      case 'bowl_sealed': newBall(); v.phase = 'sealed'; v.ball.card_sealed = true; break;
+      case 'shot_sealed': newBall(); v.phase = 'sealed'; v.ball.shot_sealed = true; break;
+      case 'revealed':
+        newBall();
+        Object.assign(v.ball, { card: event.card, shot: event.shot, advantage: event.advantage });
+        if (v.striker !== null) v.attitudes[v.striker] = event.shot.attitude;
+        break;
+      case 'skill_played':
+        v.ball.advantage = event.advantage;
+        v.skills_used[event.skill] = (v.skills_used[event.skill] || 0) + 1;
+        break;
+      case 'delivered':
+        newBall();
+        v.ball.bowl = [event.bowl, event.bowl_sides];
+        v.ball.bat = [event.bat, event.bat_sides];
+        break;
+      case 'to_hit_rerolled':
+        if (v.ball.bat) v.ball.bat = [event.bat, v.ball.bat[1]];
+        v.skills_used.reroll_to_hit = (v.skills_used.reroll_to_hit || 0) + 1;
+        break;
+      case 'distance':
+        v.ball.distance = event.distance;
+        if (event.rerolled) v.skills_used.reroll_distance = (v.skills_used.reroll_distance || 0) + 1;
+        break;
+      case 'bounce':
+        v.ball.bounce_face = event.face;
+        if (event.rerolled) v.skills_used.reroll_bounce = (v.skills_used.reroll_bounce || 0) + 1;
+        break;
+      case 'confidence_changed':
+        if (v.confidence[v.batting]) v.confidence[v.batting][event.player] = event.confidence;
+        break;
+      case 'appeal': v.ball.appeal = event.dismissal; break;
+      case 'reviewed': v.drs_used = true; break;
+      case 'ball_ended': {
+        const b = event.ball || {};
+        const score = v.scores[v.batting];
+        score.runs += (b.runs || 0) + (b.extras || 0);
+        score.extras += b.extras || 0;
+        if (b.wicket) score.wickets += 1;
+        if (b.legal) score.balls += 1;
+        if (b.swap) [v.striker, v.non_striker] = [v.non_striker, v.striker];
+        if (b.wicket) v.striker = null;
+        // An express ball is decided by its over card's number; its effect does not apply.
+        if (b.express) {
+          delete v.ball.effect;
+          v.ball.express_value = v.ball.over_card_value;
+        }
+        v.ball.free_hit = false;
+        v.ballOver = true;
+        break;
+      }
+      case 'over_ended':
+        v.bowler = null;
+        v.over_cards = [];
+        v.power_play_now = false;
+        v.skills_used.add_one = 0;
+        v.skills_used.roll_d8 = 0;
+        [v.striker, v.non_striker] = [v.non_striker, v.striker];
+        break;
+      case 'match_ended': v.winner = event.winner ?? null; v.phase = 'match_over'; break;
+      case 'await': if (event.phase) v.phase = event.phase; break;
+      default:
+    }
+    return v;
+  },
+};
+
 // ---------------------------------------------------------------- commentary
 
 function describe(event, ctx) {
   tallyEvent(tally(ctx), event);
-  const view = ctx.view || {};
+  // The state as it was at this event (the story fold), never the current view.
+  const view = ctx.story || {};
   const m = model(view, ctx.seat);
   const name = (side, i) => {
     const p = arr(m.squads[side] && m.squads[side].players)[i];
@@ -684,7 +844,7 @@ function describe(event, ctx) {
     }
     case 'over_ended': return 'End of the over.';
     case 'innings_ended': return `Innings ${event.innings + 1} closes at ${event.runs}/${event.wickets}.`;
-    case 'match_ended': return event.winner === null ? 'Match over: a tie!' : `Match over: ${side(event.winner)} won.`;
+    case 'match_ended': return event.winner == null ? 'Match over: a tie!' : `Match over: ${side(event.winner)} won.`;
     case 'await': return null;
     default: return summary(event);
   }
@@ -722,4 +882,4 @@ const replay = {
 /** The live list's format label: "T10". */
 const describeOptions = (options) => String((options && options.format) || 't10').toUpperCase();
 
-export default { board, decision, describe, help, optionFields, replay, describeOptions, headline, dicePanel, ball, teamName };
+export default { board, decision, describe, story, help, optionFields, replay, describeOptions, headline, dicePanel, ball, teamName };

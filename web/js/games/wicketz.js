@@ -7,7 +7,7 @@
 
 import { h, label, summary } from '../dom.js';
 import { stat, panel } from '../ui.js';
-import { count } from '../words.js';
+import { count, namedSeats } from '../words.js';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQ';
 const RESPECT = new Set(['good_length', 'yorker', 'bouncer', 'googly']);
@@ -329,7 +329,7 @@ function describe(event, ctx) {
     case 'ball_completed': return `${event.ball.stroke ? label(event.ball.stroke) + ': ' : ''}${ballText(event.ball)}`;
     case 'over_completed': return `End of over ${event.number + 1}: ${count(event.runs, 'run')}.`;
     case 'innings_closed': return `Innings ${event.number} closed at ${event.runs}/${event.wickets}. Merit: ${event.merit}.`;
-    case 'match_finished': return `Match over: ${event.outcome.summary}`;
+    case 'match_finished': return `Match over: ${namedSeats(event.outcome.summary, ctx.seatName)}`;
     default: return summary(event);
   }
 }
@@ -354,6 +354,79 @@ function optionFields({ field, select, number }) {
   ];
 }
 
+/**
+ * The match as it stands after each event, folded from the events alone and shaped like the
+ * engine's view, so the replay draws it with `board`, `headline` and `dicePanel` (the field
+ * of each over, the score of each innings, the batters, the indicator, the last ball). From
+ * `base` it takes only the options. What no event carries (the result card's rows, the cards
+ * left in the dispenser) is left out.
+ */
+const story = {
+  init(base) {
+    return { options: base.options || { overs: 20 }, innings: [], target: null, over: null, delivery: null, last_ball: null, last_card: null, field: null };
+  },
+  apply(v, event) {
+    const current = v.innings[v.innings.length - 1];
+    switch (event.type) {
+      case 'innings_opened': {
+        const first = v.innings[0];
+        v.innings.push({ number: event.number, batting: event.batting, runs: 0, wickets: 0, legal_balls: 0, extras: 0, striker: 0, non_striker: 1, batters: [], closed: false });
+        // One innings each: the side batting second chases the first's total.
+        if (Number(v.options.innings_per_side || 1) === 1 && v.innings.length === 2 && first) v.target = first.runs + 1;
+        v.over = null;
+        v.delivery = null;
+        v.last_ball = null;
+        break;
+      }
+      case 'over_started':
+        v.over = { number: event.number, style: event.style, line: event.line, line_good: null, legal_balls: 0, runs: 0 };
+        v.field = event.field;
+        v.delivery = null;
+        break;
+      case 'line_spun': if (v.over) v.over.line_good = event.good; break;
+      case 'delivered': v.delivery = event.delivery; break;
+      case 'card_dealt': v.last_card = null; break;
+      case 'ball_completed': {
+        const b = event.ball || {};
+        v.last_ball = b;
+        v.delivery = null;
+        if (!current) break;
+        const runs = (b.bat_runs || 0) + (b.byes || 0) + (b.extras || 0);
+        current.runs += runs;
+        current.extras += (b.byes || 0) + (b.extras || 0);
+        if (b.legal) current.legal_balls += 1;
+        if (typeof b.striker === 'number') {
+          if (b.striker !== current.striker) {
+            if (b.striker === current.non_striker) current.non_striker = current.striker;
+            current.striker = b.striker;
+          }
+          const row = (current.batters[b.striker] ||= { runs: 0, balls: 0 });
+          row.runs += b.bat_runs || 0;
+          if (b.legal) row.balls += 1;
+        }
+        if (b.dismissal) {
+          current.wickets += 1;
+          // The next batter in the order takes the place of the one out.
+          const next = Math.max(current.striker, current.non_striker) + 1;
+          if (b.dismissal.batter === current.non_striker) current.non_striker = next;
+          else current.striker = next;
+        }
+        if (v.over) {
+          v.over.runs += runs;
+          if (b.legal) v.over.legal_balls += 1;
+        }
+        break;
+      }
+      case 'innings_closed':
+        if (current) Object.assign(current, { closed: true, runs: event.runs, wickets: event.wickets, legal_balls: event.legal_balls, merit: event.merit });
+        v.over = null;
+        break;
+      default:
+    }
+    return v;
+  },
+};
+
 /** How the replay moves the score: a ball is a step. */
 const replay = {
   step: 'ball_completed',
@@ -374,4 +447,4 @@ function describeOptions(options = {}) {
   return `${count(overs, 'over')} a side${innings}`;
 }
 
-export default { board, decision, describe, help, optionFields, replay, describeOptions, headline, dicePanel, ball };
+export default { board, decision, describe, story, help, optionFields, replay, describeOptions, headline, dicePanel, ball };
