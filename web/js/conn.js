@@ -204,7 +204,7 @@ export class Connection {
         // is handed on as protocol 1's `event`s and `update`, so the page sees one protocol.
         for (const [seq, event] of Array.isArray(msg.events) ? msg.events : []) this.dispatch({ kind: 'event', seq, event });
         this.view = mergePatch(this.view, msg.view ?? {});
-        this.dispatch({ kind: 'update', view: this.view, pending: msg.pending ?? [], deadline_ms: msg.deadline_ms ?? null, last_seq: msg.last_seq, seq: msg.seq });
+        this.dispatch({ kind: 'update', view: this.view, pending: msg.pending ?? [], deadline_ms: msg.deadline_ms ?? null, timed_out: msg.timed_out ?? null, last_seq: msg.last_seq, seq: msg.seq });
         break;
       }
       case 'finished':
