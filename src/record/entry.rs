@@ -85,7 +85,8 @@ pub struct ForfeitRecord {
 pub struct AbandonRecord {
     /// Why, as the operator gave it (or the server: every player left).
     pub reason: String,
-    /// Who: the label of the admin token that asked, or [`AbandonRecord::SERVER`].
+    /// Who: the label of the admin token that asked, or `server` when the server abandoned
+    /// the match because every player had left.
     pub by: String,
 }
 
