@@ -59,11 +59,26 @@ type WebSocket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsS
 /// One frame as a socket got it (a protocol 2 `step` is its events, then an `Update`).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Seen {
-    Snapshot { last_seq: i64 },
-    Event { seq: i64 },
-    Update { last_seq: i64 },
-    Ack { id: String, last_seq: i64 },
-    Error { id: Option<String>, code: String },
+    /// `over`: the match had finished (the snapshot is its end: a socket opened on a
+    /// finished match gets the final view and result, and reads what came before from `/log`).
+    Snapshot {
+        last_seq: i64,
+        over: bool,
+    },
+    Event {
+        seq: i64,
+    },
+    Update {
+        last_seq: i64,
+    },
+    Ack {
+        id: String,
+        last_seq: i64,
+    },
+    Error {
+        id: Option<String>,
+        code: String,
+    },
     Finished,
     Closed(Option<u16>),
 }
@@ -81,8 +96,9 @@ pub(crate) struct Transcript {
 }
 
 /// The first way `transcript` breaks the stream rule against the log's event seqs (`events`,
-/// ascending): a socket resumed from a seq gets a snapshot at that seq (a spectator from
-/// further back than the actor's recent past gets the current one, as documented); after its snapshot,
+/// ascending): a socket resumed from a seq of a live match gets a snapshot at that seq (a
+/// spectator from further back than the actor's recent past gets the current one, and a
+/// match that has finished meanwhile its final one, as documented); after its snapshot,
 /// each event is the log's next one (none missed, none repeated, none out of order), and no
 /// `update` comes before an event it covers.
 fn stream_violation(transcript: &Transcript, events: &[i64]) -> Option<String> {
@@ -91,8 +107,8 @@ fn stream_violation(transcript: &Transcript, events: &[i64]) -> Option<String> {
     for (index, seen) in transcript.seen.iter().enumerate() {
         let at = || format!("{} (frame {index})", transcript.label);
         match *seen {
-            Seen::Snapshot { last_seq } => {
-                if let Some(from) = transcript.resumed_from {
+            Seen::Snapshot { last_seq, over } => {
+                if let Some(from) = transcript.resumed_from.filter(|_| !over) {
                     let skipped: Vec<i64> = events
                         .iter()
                         .copied()
@@ -437,11 +453,14 @@ impl Socket {
         match frame["type"].as_str().unwrap_or_default() {
             "snapshot" => {
                 let last_seq = seq("last_seq");
-                seen.push(Seen::Snapshot { last_seq });
+                self.live = frame["status"] == "live" && frame["result"].is_null();
+                seen.push(Seen::Snapshot {
+                    last_seq,
+                    over: !self.live,
+                });
                 self.view = frame["view"].clone();
                 self.pending = pending_of(frame);
                 self.seat = frame["seat"].as_u64();
-                self.live = frame["status"] == "live" && frame["result"].is_null();
                 self.known_seq = last_seq;
             }
             "event" => {
