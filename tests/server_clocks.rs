@@ -202,13 +202,15 @@ async fn when_every_player_leaves_the_match_is_abandoned_unrated() {
 }
 
 /// Both leave, and one comes back after the other's grace ran out but within its own: the
-/// one who stayed away forfeits to the one who came back.
+/// one who stayed away forfeits to the one who came back. In real time (10 s graces, 2.5 s
+/// margins): with the clock paused, a reconnect's database work lets the clock leap past
+/// both graces.
 #[tokio::test]
 async fn a_player_who_comes_back_wins_when_the_other_stays_away() {
-    let app = spawn_app_with(Backend::Sqlite, toy_games(), for_paused_clock)
+    let app = spawn_app_with(Backend::Sqlite, toy_games(), |_| {})
         .await
         .expect("SQLite");
-    let (id, [(_, home), (_, away)]) = two_player_match(&app, 3600, 30).await;
+    let (id, [(_, home), (_, away)]) = two_player_match(&app, 3600, 10).await;
     let mut watcher = app.connect(&id, None, None).await;
     watcher.timeout = None;
     let mut home_client = app.connect(&id, Some(&home), None).await;
@@ -217,12 +219,11 @@ async fn a_player_who_comes_back_wins_when_the_other_stays_away() {
         let mut away_client = app.connect(&id, Some(&away), None).await;
         away_client.recv().await;
     }
-    tokio::time::pause();
-    // Away left first; home leaves 10 s later and comes back 25 s after that: past away's
-    // grace (30 s), inside its own.
-    tokio::time::sleep(Duration::from_secs(10)).await;
+    // Away left at 0 s; home leaves at 5 s and comes back at 12.5 s: past away's grace (10 s),
+    // inside its own (15 s).
+    tokio::time::sleep(Duration::from_secs(5)).await;
     drop(home_client);
-    tokio::time::sleep(Duration::from_secs(25)).await;
+    tokio::time::sleep(Duration::from_millis(7500)).await;
     let mut home_client = app.connect(&id, Some(&home), None).await;
     home_client.timeout = None;
     let result = loop {
