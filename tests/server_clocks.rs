@@ -13,16 +13,8 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 async fn match_with_clocks(app: &common::TestApp, turn: u64, grace: u64) -> (String, String, String) {
-    let (home, away) = (app.player("home").await, app.player("away").await);
-    let body = json!({ "game": "toy", "options": { "rounds": 2 }, "turn_clock_secs": turn, "disconnect_grace_secs": grace });
-    let (status, created) = app.post("/v1/matches", Some(&home.token), body).await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["match_id"].as_str().unwrap_or_default().to_string();
-    let (status, _) = app
-        .post(&format!("/v1/matches/{id}/join"), Some(&away.token), json!({}))
-        .await;
-    assert_eq!(status, 200);
-    (id, home.token, away.token)
+    let (id, [(_, home), (_, away)]) = two_player_match(app, turn, grace).await;
+    (id, home, away)
 }
 
 #[tokio::test]

@@ -57,14 +57,7 @@ pub async fn backup(
     if out.exists() {
         bail!("{} exists: a backup never overwrites a file", out.display());
     }
-    if let Some(path) = crate::store::sqlite_file(database_url)
-        && !path.exists()
-    {
-        bail!(
-            "no SQLite database at {} (from --database-url / DATABASE_URL {database_url})",
-            path.display()
-        );
-    }
+    super::existing_database(database_url)?;
     let started = Instant::now();
     let store = Store::connect(database_url)
         .await

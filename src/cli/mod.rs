@@ -83,3 +83,19 @@ pub fn run_with(cli: Cli, games: GameRegistry) -> anyhow::Result<()> {
         None => serve::run(cli.serve, games),
     }
 }
+
+/// Refuses a `sqlite:` URL that names no file, for the commands that read an existing
+/// database (`verify`, `backup`): connecting would create an empty one, and they would then
+/// report "no match" about the wrong place.
+pub(crate) fn existing_database(database_url: &str) -> anyhow::Result<()> {
+    if let Some(path) = crate::store::sqlite_file(database_url)
+        && !path.exists()
+    {
+        anyhow::bail!(
+            "no SQLite database at {} (from --database-url / DATABASE_URL {database_url}): run this \
+             where the server keeps its database, or name it",
+            path.display()
+        );
+    }
+    Ok(())
+}

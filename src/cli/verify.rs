@@ -34,15 +34,7 @@ pub async fn verify(
 ) -> anyhow::Result<VerifyReport> {
     // Run outside the server's folder, the default `sqlite://crease.db` names a file that is
     // not there: say so, rather than create an empty database and find no match in it.
-    if let Some(path) = crate::store::sqlite_file(database_url)
-        && !path.exists()
-    {
-        anyhow::bail!(
-            "no SQLite database at {} (from --database-url / DATABASE_URL {database_url}): run this \
-             where the server keeps its database, or name it",
-            path.display()
-        );
-    }
+    super::existing_database(database_url)?;
     let store = Store::connect(database_url).await?;
     let row = store.get_match(match_id).await?.ok_or_else(|| {
         anyhow::anyhow!(
