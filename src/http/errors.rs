@@ -53,6 +53,8 @@ impl From<LobbyError> for ApiError {
             LobbyError::BotSeats(message) => ApiError::BadRequest(message),
             LobbyError::Game(error) => error.into(),
             LobbyError::NoNodeToRun | LobbyError::Moving | LobbyError::NotWritten(_) => ApiError::Unavailable,
+            LobbyError::NoTutorial => ApiError::NotFound("tutorial"),
+            LobbyError::BadTutorial(message) => ApiError::Internal(message),
             LobbyError::Store(error) => error.into(),
         }
     }

@@ -6,15 +6,22 @@
 //! `/js/games/<id>.js` the client's own game modules are, and the client needs no list of
 //! games.
 
-use super::AppState;
+use super::limits::IpAdmitted;
+use super::{AppState, Caller};
 use crate::protocol::{GameCatalog, GameListing};
 use crate::rules::BotLevel;
+use crate::error::ApiError;
+use crate::protocol::{GameRules, MatchInfo};
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(catalog))
+    OpenApiRouter::new()
+        .routes(routes!(catalog))
+        .routes(routes!(rules))
+        .routes(routes!(tutorial))
 }
 
 /// Every game this server runs: names, bot levels, rating pools, default options and
@@ -22,7 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[utoipa::path(operation_id = "game_catalog", get, path = "/v1/games", tag = "games", responses(
     (status = 200, body = ref("#/components/schemas/GameCatalog")),
 ))]
-async fn catalog(State(state): State<AppState>) -> Result<Json<GameCatalog>, crate::error::ApiError> {
+async fn catalog(State(state): State<AppState>) -> Result<Json<GameCatalog>, ApiError> {
     let registry = state.lobby.games();
     let mut games = Vec::new();
     for id in registry.ids() {
@@ -44,4 +51,52 @@ async fn catalog(State(state): State<AppState>) -> Result<Json<GameCatalog>, cra
         });
     }
     Ok(Json(GameCatalog { games }))
+}
+
+/// The data files a game's engine plays by (`data/<game>/*.json`), parsed, by name: the
+/// browser's rules reference draws its tables (distances, cards, outcomes) from these, so
+/// the reference shows what the engine enforces.
+#[utoipa::path(operation_id = "game_rules", get, path = "/v1/games/{game}/rules", tag = "games",
+    params(("game" = String, Path, description = "a game id from `GET /v1/games`")),
+    responses(
+        (status = 200, body = ref("#/components/schemas/GameRules")),
+        (status = 404, description = "`unknown_game`", body = ref("#/components/schemas/ErrorBody")),
+    ))]
+async fn rules(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+) -> Result<Json<GameRules>, ApiError> {
+    let kind = state
+        .lobby
+        .games()
+        .get(&game)
+        .ok_or_else(|| ApiError::UnknownGame(game.clone()))?;
+    let mut data = serde_json::Map::new();
+    for (name, text) in kind.rules_data() {
+        let value = serde_json::from_str(text).map_err(|error| ApiError::Internal(format!("{game} {name}: {error}")))?;
+        data.insert((*name).to_string(), value);
+    }
+    Ok(Json(GameRules { game, data }))
+}
+
+/// Starts the game's tutorial for the caller: a short match against the bot with the
+/// tutorial's fixed, public seed (never rated), so the browser's guide meets the same balls
+/// every time.
+#[utoipa::path(operation_id = "start_tutorial", post, path = "/v1/games/{game}/tutorial", tag = "games", security(("bearer" = [])),
+    params(("game" = String, Path, description = "a game id from `GET /v1/games`")),
+    responses(
+        (status = 201, body = ref("#/components/schemas/MatchInfo")),
+        (status = 401, body = ref("#/components/schemas/ErrorBody")),
+        (status = 404, description = "`unknown_game`, or `not_found`: the game has no tutorial", body = ref("#/components/schemas/ErrorBody")),
+        (status = 409, description = "`too_many_matches`: the player holds the maximum of unfinished matches", body = ref("#/components/schemas/ErrorBody")),
+        (status = 429, description = "`rate_limited`: too many creations from this address or player", body = ref("#/components/schemas/ErrorBody")),
+    ))]
+async fn tutorial(
+    Caller(player): Caller,
+    _: IpAdmitted,
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+) -> Result<(StatusCode, Json<MatchInfo>), ApiError> {
+    state.limits.admit_creation(&state.store, &player).await?;
+    Ok((StatusCode::CREATED, Json(state.lobby.create_tutorial(&player, &game).await?)))
 }

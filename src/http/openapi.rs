@@ -93,6 +93,7 @@ pub fn document() -> Value {
     add::<Ticket>(&mut generator);
     add::<Leaderboard>(&mut generator);
     add::<GameCatalog>(&mut generator);
+    add::<GameRules>(&mut generator);
     add::<PlayerProfile>(&mut generator);
     add::<PlayerMatches>(&mut generator);
     add::<AdminReason>(&mut generator);

@@ -107,6 +107,12 @@ pub trait GameKind: Send + Sync + 'static {
 
     fn operator_views(&self) -> OperatorViews;
 
+    /// [`GameExtras::RULES_DATA`]: the data files the engine plays by, for the rules reference.
+    fn rules_data(&self) -> &'static [(&'static str, &'static str)];
+
+    /// [`GameExtras::TUTORIAL`]: the tutorial match's seed and options, if the game has one.
+    fn tutorial(&self) -> Option<&'static str>;
+
     /// [`GameExtras::CAREER`]: the view a player's career in the game is read from.
     fn career(&self) -> Option<CareerView>;
 
@@ -232,6 +238,14 @@ impl<G: GameExtras> GameKind for Registered<G> {
 
     fn career(&self) -> Option<CareerView> {
         G::CAREER
+    }
+
+    fn rules_data(&self) -> &'static [(&'static str, &'static str)] {
+        G::RULES_DATA
+    }
+
+    fn tutorial(&self) -> Option<&'static str> {
+        G::TUTORIAL
     }
 
     fn rating_pool(&self, options: &Value) -> Result<String, GameError> {

@@ -12,6 +12,7 @@ use crate::input::InputLimits;
 use crate::protocol::{CreateMatch, MatchInfo, Opponent, SeatInfo};
 use crate::record::Clocks;
 use crate::record::{MatchId, MatchStatus, PlayerId};
+use crate::rules::extras::TutorialSpec;
 use crate::rules::{BotLevel, Outcome, Seat};
 use crate::store::{GroupPolicy, Journal, MatchRow, SeatRow, Store, StoreError};
 use chrono::Utc;
@@ -52,6 +53,12 @@ pub enum LobbyError {
     /// In a cluster, only gateway nodes are up: no node can run a new match yet.
     #[error("no node can run the match")]
     NoNodeToRun,
+    /// The game ships no tutorial.
+    #[error("this game has no tutorial")]
+    NoTutorial,
+    /// The tutorial's data file does not set up a match (a build-time mistake: its test fails).
+    #[error("the tutorial's data is wrong: {0}")]
+    BadTutorial(String),
     /// In a cluster, the match is live but no node runs it this moment (it is moving).
     #[error("the match is moving between nodes")]
     Moving,
@@ -165,6 +172,39 @@ impl Lobby {
         let row = new_match_row(game.id(), options, seat_count, clocks);
         let mut seats = vec![seat_row(&row.match_id, 0, Some(&player.player_id))];
         seats.extend((1..=bots).map(|seat| bot_seat_row(&row.match_id, seat, level.unwrap_or_default())));
+        let _guard = self.seats_lock.lock().await;
+        self.store.insert_match(&row, &seats).await?;
+        if seats.len() == usize::from(seat_count) {
+            self.start(&row.match_id).await?;
+        }
+        self.match_info(&row.match_id).await
+    }
+
+    /// The game's tutorial: a match against its bot with the tutorial's fixed seed and
+    /// short options (`data/<game>/tutorial.json`), started at once. Bot matches are never
+    /// rated, so a public seed gives nobody an edge that counts; the turn clock is the
+    /// server's default, as a newcomer reading the guide needs time.
+    pub async fn create_tutorial(&self, player: &Player, game_id: &str) -> Result<MatchInfo, LobbyError> {
+        let game = self
+            .games
+            .get(game_id)
+            .ok_or_else(|| GameError::Unknown(game_id.to_string()))?;
+        let spec = game.tutorial().ok_or(LobbyError::NoTutorial)?;
+        let spec: TutorialSpec =
+            serde_json::from_str(spec).map_err(|error| LobbyError::BadTutorial(error.to_string()))?;
+        let seed = fairness::Seed::from_hex(&spec.seed)
+            .ok_or_else(|| LobbyError::BadTutorial("the seed is not 64 hex digits".into()))?;
+        let (options, seat_count) = game.check_options(options_object(Some(spec.options))?)?;
+        if spec.bots == 0 || spec.bots >= seat_count || !game.has_bot(spec.bot_level) {
+            return Err(LobbyError::BadTutorial(format!(
+                "{} bot seats at level {} in a match of {seat_count}",
+                spec.bots,
+                spec.bot_level.name()
+            )));
+        }
+        let row = match_row_with_seed(game.id(), options, seat_count, self.clocks, seed);
+        let mut seats = vec![seat_row(&row.match_id, 0, Some(&player.player_id))];
+        seats.extend((1..=spec.bots).map(|seat| bot_seat_row(&row.match_id, seat, spec.bot_level)));
         let _guard = self.seats_lock.lock().await;
         self.store.insert_match(&row, &seats).await?;
         if seats.len() == usize::from(seat_count) {
@@ -414,7 +454,11 @@ pub fn options_object(options: Option<Value>) -> Result<Option<Value>, GameError
 /// The row of a new open match: a fresh id, and a fresh seed of which only the commitment
 /// is shown until the match is over.
 pub fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: Clocks) -> MatchRow {
-    let seed = fairness::new_seed();
+    match_row_with_seed(game, options, seat_count, clocks, fairness::new_seed())
+}
+
+/// The row of a new open match with a given seed (a tutorial's, which is public).
+fn match_row_with_seed(game: &str, options: Value, seat_count: u8, clocks: Clocks, seed: fairness::Seed) -> MatchRow {
     MatchRow {
         match_id: MatchId::from_uuid(uuid::Uuid::new_v4()),
         game: game.to_string(),

@@ -223,6 +223,15 @@ pub struct GameCatalog {
     pub games: Vec<GameListing>,
 }
 
+/// `GET /v1/games/{game}/rules`: the data files the game's engine plays by, parsed, by name
+/// (CTG: `ruleset`, `squads`; Wicketz: `ruleset`, `cards`, `printed_cards`, `outcomes`;
+/// Champions: `ruleset`). Their shapes are the files' own (`data/<game>/`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct GameRules {
+    pub game: String,
+    pub data: serde_json::Map<String, serde_json::Value>,
+}
+
 /// One game of the catalogue.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GameListing {

@@ -118,6 +118,20 @@ pub struct Figure {
 }
 
 /// A game's extras. See the module documentation.
+/// A game's tutorial match, read from `data/<game>/tutorial.json`.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TutorialSpec {
+    /// The match seed, 64 hex digits: public, as the tutorial is never rated.
+    pub seed: String,
+    /// The game's options (a short match).
+    pub options: serde_json::Value,
+    /// The opponent's level.
+    pub bot_level: super::BotLevel,
+    /// Seats the player does not take (all bots).
+    pub bots: u8,
+}
+
 pub trait GameExtras: Game {
     const LISTING: Listing;
 
@@ -126,6 +140,16 @@ pub trait GameExtras: Game {
     /// one of the web client's own files, `web/js/games/<id>.js`. Either way the client
     /// loads it from `/js/games/<id>.js`.
     const CLIENT_MODULE: Option<&'static str> = None;
+
+    /// The data files the engine plays by, as (name, JSON text): the browser's rules
+    /// reference draws its tables from them (`GET /v1/games/{game}/rules`), so what a page
+    /// shows cannot drift from what the engine enforces.
+    const RULES_DATA: &'static [(&'static str, &'static str)] = &[];
+
+    /// The tutorial match (JSON text, [`TutorialSpec`]): a fixed seed and short options, so
+    /// every newcomer meets the same balls and the guide can be tested to its end. `None`:
+    /// the game has no tutorial.
+    const TUTORIAL: Option<&'static str> = None;
 
     /// Operator views created at start; the first three games' views predate this and are
     /// in migrations 0002, 0004 and 0005.

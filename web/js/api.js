@@ -132,6 +132,10 @@ export const api = {
   },
   profile: (id) => request('GET', `/v1/players/${encodeURIComponent(id)}`),
   games: () => request('GET', '/v1/games'),
+  /** The data files a game's engine plays by (the rules reference draws its tables from them). */
+  gameRules: (game) => request('GET', `/v1/games/${encodeURIComponent(game)}/rules`),
+  /** Starts the game's tutorial: a short match against the bot with a fixed, public seed. */
+  startTutorial: (game) => request('POST', `/v1/games/${encodeURIComponent(game)}/tutorial`, {}),
 };
 
 /** A list endpoint may answer with a bare array or {matches: [...]}; accept both. */

@@ -9,6 +9,10 @@
 //   #/login                      log in to an account claimed on another device
 //   #/account                    claim this guest with a password; log out (everywhere)
 //   #/mock/<game>                the game screen fed with mock views (design work, no server needed)
+//   #/play/<game>                the lobby with a game chosen (the tutorial's "play a real match")
+//   #/rules/<game>/<section>     a game's rules reference (js/learn.js)
+//   #/learn, #/learn/<game>      the games to learn, a game's tutorial start
+//   #/learn/<game>/<id>          the tutorial match: the match screen with the coach
 
 import { mount, h } from './dom.js';
 import { savedPlayer } from './api.js';
@@ -20,6 +24,8 @@ import { showLeaderboard, showProfile } from './ratings.js';
 import { showReplay } from './replay.js';
 import { showLive } from './live.js';
 import { loadCatalog } from './catalog.js';
+import { showRules, showLearn } from './learn.js';
+import { t, lang, setLang, onLangChange, LANGUAGES } from './i18n.js';
 
 const app = () => document.getElementById('app');
 let current = null;
@@ -33,11 +39,31 @@ const PUBLIC = {
   leaderboards: (root, game, format) => showLeaderboard(root, { game, format: format ? decodeURIComponent(format) : '' }),
   players: (root, id) => id && showProfile(root, id),
   login: (root) => showLogin(root, () => { location.hash = '#/'; }),
+  rules: (root, game, section) => showRules(root, { game, section }),
+  learn: (root, game, id) => (id ? null : showLearn(root, { game, askName: (done) => showNameEntry(root, done) })),
 };
+
+/** The header's words and the language switch, in the language on screen. */
+function drawChrome() {
+  document.documentElement.lang = lang();
+  document.title = t('common.title');
+  const words = { 'nav-lobby': 'common.nav.play', 'nav-live': 'common.nav.live', 'nav-learn': 'common.nav.learn', 'nav-leaderboards': 'common.nav.leaderboards' };
+  for (const [testid, key] of Object.entries(words)) {
+    const link = document.querySelector(`[data-testid="${testid}"]`);
+    if (link) link.textContent = t(key);
+  }
+  const brand = document.querySelector('.brand');
+  if (brand) brand.title = t('common.nav.home');
+  const picker = document.getElementById('lang');
+  if (picker) {
+    picker.setAttribute('aria-label', t('common.language'));
+    mount(picker, LANGUAGES.map((l) => h('option', { value: l.code, selected: l.code === lang() }, l.name)));
+  }
+}
 
 /** Marks the header link of the section on screen, for the eye and for screen readers. */
 function markNavigation(screen) {
-  const section = { live: 'live', watch: 'live', leaderboards: 'leaderboards' }[screen] || (screen ? null : 'lobby');
+  const section = { live: 'live', watch: 'live', leaderboards: 'leaderboards', learn: 'learn', rules: 'learn', play: 'lobby' }[screen] || (screen ? null : 'lobby');
   for (const link of document.querySelectorAll('.nav a[data-testid^="nav-"]')) {
     if (link.dataset.testid === `nav-${section}`) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
@@ -47,6 +73,7 @@ function markNavigation(screen) {
 function route() {
   if (current && typeof current.dispose === 'function') current.dispose();
   current = null;
+  drawChrome();
   renderWho();
   const hash = location.hash.replace(/^#\/?/, '');
   const [screen, ...rest] = hash.split('/');
@@ -63,6 +90,14 @@ function route() {
     return;
   }
   const [id] = rest;
+  if (screen === 'learn' && rest[1]) {
+    current = showMatch(root, { matchId: rest[1], spectate: false, tutorial: true });
+    return;
+  }
+  if (screen === 'play') {
+    current = showLobby(root, { game: id });
+    return;
+  }
   if (screen === 'match' && id) {
     current = showMatch(root, { matchId: id, spectate: false });
     return;
@@ -82,6 +117,10 @@ async function start() {
     console.error('the game catalogue did not load', err);
   }
   window.addEventListener('hashchange', route);
+  const picker = document.getElementById('lang');
+  if (picker) picker.addEventListener('change', () => setLang(picker.value));
+  // A new language redraws the screen on show, from its address: nothing is kept in the DOM.
+  onLangChange(() => route());
   route();
 }
 

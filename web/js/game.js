@@ -14,10 +14,12 @@ import { mockSession } from './mock.js';
 import { count, nameOfSeat, namedSeats } from './words.js';
 import { yourTurn, notifyToggle, soundToggle } from './attention.js';
 import { createStory } from './story.js';
+import { loadLearn, referenceLink } from './learn.js';
+import { t } from './i18n.js';
 
 const COMMENTARY_LIMIT = 400;
 
-export function showMatch(root, { matchId, spectate = false, mock = null }) {
+export function showMatch(root, { matchId, spectate = false, mock = null, tutorial = false }) {
   const s = {
     matchId,
     spectate,
@@ -49,6 +51,12 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     notice: null,
     notFound: false,
     waiting: false,
+    // The game's learn module (js/learn.js): the help line under a decision, and in a
+    // tutorial the coach: what each kind of decision is the first time it comes up, and
+    // why the last ball ended as it did.
+    learn: null,
+    learnFor: null,
+    coach: { seen: new Set(), ask: null, askFor: null, ball: null },
   };
   let conn = null;
   let clockTimer = null;
@@ -67,6 +75,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     commentary: h('ol', { class: 'commentary', 'data-testid': 'commentary' }),
     raw: h('details', { class: 'raw' }),
     help: h('details', { class: 'raw help' }),
+    coach: h('div', { class: 'coach', 'data-testid': 'coach', role: 'status', hidden: true }),
+    decisionHelp: h('div', { class: 'decision-help', 'data-testid': 'decision-help', hidden: true }),
     final: h('section', { class: 'panel final', 'data-testid': 'final', hidden: true }),
   };
   mount(
@@ -81,7 +91,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
           els.scorebar,
           els.notice,
           els.banner,
-          h('section', { class: 'panel decision-panel', 'data-testid': 'decision-panel' }, els.decisionTitle, els.decision),
+          els.coach,
+          h('section', { class: 'panel decision-panel', 'data-testid': 'decision-panel' }, els.decisionTitle, els.decision, els.decisionHelp),
           els.dice,
           panel('Commentary', els.commentary, { cls: 'commentary-panel' }),
           els.help,
@@ -309,7 +320,9 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
           h('button', { class: 'primary', 'data-testid': 'accept-rematch', onclick: (e) => acceptRematch(e.currentTarget) }, 'Accept rematch'))
         : null,
       h('div', { class: 'buttons wrap' },
-      seated && !offer ? h('button', { class: 'primary', 'data-testid': 'rematch', onclick: rematch }, otherPlayers().length ? 'Offer a rematch' : 'Rematch') : null,
+      tutorial ? h('a', { class: 'button primary', href: `#/play/${encodeURIComponent(s.game || '')}`, 'data-testid': 'play-real-match' }, t('learn.playReal')) : null,
+      tutorial ? h('a', { class: 'button', href: `#/rules/${s.game}`, 'data-testid': 'tutorial-rules' }, t('learn.rules')) : null,
+      seated && !offer && !tutorial ? h('button', { class: 'primary', 'data-testid': 'rematch', onclick: rematch }, otherPlayers().length ? 'Offer a rematch' : 'Rematch') : null,
       mock ? null : h('a', { class: 'button', href: `#/replay/${matchId}`, 'data-testid': 'to-replay' }, 'Replay ball by ball'),
       h('a', { class: 'button', href: '#/' }, 'Back to the lobby')));
   }
@@ -467,8 +480,102 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     mount(els.dice, node);
   }
 
+  /** Loads the game's learn module once the game is known; draws again when it arrives. */
+  function ensureLearn() {
+    if (!s.game || s.learnFor === s.game) return;
+    s.learnFor = s.game;
+    loadLearn(s.game).then((learn) => {
+      if (disposed) return;
+      s.learn = learn;
+      draw();
+    });
+  }
+
+  /** The help line under the question: what the options do and risk, and the rules section. */
+  function drawDecisionHelp() {
+    const learn = s.learn;
+    let help = null;
+    if (learn && learn.help && s.view && !s.spectate && !s.over && !s.notFound && !s.waiting) {
+      try {
+        help = learn.help(s.view, ctx());
+      } catch (err) {
+        console.error(err);
+      }
+    }
+    els.decisionHelp.hidden = !help;
+    if (!help) {
+      delete els.decisionHelp.dataset.key;
+      els.decisionHelp.replaceChildren();
+      return;
+    }
+    const key = `${help.section}:${help.text}`;
+    if (els.decisionHelp.dataset.key === key) return;
+    els.decisionHelp.dataset.key = key;
+    mount(els.decisionHelp, h('span', { class: 'help-text', 'data-testid': 'decision-help-text' }, help.text), ' ',
+      help.section ? referenceLink(s.game, help.section) : null);
+  }
+
+  /** The tutorial's coach: a decision's explanation the first time its kind comes up. */
+  function coachAsk() {
+    const guide = s.learn && s.learn.tutorial;
+    if (!tutorial || !guide || !guide.ask || !s.view || s.over) return;
+    const mine = s.seat !== null && s.pendingSeats.includes(s.seat);
+    const asked = mine ? askedOf(s.view) : null;
+    const askKey = asked ? JSON.stringify(asked) : null;
+    if (askKey === s.coach.askFor) return;
+    s.coach.askFor = askKey;
+    if (!asked) return;
+    let said = null;
+    try {
+      said = guide.ask(s.view, ctx());
+    } catch (err) {
+      console.error(err);
+    }
+    if (said && said.text && !s.coach.seen.has(said.key)) {
+      s.coach.seen.add(said.key);
+      s.coach.ask = said;
+    }
+  }
+
+  /** The tutorial's coach after a ball: why it ended as it did. */
+  function coachBall(outcome, events) {
+    const guide = s.learn && s.learn.tutorial;
+    if (!guide || !guide.ball) return;
+    try {
+      const text = guide.ball(outcome, events, ctx());
+      if (text) s.coach.ball = { text, seq: s.bannerSeq };
+    } catch (err) {
+      console.error(err);
+    }
+  }
+
+  function drawCoach() {
+    if (!tutorial) return;
+    coachAsk();
+    const guide = s.learn && s.learn.tutorial;
+    const parts = [];
+    if (s.over && guide && guide.end) {
+      try {
+        parts.push(h('p', { 'data-testid': 'coach-end' }, guide.end(s.view, ctx())));
+      } catch (err) {
+        console.error(err);
+      }
+    } else {
+      if (s.coach.ball) parts.push(h('p', { class: 'coach-ball', 'data-testid': 'coach-ball' }, s.coach.ball.text));
+      if (s.coach.ask) {
+        parts.push(h('p', { class: 'coach-ask', 'data-testid': 'coach-ask', 'data-key': s.coach.ask.key }, s.coach.ask.text));
+      }
+    }
+    els.coach.hidden = !parts.length;
+    mount(els.coach, parts.length ? [h('strong', { class: 'coach-title' }, t('learn.coach')), ...parts,
+      h('div', { class: 'buttons wrap' },
+        h('button', { class: 'link', 'data-testid': 'coach-hide', onclick: () => { s.coach.ask = null; s.coach.ball = null; drawCoach(); } }, t('learn.coachHide')),
+        h('a', { class: 'link', href: '#/', 'data-testid': 'leave-tutorial' }, t('learn.leaveTutorial')))] : null);
+  }
+
   function draw() {
     if (s.left) return;
+    ensureLearn();
     // The waiting room and the not-found page are the whole screen: no question, no commentary.
     els.side.hidden = s.waiting || s.notFound;
     if (s.over) drawFinal();
@@ -478,6 +585,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
     drawHeader();
     // Decision first: it prepares UI state the board uses (e.g. the field being placed).
     drawDecision();
+    drawDecisionHelp();
+    drawCoach();
     drawBoard();
     drawRefusal();
     drawHelp();
@@ -512,6 +621,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null }) {
       }
       if (!outcome) continue;
       s.banner = { ...outcome, seq, fresh: live };
+      if (tutorial) coachBall(outcome, events);
       if (typeof seq === 'number') s.bannerSeq = seq;
       // A new ball ends the notice of a clock that ran out before it.
       if (live && s.notice && Date.now() - s.notice.at > 4000) s.notice = null;

@@ -101,8 +101,9 @@ function optionsForm(game) {
   return { node, read, check, clock: () => secs(clock), grace: () => secs(grace) };
 }
 
-export function showLobby(root) {
-  let game = firstGame();
+/** The lobby; `game` picks a game first (`#/play/<game>`, the tutorial's "play a real match"). */
+export function showLobby(root, { game: preset } = {}) {
+  let game = preset && GAMES[preset] ? preset : firstGame();
   let tab = 'open';
   let ticket = null;
   let disposed = false;

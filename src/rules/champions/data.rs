@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
-const RULESET_JSON: &str = include_str!("../../../data/champions/ruleset.json");
+pub(crate) const RULESET_JSON: &str = include_str!("../../../data/champions/ruleset.json");
 
 /// When an Xp card's power works. Seed: 003_a3e523365b63d62b.txt "Black cards while
 /// batting, Green cards while bowling, and Blue cards during either."

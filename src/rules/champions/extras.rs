@@ -7,6 +7,9 @@ use crate::rules::scorecard::GameScorecard;
 use crate::rules::{CareerFigure, CareerView, GameExtras, Listing, SetupError};
 
 impl GameExtras for Champions {
+    const RULES_DATA: &'static [(&'static str, &'static str)] = &[("ruleset", super::data::RULESET_JSON)];
+    const TUTORIAL: Option<&'static str> = Some(include_str!("../../../data/champions/tutorial.json"));
+
     const LISTING: Listing = Listing {
         name: "Cricket Champions",
         players: "2-5 players",

@@ -9,8 +9,8 @@ use super::types::{Attitude, BowlType, BowledChanceReading, Effect, Role};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
-const RULESET_JSON: &str = include_str!("../../../data/ctg/ruleset.json");
-const SQUADS_JSON: &str = include_str!("../../../data/ctg/squads.json");
+pub(crate) const RULESET_JSON: &str = include_str!("../../../data/ctg/ruleset.json");
+pub(crate) const SQUADS_JSON: &str = include_str!("../../../data/ctg/squads.json");
 
 /// One bowling card: its name and the zones of the shots it is vulnerable to (bit z = zone z).
 #[derive(Clone, Debug, PartialEq)]

@@ -6,6 +6,10 @@ use crate::rules::scorecard::GameScorecard;
 use crate::rules::{CareerFigure, CareerView, Game, GameExtras, Listing, SetupError};
 
 impl GameExtras for Ctg {
+    const RULES_DATA: &'static [(&'static str, &'static str)] =
+        &[("ruleset", super::data::RULESET_JSON), ("squads", super::data::SQUADS_JSON)];
+    const TUTORIAL: Option<&'static str> = Some(include_str!("../../../data/ctg/tutorial.json"));
+
     const LISTING: Listing = Listing {
         name: "Cricket: The Game",
         players: "2 players",
@@ -18,8 +22,12 @@ impl GameExtras for Ctg {
         figures: CareerFigure::CRICKET,
     });
 
+    /// A shorter match (`overs`) is rated apart from its format's full length.
     fn rating_pool(options: &Options) -> String {
-        format_name(options.format).to_string()
+        match options.overs {
+            Some(overs) if overs < options.format.overs() => format!("{}-{overs}ov", format_name(options.format)),
+            _ => format_name(options.format).to_string(),
+        }
     }
 
     fn rating_pools() -> Vec<String> {

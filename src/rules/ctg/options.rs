@@ -50,6 +50,10 @@ pub struct Options {
     pub express_sixes: ExpressSixes,
     /// Two custom squads of 12 (seat 0, seat 1); the built-in squads when absent.
     pub squads: Option<Vec<Squad>>,
+    /// Overs per innings when shorter than the format's (1 to 10 in T10, 1 to 20 in T20):
+    /// a quick match, or the tutorial's two overs. The format still sets the dice, the field
+    /// and each bowler's quota. Absent: the format's own length.
+    pub overs: Option<u8>,
 }
 
 impl Default for Options {
@@ -61,11 +65,17 @@ impl Default for Options {
             bowled_chance_reading: BowledChanceReading::BowledParagraph,
             express_sixes: ExpressSixes::SameOver,
             squads: None,
+            overs: None,
         }
     }
 }
 
 impl Options {
+    /// Overs per innings: the `overs` option, else the format's.
+    pub fn overs_per_innings(&self) -> u8 {
+        self.overs.unwrap_or(self.format.overs())
+    }
+
     pub fn t20() -> Self {
         Options {
             format: Format::T20,
@@ -78,6 +88,14 @@ impl Options {
             return Err(format!(
                 "`bowled_chance_margin` must be 3 or 4, not {}",
                 self.bowled_chance_margin
+            ));
+        }
+        if let Some(overs) = self.overs
+            && !(1..=self.format.overs()).contains(&overs)
+        {
+            return Err(format!(
+                "`overs` must be 1 to {} in this format, not {overs}",
+                self.format.overs()
             ));
         }
         if let Some(squads) = &self.squads {

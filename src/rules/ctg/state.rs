@@ -76,6 +76,8 @@ pub struct SkillsUsed {
 pub struct State {
     pub rules: &'static Ruleset,
     pub format: Format,
+    /// Overs per innings: the format's, or fewer when the options ask for a shorter match.
+    pub overs: u8,
     pub tie: TieRule,
     pub bowled_chance_margin: u8,
     pub bowled_chance_reading: BowledChanceReading,
@@ -153,6 +155,7 @@ impl State {
         State {
             rules,
             format: options.format,
+            overs: options.overs_per_innings(),
             tie: options.tie,
             bowled_chance_margin: options.bowled_chance_margin,
             bowled_chance_reading: options.bowled_chance_reading,
@@ -234,7 +237,7 @@ impl State {
     /// Whether express play applies to the current over: every over but the first and last.
     /// Seed: ctg.md section 1 (from 000_c44664d019aef0c0.txt GAME LENGTH).
     pub fn express_over(&self) -> bool {
-        self.over > 0 && self.over + 1 < self.format.overs()
+        self.over > 0 && self.over + 1 < self.overs
     }
 
     pub fn target(&self) -> Option<u16> {
@@ -548,7 +551,7 @@ pub fn bowler_ok(state: &State, player: u8) -> bool {
 /// every bowler's remaining overs, capped by how often one can bowl without two in a row.
 pub fn innings_completable_with(state: &State, player: u8) -> bool {
     let side = state.field_side();
-    let remaining = u32::from(state.format.overs().saturating_sub(state.over + 1));
+    let remaining = u32::from(state.overs.saturating_sub(state.over + 1));
     if remaining == 0 {
         return true;
     }

@@ -174,6 +174,8 @@ pub struct View {
     /// Seats whose command is awaited now.
     pub pending: Vec<Seat>,
     pub format: Format,
+    /// Overs per innings (the format's, or fewer when the options asked for a shorter match).
+    pub overs: u8,
     pub squads: Vec<Squad>,
     /// Own squad choice always; the other's only after both are revealed.
     pub selections: [Option<SquadChoice>; 2],
@@ -215,7 +217,7 @@ fn opt(player: u8) -> Option<u8> {
 pub fn situation(state: &State, seat: Seat) -> Situation {
     let score = state.score[state.bat_side()];
     let kind = state.bowl_type().index();
-    let total = u16::from(state.format.overs()) * 6;
+    let total = u16::from(state.overs) * 6;
     Situation {
         format: state.format,
         innings: state.innings,
@@ -434,6 +436,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         phase: state.phase,
         pending: pending(state),
         format: state.format,
+        overs: state.overs,
         squads: state.squads.to_vec(),
         selections,
         pitch: state

@@ -5,6 +5,14 @@ use crate::rules::scorecard::GameScorecard;
 use crate::rules::{CareerFigure, CareerView, GameExtras, Listing, SetupError};
 
 impl GameExtras for Wicketz {
+    const RULES_DATA: &'static [(&'static str, &'static str)] = &[
+        ("ruleset", super::data::RULESET_JSON),
+        ("cards", super::data::CARDS_JSON),
+        ("printed_cards", super::data::PRINTED_CARDS_JSON),
+        ("outcomes", super::outcomes::OUTCOMES_JSON),
+    ];
+    const TUTORIAL: Option<&'static str> = Some(include_str!("../../../data/wicketz/tutorial.json"));
+
     const LISTING: Listing = Listing {
         name: "Wicketz",
         players: "2 players",

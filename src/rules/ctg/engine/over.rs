@@ -7,7 +7,7 @@ use crate::rules::ctg::options::ExpressSixes;
 pub(super) fn innings_complete(state: &State) -> bool {
     let score = state.score[state.bat_side()];
     score.wickets >= 10
-        || state.over >= state.format.overs()
+        || state.over >= state.overs
         || state.target().is_some_and(|target| score.runs >= target)
 }
 

@@ -1,0 +1,3 @@
+// en catalogue, namespace `champions` (keys are `champions.*`).
+export default {
+};

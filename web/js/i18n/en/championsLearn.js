@@ -1,0 +1,3 @@
+// en catalogue, namespace `championsLearn` (keys are `championsLearn.*`).
+export default {
+};

@@ -1,0 +1,3 @@
+// en catalogue, namespace `ctg` (keys are `ctg.*`).
+export default {
+};

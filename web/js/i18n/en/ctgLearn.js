@@ -1,0 +1,3 @@
+// en catalogue, namespace `ctgLearn` (keys are `ctgLearn.*`).
+export default {
+};

@@ -1,0 +1,3 @@
+// en catalogue, namespace `errors` (keys are `errors.*`).
+export default {
+};

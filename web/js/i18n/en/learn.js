@@ -1,0 +1,30 @@
+// English catalogue, namespace `learn` (keys are `learn.*`): the rules pages, the reference
+// dialog, the help line under a decision and the tutorial coach, the parts every game shares.
+export default {
+  title: 'Learn to play',
+  lead: 'Each game has a rules reference, drawn from the data the server plays by, and a short guided match against the bot.',
+  games: {
+    ctg: 'Cricket: The Game',
+    wicketz: 'Wicketz',
+    champions: 'Cricket Champions',
+  },
+  contents: 'Contents',
+  rules: 'Rules',
+  rulesOf: 'Rules of {game}',
+  rulesLink: 'Rules',
+  tutorial: 'Tutorial',
+  tutorialOf: 'Tutorial: {game}',
+  otherGames: 'Other games',
+  backToLearn: 'Back to Learn',
+  loading: 'Loading…',
+  noReference: 'This game has no rules reference yet.',
+  noTutorial: 'This game has no tutorial yet.',
+  notLoaded: 'The rules could not be loaded ({reason}).',
+  notStarted: 'The tutorial could not start ({reason}).',
+  close: 'Close',
+  start: 'Start the tutorial',
+  coach: 'Coach',
+  coachHide: 'Hide',
+  leaveTutorial: 'Leave the tutorial',
+  playReal: 'Play a real match',
+};

@@ -1,0 +1,3 @@
+// en catalogue, namespace `wicketz` (keys are `wicketz.*`).
+export default {
+};

@@ -1,0 +1,3 @@
+// en catalogue, namespace `wicketzLearn` (keys are `wicketzLearn.*`).
+export default {
+};

@@ -1,0 +1,3 @@
+// pt-BR catalogue, namespace `champions` (keys are `champions.*`).
+export default {
+};

@@ -1,0 +1,3 @@
+// pt-BR catalogue, namespace `championsLearn` (keys are `championsLearn.*`).
+export default {
+};

@@ -1,0 +1,3 @@
+// pt-BR catalogue, namespace `ctg` (keys are `ctg.*`).
+export default {
+};

@@ -1,0 +1,3 @@
+// pt-BR catalogue, namespace `ctgLearn` (keys are `ctgLearn.*`).
+export default {
+};

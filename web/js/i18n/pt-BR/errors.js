@@ -1,0 +1,3 @@
+// pt-BR catalogue, namespace `errors` (keys are `errors.*`).
+export default {
+};

@@ -1,0 +1,30 @@
+// Catálogo em português do Brasil, espaço `learn` (chaves `learn.*`): as páginas de regras, o
+// diálogo de referência, a linha de ajuda sob uma decisão e o treinador do tutorial.
+export default {
+  title: 'Aprenda a jogar',
+  lead: 'Cada jogo tem uma referência de regras, feita a partir dos dados com que o servidor joga, e uma partida guiada curta contra o robô.',
+  games: {
+    ctg: 'Cricket: The Game',
+    wicketz: 'Wicketz',
+    champions: 'Cricket Champions',
+  },
+  contents: 'Sumário',
+  rules: 'Regras',
+  rulesOf: 'Regras de {game}',
+  rulesLink: 'Regras',
+  tutorial: 'Tutorial',
+  tutorialOf: 'Tutorial: {game}',
+  otherGames: 'Outros jogos',
+  backToLearn: 'Voltar para Aprender',
+  loading: 'Carregando…',
+  noReference: 'Este jogo ainda não tem referência de regras.',
+  noTutorial: 'Este jogo ainda não tem tutorial.',
+  notLoaded: 'Não foi possível carregar as regras ({reason}).',
+  notStarted: 'Não foi possível começar o tutorial ({reason}).',
+  close: 'Fechar',
+  start: 'Começar o tutorial',
+  coach: 'Treinador',
+  coachHide: 'Esconder',
+  leaveTutorial: 'Sair do tutorial',
+  playReal: 'Jogar uma partida de verdade',
+};

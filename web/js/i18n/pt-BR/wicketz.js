@@ -1,0 +1,3 @@
+// pt-BR catalogue, namespace `wicketz` (keys are `wicketz.*`).
+export default {
+};

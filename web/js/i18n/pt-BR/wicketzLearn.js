@@ -1,0 +1,3 @@
+// pt-BR catalogue, namespace `wicketzLearn` (keys are `wicketzLearn.*`).
+export default {
+};
