@@ -7,15 +7,19 @@ import { join } from 'node:path';
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 /**
- * Starts a browser with an empty profile (`viewport` sizes the page, e.g. a phone's);
+ * Starts a browser with an empty profile (`viewport` sizes the page, e.g. a phone's;
+ * `locale` is the browser's language);
  * close() also removes the profile directory.
  */
-export async function launch({ viewport = { width: 1400, height: 1000 } } = {}) {
+export async function launch({ viewport = { width: 1400, height: 1000 }, locale = 'en-US' } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'crease-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport,
+    // The page's language follows navigator.languages (js/i18n.js): `pt-BR` tests the
+    // Portuguese client as a Brazilian browser opens it, with nothing switched by hand.
+    locale,
     args: [
       '--no-sandbox',
       '--disable-gpu',

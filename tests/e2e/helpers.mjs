@@ -75,3 +75,55 @@ export async function playByClicking(page, { maxClicks = 5000, choose, onStep, t
   }
   return clicks;
 }
+
+/**
+ * The words on screen that are English although the page is in Portuguese: every visible
+ * text node (and `title`, `aria-label`, `placeholder`) that reads as an English message of
+ * the catalogue whose Portuguese differs (its `{placeholders}` matching anything), plus the
+ * keys the page asked for that no catalogue has. `[]` when the page is all Portuguese.
+ * Player and card names, numbers and codes are not messages, so they never count.
+ */
+export async function englishOnScreen(page) {
+  return page.evaluate(async () => {
+    const i18n = await import('/js/i18n.js');
+    const en = i18n.catalogue('en');
+    const pt = i18n.catalogue('pt-BR');
+    const forms = (message) => (typeof message === 'string' ? [message] : Object.values(message));
+    const ptTexts = new Set([...pt.values()].flatMap(forms));
+    const patterns = [];
+    for (const [key, message] of en) {
+      const theirs = pt.get(key);
+      for (const text of forms(message)) {
+        if (ptTexts.has(text) || (theirs && forms(theirs).includes(text))) continue;
+        // A message of letters only: "T10" or "{runs}/{wickets}" are the same in both.
+        const words = text.replace(/\{\w+\}/g, '').match(/[A-Za-z]{3,}/g);
+        if (!words) continue;
+        const source = text.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+');
+        patterns.push({ key, re: new RegExp(`^${source}$`, 's') });
+      }
+    }
+    // English words no Portuguese sentence uses: they catch a string that never reached a
+    // catalogue at all.
+    const englishWords = /\b(the|you|your|is|are|with|this|that|from|have|has|will|was|were|what|which|when|there|their|waiting|click|choose|play again)\b/i;
+    const seen = [];
+    const check = (text, where) => {
+      const trimmed = String(text || '').replace(/\s+/g, ' ').trim();
+      if (!trimmed) return;
+      const hit = patterns.find((p) => p.re.test(trimmed));
+      if (hit) seen.push(`${where}: "${trimmed}" (${hit.key})`);
+      else if (englishWords.test(trimmed)) seen.push(`${where}: "${trimmed}" (not in any catalogue)`);
+    };
+    const visible = (el) => el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement;
+      if (!el || el.closest('pre, script, style, .mono, [data-no-i18n]') || !visible(el)) continue;
+      check(node.textContent, el.tagName.toLowerCase());
+    }
+    for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
+      if (!visible(el)) continue;
+      for (const attr of ['title', 'aria-label', 'placeholder']) if (el.hasAttribute(attr)) check(el.getAttribute(attr), `${el.tagName.toLowerCase()}[${attr}]`);
+    }
+    return [...seen, ...[...i18n.missingKeys].map((key) => `missing key: ${key}`)];
+  });
+}
