@@ -13,7 +13,7 @@ use crate::protocol::{CreateMatch, MatchInfo, Opponent, SeatInfo};
 use crate::record::Clocks;
 use crate::record::{MatchId, MatchStatus, PlayerId};
 use crate::rules::extras::TutorialSpec;
-use crate::rules::{BotLevel, Outcome, Seat};
+use crate::rules::{BotLevel, Outcome, Seat, Seed};
 use crate::store::{GroupPolicy, Journal, MatchRow, SeatRow, Store, StoreError};
 use chrono::Utc;
 use serde_json::Value;
@@ -192,7 +192,7 @@ impl Lobby {
         let spec = game.tutorial().ok_or(LobbyError::NoTutorial)?;
         let spec: TutorialSpec =
             serde_json::from_str(spec).map_err(|error| LobbyError::BadTutorial(error.to_string()))?;
-        let seed = fairness::Seed::from_hex(&spec.seed)
+        let seed = Seed::from_hex(&spec.seed)
             .ok_or_else(|| LobbyError::BadTutorial("the seed is not 64 hex digits".into()))?;
         let (options, seat_count) = game.check_options(options_object(Some(spec.options))?)?;
         if spec.bots == 0 || spec.bots >= seat_count || !game.has_bot(spec.bot_level) {
@@ -458,7 +458,7 @@ pub fn new_match_row(game: &str, options: Value, seat_count: u8, clocks: Clocks)
 }
 
 /// The row of a new open match with a given seed (a tutorial's, which is public).
-fn match_row_with_seed(game: &str, options: Value, seat_count: u8, clocks: Clocks, seed: fairness::Seed) -> MatchRow {
+fn match_row_with_seed(game: &str, options: Value, seat_count: u8, clocks: Clocks, seed: Seed) -> MatchRow {
     MatchRow {
         match_id: MatchId::from_uuid(uuid::Uuid::new_v4()),
         game: game.to_string(),
