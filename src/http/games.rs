@@ -60,7 +60,7 @@ async fn catalog(State(state): State<AppState>) -> Result<Json<GameCatalog>, Api
     params(("game" = String, Path, description = "a game id from `GET /v1/games`")),
     responses(
         (status = 200, body = ref("#/components/schemas/GameRules")),
-        (status = 404, description = "`unknown_game`", body = ref("#/components/schemas/ErrorBody")),
+        (status = 400, description = "`unknown_game`", body = ref("#/components/schemas/ErrorBody")),
     ))]
 async fn rules(
     State(state): State<AppState>,
@@ -86,8 +86,9 @@ async fn rules(
     params(("game" = String, Path, description = "a game id from `GET /v1/games`")),
     responses(
         (status = 201, body = ref("#/components/schemas/MatchInfo")),
+        (status = 400, description = "`unknown_game`", body = ref("#/components/schemas/ErrorBody")),
         (status = 401, body = ref("#/components/schemas/ErrorBody")),
-        (status = 404, description = "`unknown_game`, or `not_found`: the game has no tutorial", body = ref("#/components/schemas/ErrorBody")),
+        (status = 404, description = "`not_found`: the game has no tutorial", body = ref("#/components/schemas/ErrorBody")),
         (status = 409, description = "`too_many_matches`: the player holds the maximum of unfinished matches", body = ref("#/components/schemas/ErrorBody")),
         (status = 429, description = "`rate_limited`: too many creations from this address or player", body = ref("#/components/schemas/ErrorBody")),
     ))]

@@ -130,3 +130,37 @@ fn custom_squads_are_validated_with_the_bad_field_named() {
     };
     assert!(Ctg::initial_state(&bad).is_err());
 }
+
+/// The `overs` option shortens every innings (the tutorial plays two a side) and keeps the
+/// format's dice and quotas; a length outside the format's is refused before a match starts.
+#[test]
+fn a_shorter_match_bowls_only_its_overs_in_either_format() {
+    use crease::rules::ctg::types::Format;
+    for (format, overs) in [(Format::T10, 2u8), (Format::T10, 1), (Format::T20, 5)] {
+        let options = Options {
+            format,
+            overs: Some(overs),
+            ..Options::default()
+        };
+        let mut longest = 0;
+        for seed in 0..12u64 {
+            let (_, core) = play(&options, seed, [BotPolicy::Heuristic, BotPolicy::Random]);
+            for side in 0..2 {
+                let balls = core.state.score[side].balls;
+                assert!(balls <= u16::from(overs) * 6, "{format:?} {overs} overs: {balls} balls");
+                longest = longest.max(balls);
+            }
+        }
+        // Some innings lasts its full length: the limit is the option's, not something shorter.
+        assert_eq!(longest, u16::from(overs) * 6, "{format:?} {overs} overs");
+    }
+    for (format, overs) in [(Format::T10, 0u8), (Format::T10, 11), (Format::T20, 21)] {
+        let options = Options {
+            format,
+            overs: Some(overs),
+            ..Options::default()
+        };
+        let refused = options.validate().expect_err("out of range");
+        assert!(refused.contains("`overs`"), "{refused}");
+    }
+}

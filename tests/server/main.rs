@@ -29,6 +29,7 @@ mod drill_kill;
 mod fairness;
 mod fourth_game;
 mod load_cli;
+mod learn;
 mod lobby;
 mod log_format;
 mod matchmaking;

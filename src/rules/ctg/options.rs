@@ -52,7 +52,9 @@ pub struct Options {
     pub squads: Option<Vec<Squad>>,
     /// Overs per innings when shorter than the format's (1 to 10 in T10, 1 to 20 in T20):
     /// a quick match, or the tutorial's two overs. The format still sets the dice, the field
-    /// and each bowler's quota. Absent: the format's own length.
+    /// and each bowler's quota. Absent: the format's own length (and left out of the stored
+    /// options, so a full-length match's options read as before).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub overs: Option<u8>,
 }
 
