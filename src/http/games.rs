@@ -8,10 +8,10 @@
 
 use super::limits::IpAdmitted;
 use super::{AppState, Caller};
-use crate::protocol::{GameCatalog, GameListing};
-use crate::rules::BotLevel;
 use crate::error::ApiError;
+use crate::protocol::{GameCatalog, GameListing};
 use crate::protocol::{GameRules, MatchInfo};
+use crate::rules::BotLevel;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -62,10 +62,7 @@ async fn catalog(State(state): State<AppState>) -> Result<Json<GameCatalog>, Api
         (status = 200, body = ref("#/components/schemas/GameRules")),
         (status = 400, description = "`unknown_game`", body = ref("#/components/schemas/ErrorBody")),
     ))]
-async fn rules(
-    State(state): State<AppState>,
-    Path(game): Path<String>,
-) -> Result<Json<GameRules>, ApiError> {
+async fn rules(State(state): State<AppState>, Path(game): Path<String>) -> Result<Json<GameRules>, ApiError> {
     let kind = state
         .lobby
         .games()
@@ -73,7 +70,8 @@ async fn rules(
         .ok_or_else(|| ApiError::UnknownGame(game.clone()))?;
     let mut data = serde_json::Map::new();
     for (name, text) in kind.rules_data() {
-        let value = serde_json::from_str(text).map_err(|error| ApiError::Internal(format!("{game} {name}: {error}")))?;
+        let value = serde_json::from_str(text)
+            .map_err(|error| ApiError::Internal(format!("{game} {name}: {error}")))?;
         data.insert((*name).to_string(), value);
     }
     Ok(Json(GameRules { game, data }))
@@ -99,5 +97,8 @@ async fn tutorial(
     Path(game): Path<String>,
 ) -> Result<(StatusCode, Json<MatchInfo>), ApiError> {
     state.limits.admit_creation(&state.store, &player).await?;
-    Ok((StatusCode::CREATED, Json(state.lobby.create_tutorial(&player, &game).await?)))
+    Ok((
+        StatusCode::CREATED,
+        Json(state.lobby.create_tutorial(&player, &game).await?),
+    ))
 }

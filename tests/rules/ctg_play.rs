@@ -147,7 +147,10 @@ fn a_shorter_match_bowls_only_its_overs_in_either_format() {
             let (_, core) = play(&options, seed, [BotPolicy::Heuristic, BotPolicy::Random]);
             for side in 0..2 {
                 let balls = core.state.score[side].balls;
-                assert!(balls <= u16::from(overs) * 6, "{format:?} {overs} overs: {balls} balls");
+                assert!(
+                    balls <= u16::from(overs) * 6,
+                    "{format:?} {overs} overs: {balls} balls"
+                );
                 longest = longest.max(balls);
             }
         }

@@ -27,13 +27,25 @@ async fn the_rules_endpoint_serves_the_files_the_engine_plays_by() {
         assert_eq!(status, 200, "{game}: {body}");
         assert_eq!(body["game"], game);
         let served = body["data"].as_object().expect("data by file");
-        assert_eq!(served.len(), files.len(), "{game}: {:?}", served.keys().collect::<Vec<_>>());
+        assert_eq!(
+            served.len(),
+            files.len(),
+            "{game}: {:?}",
+            served.keys().collect::<Vec<_>>()
+        );
         for file in files {
-            assert_eq!(served[file], data_file(game, file), "{game}/{file}.json as served");
+            assert_eq!(
+                served[file],
+                data_file(game, file),
+                "{game}/{file}.json as served"
+            );
         }
     }
     let (status, body) = app.get("/v1/games/cricket/rules", None).await;
-    assert_eq!((status, body["error"]["code"].as_str()), (400, Some("unknown_game")));
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (400, Some("unknown_game"))
+    );
 }
 
 #[tokio::test]
@@ -53,9 +65,13 @@ async fn tutorial_played_to_its_end(backend: Backend) {
     let spec = data_file("ctg", "tutorial");
     let ann = app.player("Ann").await;
     let bob = app.player("Bob").await;
-    let (status, first) = app.post("/v1/games/ctg/tutorial", Some(&ann.token), json!({})).await;
+    let (status, first) = app
+        .post("/v1/games/ctg/tutorial", Some(&ann.token), json!({}))
+        .await;
     assert_eq!(status, 201, "{first}");
-    let (status, second) = app.post("/v1/games/ctg/tutorial", Some(&bob.token), json!({})).await;
+    let (status, second) = app
+        .post("/v1/games/ctg/tutorial", Some(&bob.token), json!({}))
+        .await;
     assert_eq!(status, 201, "{second}");
     // One seed for everyone: the same commitment, and a live match against the bot at once.
     assert_eq!(first["seed_commitment"], second["seed_commitment"]);
@@ -98,7 +114,9 @@ async fn every_shipped_tutorial_starts_and_a_game_without_one_says_so() {
     let app = common::spawn_app(GameRegistry::standard()).await;
     let ann = app.player("Ann").await;
     for game in ["wicketz", "champions"] {
-        let (status, started) = app.post(&format!("/v1/games/{game}/tutorial"), Some(&ann.token), json!({})).await;
+        let (status, started) = app
+            .post(&format!("/v1/games/{game}/tutorial"), Some(&ann.token), json!({}))
+            .await;
         assert_eq!(status, 201, "{game}: {started}");
         assert_eq!(started["status"], "live", "{game}");
         let spec = data_file(game, "tutorial");
@@ -107,15 +125,29 @@ async fn every_shipped_tutorial_starts_and_a_game_without_one_says_so() {
         }
     }
     let (status, body) = app.post("/v1/games/ctg/tutorial", None, json!({})).await;
-    assert_eq!((status, body["error"]["code"].as_str()), (401, Some("unauthorized")));
-    let (status, body) = app.post("/v1/games/cricket/tutorial", Some(&ann.token), json!({})).await;
-    assert_eq!((status, body["error"]["code"].as_str()), (400, Some("unknown_game")));
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (401, Some("unauthorized"))
+    );
+    let (status, body) = app
+        .post("/v1/games/cricket/tutorial", Some(&ann.token), json!({}))
+        .await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (400, Some("unknown_game"))
+    );
     app.stop().await;
 
     // The toy game ships no tutorial.
     let toy = common::spawn_app(common::toy_games()).await;
     let tess = toy.player("Tess").await;
-    let (status, body) = toy.post("/v1/games/toy/tutorial", Some(&tess.token), json!({})).await;
-    assert_eq!((status, body["error"]["code"].as_str()), (404, Some("not_found")), "{body}");
+    let (status, body) = toy
+        .post("/v1/games/toy/tutorial", Some(&tess.token), json!({}))
+        .await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (404, Some("not_found")),
+        "{body}"
+    );
     toy.stop().await;
 }

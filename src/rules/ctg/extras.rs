@@ -6,8 +6,10 @@ use crate::rules::scorecard::GameScorecard;
 use crate::rules::{CareerFigure, CareerView, Game, GameExtras, Listing, SetupError};
 
 impl GameExtras for Ctg {
-    const RULES_DATA: &'static [(&'static str, &'static str)] =
-        &[("ruleset", super::data::RULESET_JSON), ("squads", super::data::SQUADS_JSON)];
+    const RULES_DATA: &'static [(&'static str, &'static str)] = &[
+        ("ruleset", super::data::RULESET_JSON),
+        ("squads", super::data::SQUADS_JSON),
+    ];
     const TUTORIAL: Option<&'static str> = Some(include_str!("../../../data/ctg/tutorial.json"));
 
     const LISTING: Listing = Listing {
@@ -25,7 +27,9 @@ impl GameExtras for Ctg {
     /// A shorter match (`overs`) is rated apart from its format's full length.
     fn rating_pool(options: &Options) -> String {
         match options.overs {
-            Some(overs) if overs < options.format.overs() => format!("{}-{overs}ov", format_name(options.format)),
+            Some(overs) if overs < options.format.overs() => {
+                format!("{}-{overs}ov", format_name(options.format))
+            }
             _ => format_name(options.format).to_string(),
         }
     }
