@@ -991,6 +991,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     state: s,
     /** The match's socket (the e2e test drops it to check that the client resumes). */
     get connection() { return conn; },
+    /** Sends a command as the page's controls do (the e2e test sends one the engine refuses). */
+    send,
     dispose() {
       // Left for another page: late frames or timers must not draw (or claim the title).
       s.left = true;
