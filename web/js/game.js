@@ -11,7 +11,7 @@ import { toast, panel } from './ui.js';
 import { scorecardNode } from './scorecard.js';
 import { GAMES, MODULES } from './catalog.js';
 import { mockSession } from './mock.js';
-import { nameOfSeat, resultLine } from './words.js';
+import { nameOfSeat, resultLine, aboutSeat } from './words.js';
 import { yourTurn, notifyToggle, soundToggle } from './attention.js';
 import { createStory } from './story.js';
 import { loadLearn, referenceLink } from './learn.js';
@@ -669,9 +669,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     if (typeof msg.timed_out !== 'number') return;
     const seat = Number(msg.timed_out);
     const mine = !s.spectate && s.seat !== null ? s.seat : null;
-    const text = seat === mine
-      ? t('common.match.clockRanOutYou')
-      : t('common.match.clockRanOut', { name: seatName(seat) });
+    // One sentence per case (words.js aboutSeat): "Your turn clock ran out" / "The turn clock of Ann ran out".
+    const text = aboutSeat('common.match.clockRanOut', seat === mine ? t('common.seat.you') : seatName(seat));
     s.notice = { text, at: Date.now(), seats: [seat] };
   }
 

@@ -54,7 +54,7 @@ export function capitalise(text) {
  */
 export function aboutSeat(key, name, params = {}) {
   const you = isYou(name) && has(`${key}.you`);
-  return t(you ? `${key}.you` : `${key}.other`, { name, ...params });
+  return capitalise(t(you ? `${key}.you` : `${key}.other`, { name, ...params }));
 }
 
 /**

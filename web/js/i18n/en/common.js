@@ -336,8 +336,10 @@ export default {
     rawView: 'Raw view (what the server sent)',
     commentary: 'Commentary',
     lastBall: 'Last ball',
-    clockRanOutYou: 'Your turn clock ran out: the server played the default move for you.',
-    clockRanOut: 'The turn clock of {name} ran out: the server played the default move.',
+    clockRanOut: {
+      you: 'Your turn clock ran out: the server played the default move for you.',
+      other: 'The turn clock of {name} ran out: the server played the default move.',
+    },
     starts: 'Every seat is taken: the match starts.',
   },
   invite: {

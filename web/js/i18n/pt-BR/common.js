@@ -334,8 +334,10 @@ export default {
     rawView: 'Visão bruta (o que o servidor enviou)',
     commentary: 'Narração',
     lastBall: 'Última bola',
-    clockRanOutYou: 'O seu tempo acabou: o servidor fez a jogada padrão por você.',
-    clockRanOut: 'O tempo de {name} acabou: o servidor fez a jogada padrão.',
+    clockRanOut: {
+      you: 'O seu tempo acabou: o servidor fez a jogada padrão por você.',
+      other: '{name} ficou sem tempo: o servidor fez a jogada padrão.',
+    },
     starts: 'Todos os lugares ocupados: a partida começa.',
   },
   invite: {
