@@ -162,7 +162,7 @@ export class Connection {
       } else if (event.code === SESSION_ENDED) {
         // The token's session ended (logged out, here or everywhere, or expired): the same
         // token would be refused, so reconnecting is pointless until the player logs in.
-        this.setStatus('closed', { reason: 'session ended' });
+        this.setStatus('closed', { reason: t('errors.short.session_ended') });
         this.handlers.onError?.({ code: 'session_ended', message: t('errors.client.session_ended') });
       } else {
         this.scheduleReconnect(event.reason || `code ${event.code}`);

@@ -133,7 +133,7 @@ export function showProfile(root, playerId) {
     return h('div', { class: 'table-scroll' }, h('table', { class: 'card-table', 'data-testid': `career-${career.game}` },
       h('caption', { 'data-no-i18n': '' }, gameName(career.game)),
       h('thead', {}, h('tr', {}, figures.map((key) => h('th', { scope: 'col' }, t(`common.profile.figure.${key}`))))),
-      h('tbody', {}, h('tr', {}, figures.map((key) => h('td', { class: 'num', 'data-figure': key }, career[key] ?? '-'))))));
+      h('tbody', {}, h('tr', {}, figures.map((key) => h('td', { class: 'num', 'data-figure': key }, typeof career[key] === 'number' ? num(career[key], { maximumFractionDigits: 2 }) : career[key] ?? '-'))))));
   }
 
   function matchLine(match) {
