@@ -27,7 +27,7 @@ after(async () => {
 const SKIP = [
   '[data-testid=board]', '[data-testid=decision]', '[data-testid=commentary]', '[data-testid=scorebar]',
   '[data-testid=dice-panel]', '[data-testid=ball-banner]', '[data-testid=decision-help]', '.raw.help',
-  '[data-testid=coach]', '.options', '[data-testid=replay-board]', '[data-testid=replay-headline]',
+  '[data-testid=coach]', '.opt-hint', '.opt select', '[data-testid=replay-board]', '[data-testid=replay-headline]',
   '[data-testid=replay-dice]', '[data-testid=replay-commentary]',
 ];
 

@@ -62,7 +62,7 @@ function optionsForm(game) {
   // `text` names the field when the game gives its own words; else the catalogue's, or the option's name.
   const field = (name, control, hint, text) => {
     fields.push({ name, control });
-    return h('label', { class: 'opt' }, h('span', {}, text || tOr(`common.options.${name}`, label(name))), control, hint && h('small', { class: 'muted' }, hint));
+    return h('label', { class: 'opt' }, h('span', {}, text || tOr(`common.options.${name}`, label(name))), control, hint && h('small', { class: 'muted opt-hint' }, hint));
   };
   const select = (name, values, chosen) =>
     h('select', { name, 'data-testid': `opt-${name}` }, values.map(([v, text]) => h('option', { value: v, selected: v === chosen }, text)));
