@@ -5,6 +5,8 @@
 import { h, mount } from './dom.js';
 import { api, savedPlayer, savePlayer, forgetPlayer } from './api.js';
 import { toast, renderWho } from './ui.js';
+import { t, lang } from './i18n.js';
+import { errorText } from './errors.js';
 
 /** A labelled input; `id` doubles as the test id. */
 function field(id, text, attrs = {}) {
@@ -13,11 +15,11 @@ function field(id, text, attrs = {}) {
 }
 
 export function showLogin(root, done) {
-  const username = field('login-username', 'Login name', { autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', maxlength: 32 });
-  const password = field('login-password', 'Password', { type: 'password', autocomplete: 'current-password', maxlength: 128 });
+  const username = field('login-username', t('common.account.loginName'), { autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', maxlength: 32 });
+  const password = field('login-password', t('common.account.password'), { type: 'password', autocomplete: 'current-password', maxlength: 128 });
   const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'login-error' });
   const guest = savedPlayer();
-  const button = h('button', { type: 'submit', class: 'primary', 'data-testid': 'login-submit' }, 'Log in');
+  const button = h('button', { type: 'submit', class: 'primary', 'data-testid': 'login-submit' }, t('common.account.logIn'));
   const form = h(
     'form',
     {
@@ -30,26 +32,26 @@ export function showLogin(root, done) {
           const session = await api.logIn(username.input.value.trim(), password.input.value);
           savePlayer(session);
           renderWho();
-          toast(`Logged in as ${session.name}.`, 'ok');
+          toast(t('common.account.loggedInAs', { name: session.name }), 'ok');
           done();
         } catch (err) {
-          error.textContent = err.message;
+          error.textContent = errorText(err);
           password.input.select();
         } finally {
           button.disabled = false;
         }
       },
     },
-    h('h1', {}, 'Log in'),
-    h('p', { class: 'muted' }, 'With the login name and password you chose when you claimed your account on another device.'),
+    h('h1', {}, t('common.account.logIn')),
+    h('p', { class: 'muted' }, t('common.account.loginLead')),
     guest && !guest.username
-      ? h('p', { class: 'warning', 'data-testid': 'guest-warning' }, `This browser's guest “${guest.name}” is replaced by the account you log in to. Claim it first (Account page) if you want to keep it.`)
+      ? h('p', { class: 'warning', 'data-testid': 'guest-warning' }, t('common.account.guestWarning', { name: guest.name }))
       : null,
     username.node,
     password.node,
     button,
     error,
-    h('p', { class: 'muted' }, h('a', { href: '#/' }, 'Play as a new guest instead')),
+    h('p', { class: 'muted' }, h('a', { href: '#/' }, t('common.account.newGuest'))),
   );
   mount(root, h('div', { class: 'screen center' }, form));
   username.input.focus();
@@ -57,7 +59,7 @@ export function showLogin(root, done) {
 }
 
 export function showAccount(root) {
-  const box = h('div', { class: 'card narrow', 'data-testid': 'account' }, h('p', { class: 'muted' }, 'Loading…'));
+  const box = h('div', { class: 'card narrow', 'data-testid': 'account' }, h('p', { class: 'muted' }, t('common.loading')));
   mount(root, h('div', { class: 'screen center' }, box));
   let disposed = false;
 
@@ -66,31 +68,31 @@ export function showAccount(root) {
       const account = await api.account();
       if (!disposed) draw(account);
     } catch (err) {
-      mount(box, h('p', { class: 'error' }, err.message));
+      mount(box, h('p', { class: 'error' }, errorText(err)));
     }
   }
 
   function draw(account) {
     const facts = h('dl', { class: 'facts' },
-      h('dt', {}, 'Name'), h('dd', { 'data-testid': 'account-name' }, account.name),
-      h('dt', {}, 'Player id'), h('dd', { class: 'mono' }, h('a', { href: `#/players/${account.player_id}` }, account.player_id)),
-      h('dt', {}, 'Login name'), h('dd', { 'data-testid': 'account-username' }, account.username || 'none yet (guest)'),
-      h('dt', {}, 'This session'), h('dd', {}, account.session_expires_at ? `until ${new Date(account.session_expires_at).toLocaleString()}` : 'kept until you claim the account'),
+      h('dt', {}, t('common.account.name')), h('dd', { 'data-testid': 'account-name', 'data-no-i18n': '' }, account.name),
+      h('dt', {}, t('common.account.playerId')), h('dd', { class: 'mono' }, h('a', { href: `#/players/${account.player_id}` }, account.player_id)),
+      h('dt', {}, t('common.account.loginName')), h('dd', { 'data-testid': 'account-username' }, account.username || t('common.account.noLoginName')),
+      h('dt', {}, t('common.account.session')), h('dd', {}, account.session_expires_at ? t('common.account.until', { when: new Date(account.session_expires_at).toLocaleString(lang()) }) : t('common.account.keptUntilClaim')),
     );
-    mount(box, h('h1', {}, 'Your account'), facts, account.username ? sessionControls() : claimForm());
+    mount(box, h('h1', {}, t('common.account.title')), facts, account.username ? sessionControls() : claimForm());
   }
 
   function claimForm() {
-    const username = field('claim-username', 'Login name', { autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', minlength: 3, maxlength: 32, pattern: '[A-Za-z0-9][A-Za-z0-9._\\-]{2,31}' });
-    const password = field('claim-password', 'Password (8 characters or more)', { type: 'password', autocomplete: 'new-password', minlength: 8, maxlength: 128 });
-    const again = field('claim-password-again', 'Password again', { type: 'password', autocomplete: 'new-password', minlength: 8, maxlength: 128 });
+    const username = field('claim-username', t('common.account.loginName'), { autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', minlength: 3, maxlength: 32, pattern: '[A-Za-z0-9][A-Za-z0-9._\\-]{2,31}' });
+    const password = field('claim-password', t('common.account.newPassword'), { type: 'password', autocomplete: 'new-password', minlength: 8, maxlength: 128 });
+    const again = field('claim-password-again', t('common.account.passwordAgain'), { type: 'password', autocomplete: 'new-password', minlength: 8, maxlength: 128 });
     const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'claim-error' });
     return h('form', {
       onsubmit: async (event) => {
         event.preventDefault();
         error.textContent = '';
         if (password.input.value !== again.input.value) {
-          error.textContent = 'The two passwords differ.';
+          error.textContent = t('common.account.differ');
           again.input.select();
           return;
         }
@@ -99,20 +101,20 @@ export function showAccount(root) {
           const player = savedPlayer();
           savePlayer({ ...player, username: account.username, expires_at: account.session_expires_at });
           renderWho();
-          toast('Account claimed: log in anywhere with your login name and password.', 'ok');
+          toast(t('common.account.claimed'), 'ok');
           draw(account);
         } catch (err) {
-          error.textContent = err.message;
+          error.textContent = errorText(err);
         }
       },
     },
-    h('h2', {}, 'Claim this account'),
-    h('p', { class: 'muted' }, 'Today this guest lives only in this browser. Choose a login name and a password to play as yourself on any device; your ratings and matches come along.'),
+    h('h2', {}, t('common.account.claimTitle')),
+    h('p', { class: 'muted' }, t('common.account.claimLead')),
     username.node,
-    h('small', { class: 'muted' }, '3 to 32 letters, digits, dots, dashes or underscores; not case-sensitive.'),
+    h('small', { class: 'muted' }, t('common.account.loginNameHint')),
     password.node,
     again.node,
-    h('button', { type: 'submit', class: 'primary', 'data-testid': 'claim-submit' }, 'Claim'),
+    h('button', { type: 'submit', class: 'primary', 'data-testid': 'claim-submit' }, t('common.account.claim')),
     error);
   }
 
@@ -124,15 +126,15 @@ export function showAccount(root) {
         await (everywhere ? api.logOutEverywhere() : api.logOut());
         forgetPlayer();
         renderWho();
-        toast(everywhere ? 'Logged out on every device.' : 'Logged out.', 'ok');
+        toast(everywhere ? t('common.account.loggedOutEverywhere') : t('common.account.loggedOut'), 'ok');
         location.hash = '#/';
       } catch (err) {
-        error.textContent = err.message;
+        error.textContent = errorText(err);
       }
     };
     return h('div', { class: 'buttons' },
-      h('button', { 'data-testid': 'log-out', onclick: end(false) }, 'Log out'),
-      h('button', { 'data-testid': 'log-out-everywhere', onclick: end(true) }, 'Log out everywhere'),
+      h('button', { 'data-testid': 'log-out', onclick: end(false) }, t('common.account.logOut')),
+      h('button', { 'data-testid': 'log-out-everywhere', onclick: end(true) }, t('common.account.logOutEverywhere')),
       error);
   }
 

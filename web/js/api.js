@@ -67,6 +67,7 @@ async function request(method, path, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
+    // The page shows errors.network for this code (errors.js); the message is for the console.
     throw new ApiError(0, 'network', `The server cannot be reached (${error.message}).`);
   }
   const text = await response.text();

@@ -52,6 +52,8 @@ function drawChrome() {
     const link = document.querySelector(`[data-testid="${testid}"]`);
     if (link) link.textContent = t(key);
   }
+  const nav = document.querySelector('.nav');
+  if (nav) nav.setAttribute('aria-label', t('common.nav.main'));
   const brand = document.querySelector('.brand');
   if (brand) brand.title = t('common.nav.home');
   const picker = document.getElementById('lang');

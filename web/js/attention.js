@@ -5,6 +5,7 @@
 // in localStorage) plays when a new decision arrives, whether the tab is hidden or not.
 
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 const KEY = 'crease.notify';
 const SOUND_KEY = 'crease.sound';
@@ -12,7 +13,6 @@ const FAVICON = '/favicon.svg';
 // The usual icon with a yellow dot: a decision waits.
 const FAVICON_TURN = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="15" fill="#2f6b3a"/><circle cx="16" cy="16" r="7" fill="#b22a2a"/><circle cx="25" cy="7" r="7" fill="#f3c24a" stroke="#fff" stroke-width="1.5"/></svg>')}`;
 
-let baseTitle = null;
 let waiting = false;
 
 function favicon(href) {
@@ -40,15 +40,16 @@ export function notificationsOn() {
  * title and favicon, and notifies once per new decision while the tab is hidden.
  */
 export function yourTurn(mine, { game = 'crease' } = {}) {
-  if (baseTitle === null) baseTitle = document.title.replace(/^● Your move · /, '');
+  // The page's title in the language on screen (the header sets it on every route).
+  const baseTitle = t('common.title');
   if (mine) {
-    document.title = `● Your move · ${baseTitle}`;
+    document.title = t('common.turn.title', { title: baseTitle });
     document.documentElement.dataset.yourTurn = 'true';
     favicon(FAVICON_TURN);
     if (!waiting && soundOn()) chime();
     if (!waiting && document.hidden && notificationsOn()) {
       try {
-        const note = new Notification('Your move', { body: `${game}: a decision waits for you.`, tag: 'crease-turn', icon: FAVICON });
+        const note = new Notification(t('common.turn.notifyTitle'), { body: t('common.turn.notifyBody', { game }), tag: 'crease-turn', icon: FAVICON });
         note.onclick = () => { window.focus(); note.close(); };
       } catch {
         /* some browsers only notify from a service worker: the title still says it */
@@ -90,8 +91,8 @@ export function notifyToggle() {
       }
     },
   });
-  return h('label', { class: 'notify', title: denied ? 'Notifications are blocked for this site in the browser settings' : 'Notify me when it is my move and this tab is hidden' },
-    box, ' notify me');
+  return h('label', { class: 'notify', title: denied ? t('common.turn.notifyBlocked') : t('common.turn.notifyHint') },
+    box, ' ', t('common.turn.notify'));
 }
 
 /** Whether the player turned the turn sound on. */
@@ -155,5 +156,5 @@ export function soundToggle() {
       if (event.target.checked) chime();
     },
   });
-  return h('label', { class: 'notify', title: 'Play a short sound when it is my move' }, box, ' sound');
+  return h('label', { class: 'notify', title: t('common.turn.soundHint') }, box, ' ', t('common.turn.sound'));
 }

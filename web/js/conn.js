@@ -7,6 +7,7 @@
 // change in one place.
 
 import { savedPlayer } from './api.js';
+import { t } from './i18n.js';
 
 /**
  * The wire protocol the browser speaks: 2 (one `step` per change, the view as a JSON merge
@@ -154,15 +155,15 @@ export class Connection {
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      this.failInFlight('The connection dropped before the server answered; it will be resent if still needed.');
+      this.failInFlight(t('errors.client.disconnected'));
       if (this.closedByUs || this.finished) {
         // A finished match has nothing more to send: the server closes and we stay closed.
         this.setStatus(this.finished ? 'finished' : 'closed');
       } else if (event.code === SESSION_ENDED) {
         // The token's session ended (logged out, here or everywhere, or expired): the same
         // token would be refused, so reconnecting is pointless until the player logs in.
-        this.setStatus('closed', { reason: 'session ended' });
-        this.handlers.onError?.({ code: 'session_ended', message: 'Your session ended (you logged out, or it expired): log in again to keep playing.' });
+        this.setStatus('closed', { reason: t('errors.short.session_ended') });
+        this.handlers.onError?.({ code: 'session_ended', message: t('errors.client.session_ended') });
       } else {
         this.scheduleReconnect(event.reason || `code ${event.code}`);
       }
@@ -177,7 +178,7 @@ export class Connection {
     try {
       msg = JSON.parse(data);
     } catch {
-      this.handlers.onError?.({ code: 'bad_frame', message: 'The server sent a frame that is not JSON.' });
+      this.handlers.onError?.({ code: 'bad_frame', message: t('errors.client.bad_frame') });
       return;
     }
     const frames = Array.isArray(msg) ? msg : [msg];
@@ -244,7 +245,7 @@ export class Connection {
   send(command) {
     const id = `c${Date.now().toString(36)}-${this.nextId++}`;
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-      return Promise.reject({ code: 'offline', message: 'Not connected: wait for the reconnect and try again.' });
+      return Promise.reject({ code: 'offline', message: t('errors.client.offline') });
     }
     return new Promise((resolve, reject) => {
       this.inFlight.set(id, { resolve, reject });

@@ -99,7 +99,7 @@ export function jsonTree(value, depth = 0) {
   if (value === null || value === undefined) return h('span', { class: 'muted' }, '-');
   if (typeof value !== 'object') return h('span', { class: 'jv' }, String(value));
   if (Array.isArray(value)) {
-    if (value.length === 0) return h('span', { class: 'muted' }, 'none');
+    if (value.length === 0) return h('span', { class: 'muted' }, '-');
     if (value.every((v) => v === null || typeof v !== 'object')) {
       return h('span', { class: 'jv' }, value.map((v) => label(v)).join(', '));
     }
@@ -131,4 +131,24 @@ export function summary(value) {
     }
   }
   return name ? `${label(name)}${parts.length ? ': ' + parts.join(', ') : ''}` : parts.join(', ');
+}
+
+/**
+ * A translated message whose `{placeholders}` are filled with nodes: t() leaves a placeholder
+ * it was not given as it is, so `fill(t('common.board.title'), { game: proper(name) })` puts
+ * the game's name in its own element inside the sentence.
+ */
+export function fill(text, nodes) {
+  return String(text)
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const m = part.match(/^\{(\w+)\}$/);
+      return m && m[1] in nodes ? nodes[m[1]] : part;
+    })
+    .filter((part) => part !== '');
+}
+
+/** A proper name (a game, a player, a team): the same in every language, never translated. */
+export function proper(text) {
+  return h('span', { 'data-no-i18n': '' }, text);
 }

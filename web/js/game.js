@@ -4,18 +4,19 @@
 // Game modules (games/*.js) only turn a view into DOM; everything about the connection,
 // resuming and errors lives here so each game gets it for free.
 
-import { h, mount, label, pick, summary, jsonTree } from './dom.js';
+import { h, mount, pick, summary, jsonTree, fill, proper } from './dom.js';
 import { api, savedPlayer } from './api.js';
 import { Connection } from './conn.js';
 import { toast, panel } from './ui.js';
 import { scorecardNode } from './scorecard.js';
 import { GAMES, MODULES } from './catalog.js';
 import { mockSession } from './mock.js';
-import { count, nameOfSeat, namedSeats } from './words.js';
+import { nameOfSeat, resultLine, aboutSeat } from './words.js';
 import { yourTurn, notifyToggle, soundToggle } from './attention.js';
 import { createStory } from './story.js';
 import { loadLearn, referenceLink } from './learn.js';
-import { t } from './i18n.js';
+import { t, list } from './i18n.js';
+import { errorText, errorName } from './errors.js';
 
 const COMMENTARY_LIMIT = 400;
 
@@ -66,7 +67,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     header: h('div', { class: 'match-header' }),
     board: h('div', { class: 'board', 'data-testid': 'board' }),
     decision: h('div', { class: 'decision', 'data-testid': 'decision' }),
-    decisionTitle: h('h3', {}, 'Your move'),
+    decisionTitle: h('h3', {}, t('common.match.yourMove')),
     scorebar: h('div', { class: 'scorebar', 'data-testid': 'scorebar' }),
     banner: h('div', { class: 'ball-banner', 'data-testid': 'ball-banner', role: 'status', 'aria-live': 'polite', hidden: true }),
     notice: h('div', { class: 'notice', 'data-testid': 'clock-notice', role: 'alert', hidden: true }),
@@ -94,7 +95,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
           els.coach,
           h('section', { class: 'panel decision-panel', 'data-testid': 'decision-panel' }, els.decisionTitle, els.decision, els.decisionHelp),
           els.dice,
-          panel('Commentary', els.commentary, { cls: 'commentary-panel' }),
+          panel(t('common.match.commentary'), els.commentary, { cls: 'commentary-panel' }),
           els.help,
           els.raw,
         ),
@@ -156,35 +157,28 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     const g = GAMES[s.game];
     const myTurn = !s.spectate && s.seat !== null && s.pendingSeats.includes(s.seat);
     let turnText;
-    if (s.notFound) turnText = 'No such match';
-    else if (s.over) turnText = 'Match over';
-    else if (s.waiting) turnText = 'Waiting for players';
-    else if (!s.view) turnText = 'Loading…';
-    else if (s.pendingSeats.length === 0) turnText = 'Server is resolving…';
-    else if (myTurn) turnText = s.pendingSeats.length > 1 ? 'Your move (sealed, both sides choose)' : 'Your move';
-    else turnText = `Waiting for ${s.pendingSeats.map(seatName).join(' and ')}`;
+    if (s.notFound) turnText = t('common.match.noSuchMatch');
+    else if (s.over) turnText = t('common.match.over');
+    else if (s.waiting) turnText = t('common.match.waitingPlayers');
+    else if (!s.view) turnText = t('common.loading');
+    else if (s.pendingSeats.length === 0) turnText = t('common.match.resolving');
+    else if (myTurn) turnText = s.pendingSeats.length > 1 ? t('common.match.yourMoveSealed') : t('common.match.yourMove');
+    else turnText = t('common.match.waitingFor', { names: list(s.pendingSeats.map(seatName)) });
     if (!s.left) yourTurn(myTurn && !s.over, { game: g ? g.name : 'crease' });
-    const statusText = {
-      connecting: 'connecting…',
-      open: 'connected',
-      reconnecting: `reconnecting${s.statusDetail.attempt ? ` (try ${s.statusDetail.attempt})` : ''}…`,
-      closed: 'disconnected',
-      finished: 'match over: connection closed',
-      mock: 'mock data',
-      waiting: 'waiting room',
-      missing: 'not found',
-    }[s.status] || s.status;
+    const statusText = s.status === 'reconnecting' && s.statusDetail.attempt
+      ? t('common.conn.reconnectingTry', { n: s.statusDetail.attempt })
+      : ['connecting', 'open', 'reconnecting', 'closed', 'finished', 'mock', 'waiting', 'missing'].includes(s.status) ? t(`common.conn.${s.status}`) : s.status;
     const commitment = s.info && pick(s.info, 'seed_commitment', 'seed_sha256', 'commitment');
     mount(
       els.header,
       h('div', { class: 'title' },
         // A spectator most likely came from the live list, and goes back to pick another.
         s.spectate
-          ? h('a', { href: '#/live', class: 'back', title: 'Live matches', 'data-testid': 'back-to-live' }, '←')
-          : h('a', { href: '#/', class: 'back', title: 'Lobby' }, '←'),
-        h('h2', {}, g ? g.name : 'Match'),
+          ? h('a', { href: '#/live', class: 'back', title: t('common.live.title'), 'data-testid': 'back-to-live' }, '←')
+          : h('a', { href: '#/', class: 'back', title: t('common.lobby.title') }, '←'),
+        h('h2', {}, g ? proper(g.name) : t('common.match.match')),
         h('span', { class: 'muted mono match-id', title: s.matchId }, String(s.matchId).slice(0, 8)),
-        h('span', { class: 'role' }, s.spectate ? 'Spectating' : s.seat !== null ? myTeam() : ''),
+        h('span', { class: 'role' }, s.spectate ? t('common.match.spectating') : s.seat !== null ? myTeam() : ''),
       ),
       h('div', { class: ['turn', myTurn && 'mine', s.over && 'over'], 'data-testid': 'turn' }, turnText),
       h('div', { class: 'clock', 'data-testid': 'clock' }, clockText()),
@@ -198,13 +192,13 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
   function myTeam() {
     const m = module();
     const team = m && m.teamName && s.view ? m.teamName(s.view, s.seat) : null;
-    return team ? `You: ${team}` : 'You';
+    return team ? fill(t('common.match.youTeam'), { team: proper(team) }) : t('common.match.you');
   }
 
   function clockText() {
     if (!s.deadline || s.over) return '';
     const left = Math.max(0, Math.round((s.deadline - Date.now()) / 1000));
-    return `clock ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+    return t('common.match.clock', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` });
   }
 
   function tickClock() {
@@ -224,9 +218,10 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     els.refusal.hidden = false;
     mount(
       els.refusal,
-      h('strong', {}, `Refused (${label(s.refusal.code || 'error')}): `),
-      h('span', { 'data-testid': 'refusal-message' }, refusalText(s.refusal)),
-      h('button', { class: 'link', onclick: () => { s.refusal = null; drawRefusal(); } }, 'dismiss'),
+      h('strong', {}, t('common.match.refused', { code: errorName(s.refusal) }), ' '),
+      h('span', { 'data-testid': 'refusal-message' }, errorText(s.refusal, s.game)),
+      ' ',
+      h('button', { class: 'link', onclick: () => { s.refusal = null; drawRefusal(); } }, t('common.dismiss')),
     );
   }
 
@@ -234,26 +229,26 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     const m = module();
     if (s.notFound || s.waiting) return;
     if (!s.view) {
-      mount(els.board, h('p', { class: 'muted' }, s.status === 'open' ? 'Waiting for the match to start…' : 'Connecting…'));
+      mount(els.board, h('p', { class: 'muted' }, s.status === 'open' ? t('common.match.waitingStart') : t('common.match.connecting')));
       return;
     }
     try {
       mount(els.board, m ? m.board(s.view, ctx()) : jsonTree(s.view));
     } catch (err) {
       console.error(err);
-      mount(els.board, h('p', { class: 'error' }, `Cannot draw this view (${err.message}); raw view below.`), jsonTree(s.view));
+      mount(els.board, h('p', { class: 'error' }, t('common.match.cannotDraw', { reason: err.message })), jsonTree(s.view));
     }
   }
 
   function drawDecision() {
     const m = module();
-    els.decisionTitle.textContent = s.over ? 'Result' : s.spectate ? 'Watching' : decisionTitle();
+    els.decisionTitle.textContent = s.over ? t('common.match.result') : s.spectate ? t('common.match.watching') : decisionTitle();
     if (s.notFound) {
-      mount(els.decision, h('p', { class: 'muted' }, 'Nothing to play here.'));
+      mount(els.decision, h('p', { class: 'muted' }, t('common.match.nothingHere')));
       return;
     }
     if (s.waiting) {
-      mount(els.decision, h('p', { class: 'muted' }, 'The match starts when every seat is taken.'));
+      mount(els.decision, h('p', { class: 'muted' }, t('common.match.startsWhenFull')));
       return;
     }
     if (s.over) {
@@ -261,11 +256,11 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       return;
     }
     if (s.spectate) {
-      mount(els.decision, h('p', { class: 'muted' }, 'You are watching: the view hides sealed choices and face-down cards.'));
+      mount(els.decision, h('p', { class: 'muted' }, t('common.match.watchingHint')));
       return;
     }
     if (!s.view) {
-      mount(els.decision, h('p', { class: 'muted' }, 'Waiting for the match to start (every seat must be taken).'));
+      mount(els.decision, h('p', { class: 'muted' }, t('common.match.waitingStartSeats')));
       return;
     }
     let node = null;
@@ -273,7 +268,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       node = m ? m.decision(s.view, ctx()) : null;
     } catch (err) {
       console.error(err);
-      node = h('p', { class: 'error' }, `Cannot draw these controls (${err.message}).`);
+      node = h('p', { class: 'error' }, t('common.match.cannotDrawControls', { reason: err.message }));
     }
     mount(els.decision, node || genericDecision());
   }
@@ -289,12 +284,12 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
           h('button', { class: 'action', 'data-action': 'legal', disabled: s.busy, onclick: () => send(cmd) }, summary(cmd)))),
       );
     }
-    if (!asked) return h('p', { class: 'muted' }, 'Nothing is asked of you right now.');
+    if (!asked) return h('p', { class: 'muted' }, t('common.match.nothingAsked'));
     const box = h('textarea', { rows: 4, class: 'mono', placeholder: '{"...": ...}' });
     return h('div', { class: 'generic' },
-      h('p', {}, 'The game asks: ', h('strong', {}, summary(asked))),
+      h('p', {}, fill(t('common.match.gameAsks'), { ask: h('strong', {}, summary(asked)) })),
       jsonTree(asked),
-      h('label', {}, 'Command (JSON)'),
+      h('label', {}, t('common.match.commandJson')),
       box,
       h('button', {
         onclick: () => {
@@ -305,7 +300,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
             drawRefusal();
           }
         },
-      }, 'Send'),
+      }, t('common.match.send')),
     );
   }
 
@@ -316,15 +311,15 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     return h('div', { class: 'after-match' },
       seated && offer
         ? h('div', { class: 'rematch-offer', 'data-testid': 'rematch-offer', role: 'status' },
-          h('span', {}, `${offer.from} offers a rematch.`),
-          h('button', { class: 'primary', 'data-testid': 'accept-rematch', onclick: (e) => acceptRematch(e.currentTarget) }, 'Accept rematch'))
+          h('span', {}, fill(t('common.match.offersRematch'), { name: proper(offer.from) })),
+          h('button', { class: 'primary', 'data-testid': 'accept-rematch', onclick: (e) => acceptRematch(e.currentTarget) }, t('common.match.acceptRematch')))
         : null,
       h('div', { class: 'buttons wrap' },
       tutorial ? h('a', { class: 'button primary', href: `#/play/${encodeURIComponent(s.game || '')}`, 'data-testid': 'play-real-match' }, t('learn.playReal')) : null,
       tutorial ? h('a', { class: 'button', href: `#/rules/${s.game}`, 'data-testid': 'tutorial-rules' }, t('learn.rules')) : null,
-      seated && !offer && !tutorial ? h('button', { class: 'primary', 'data-testid': 'rematch', onclick: rematch }, otherPlayers().length ? 'Offer a rematch' : 'Rematch') : null,
-      mock ? null : h('a', { class: 'button', href: `#/replay/${matchId}`, 'data-testid': 'to-replay' }, 'Replay ball by ball'),
-      h('a', { class: 'button', href: '#/' }, 'Back to the lobby')));
+      seated && !offer && !tutorial ? h('button', { class: 'primary', 'data-testid': 'rematch', onclick: rematch }, otherPlayers().length ? t('common.match.offerRematch') : t('common.match.rematch')) : null,
+      mock ? null : h('a', { class: 'button', href: `#/replay/${matchId}`, 'data-testid': 'to-replay' }, t('common.match.replayBalls')),
+      h('a', { class: 'button', href: '#/' }, t('common.nav.home'))));
   }
 
   /**
@@ -381,7 +376,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       if (me && seats.some((x) => x && x.player_id === me.player_id)) continue;
       const host = seats.find((x) => x && others.some((o) => o.player_id === x.player_id));
       if (!host) continue;
-      s.rematchOffer = { matchId: m.match_id, from: host.name || 'Your opponent' };
+      s.rematchOffer = { matchId: m.match_id, from: host.name || t('common.match.opponent') };
       return s.rematchOffer;
     }
     s.rematchOffer = null;
@@ -415,18 +410,18 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     if (!s.over || mock || s.finalLoading) return;
     s.finalLoading = true;
     els.final.hidden = false;
-    mount(els.final, h('h3', {}, 'Match over'), h('p', { class: 'muted' }, 'Loading the scorecard…'));
+    mount(els.final, h('h3', {}, t('common.match.over')), h('p', { class: 'muted' }, t('common.loadingScorecard')));
     try {
       const card = await api.scorecard(matchId);
       const name = (seat) => teamOrName(seat);
       mount(els.final,
-        h('h3', {}, 'Match over'),
+        h('h3', {}, t('common.match.over')),
         h('p', { class: 'final-result', 'data-testid': 'final-result' }, resultText()),
         scorecardNode(card.card, name),
         afterMatchLinks());
       els.final.scrollIntoView({ block: 'start' });
     } catch (err) {
-      mount(els.final, h('h3', {}, 'Match over'), h('p', { class: 'error' }, `Scorecard: ${err.message}`));
+      mount(els.final, h('h3', {}, t('common.match.over')), h('p', { class: 'error' }, t('common.match.scorecardFailed', { reason: errorText(err) })));
       s.finalLoading = false;
     }
   }
@@ -435,19 +430,19 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     const m = module();
     if (!m || !m.help || els.help.dataset.game === s.game) return;
     els.help.dataset.game = s.game;
-    mount(els.help, h('summary', {}, 'How to play'), h('ul', {}, m.help.map((line) => h('li', {}, line))));
+    mount(els.help, h('summary', {}, t('common.match.howToPlay')), h('ul', {}, m.help.map((line) => h('li', {}, line))));
   }
 
   function drawRaw() {
-    mount(els.raw, h('summary', {}, 'Raw view (what the server sent)'), h('pre', { class: 'mono' }, JSON.stringify(s.view, null, 2)));
+    mount(els.raw, h('summary', {}, t('common.match.rawView')), h('pre', { class: 'mono' }, JSON.stringify(s.view, null, 2)));
   }
 
   function decisionTitle() {
-    if (!s.view) return 'Your move';
+    if (!s.view) return t('common.match.yourMove');
     const mine = s.seat !== null && s.pendingSeats.includes(s.seat);
-    if (mine) return 'Your move';
-    if (s.pendingSeats.length) return `Waiting for ${s.pendingSeats.map(seatName).join(' and ')}`;
-    return 'Your move';
+    if (mine) return t('common.match.yourMove');
+    if (s.pendingSeats.length) return t('common.match.waitingFor', { names: list(s.pendingSeats.map(seatName)) });
+    return t('common.match.yourMove');
   }
 
   /** The score in one line at the top (the game's `headline`, else nothing). */
@@ -643,7 +638,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
         els.banner.className = ['ball-banner', `ball-${b.kind || 'runs'}`, b.fresh && 'fresh'].filter(Boolean).join(' ');
         mount(els.banner,
           h('div', { class: 'ball-head' },
-            h('span', { class: 'ball-label' }, b.label || 'Last ball'),
+            h('span', { class: 'ball-label' }, b.label || t('common.match.lastBall')),
             h('strong', { class: 'ball-text', 'data-testid': 'ball-text' }, b.text)),
           b.detail ? h('div', { class: 'ball-detail muted' }, b.detail) : null,
           b.dice && b.dice.length
@@ -663,7 +658,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     const n = s.notice;
     els.notice.hidden = !n;
     mount(els.notice, n ? [n.text,
-      h('button', { class: 'link', onclick: () => { s.notice = null; drawBanner(); } }, 'dismiss')] : null);
+      ' ', h('button', { class: 'link', onclick: () => { s.notice = null; drawBanner(); } }, t('common.dismiss'))] : null);
   }
 
   /**
@@ -674,9 +669,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     if (typeof msg.timed_out !== 'number') return;
     const seat = Number(msg.timed_out);
     const mine = !s.spectate && s.seat !== null ? s.seat : null;
-    const text = seat === mine
-      ? 'Your turn clock ran out: the server played the default move for you.'
-      : `The turn clock of ${seatName(seat)} ran out: the server played the default move.`;
+    // One sentence per case (words.js aboutSeat): "Your turn clock ran out" / "The turn clock of Ann ran out".
+    const text = aboutSeat('common.match.clockRanOut', seat === mine ? t('common.seat.you') : seatName(seat));
     s.notice = { text, at: Date.now(), seats: [seat] };
   }
 
@@ -714,10 +708,10 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
 
   function resultText() {
     const outcome = s.result || pick(s.view || {}, 'outcome', 'result') || (s.info && pick(s.info, 'result', 'outcome'));
-    if (!outcome) return 'The match is over.';
-    const text = typeof outcome === 'string' ? outcome : pick(outcome, 'summary') || summary(outcome);
-    // Engines say "Seat 1 won"; people want to read who that is.
-    return namedSeats(text, (seat) => teamOrName(seat));
+    // The Outcome's placings say who won, in the player's language (words.js); a shape
+    // without placings or summary reads as its JSON summary, the seats named.
+    const structured = outcome && typeof outcome === 'object' && (Array.isArray(outcome.placings) || outcome.summary);
+    return resultLine(structured || typeof outcome === 'string' || !outcome ? outcome : summary(outcome), (seat) => teamOrName(seat));
   }
 
   /** A seat for a result line: its team ("Harbour Gulls (you)") when the game has teams. */
@@ -725,7 +719,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     const m = module();
     const team = m && m.teamName && s.view ? m.teamName(s.view, seat) : null;
     const name = seatName(seat);
-    return team ? `${team} (${name})` : name;
+    return team ? t('common.match.teamOf', { team, name }) : name;
   }
 
   /** Takes what a snapshot, update or finished frame carries: view, pending seats, clock, result. */
@@ -795,7 +789,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
         s.status = status;
         s.statusDetail = detail;
         drawHeader();
-        if (status === 'reconnecting' && detail.attempt === 1) toast('Connection lost: reconnecting…', 'error', 2500);
+        if (status === 'reconnecting' && detail.attempt === 1) toast(t('common.conn.lost'), 'error', 2500);
       },
       onOther(msg) {
         absorb(msg);
@@ -848,7 +842,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
         showNotFound();
         return;
       }
-      toast(`Match info: ${err.message}`, 'error');
+      toast(t('common.match.infoFailed', { reason: errorText(err) }), 'error');
     }
   }
 
@@ -861,11 +855,11 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     conn && conn.close();
     els.final.hidden = true;
     mount(els.board, h('section', { class: 'panel not-found', 'data-testid': 'not-found' },
-      h('h2', {}, 'No such match'),
-      h('p', {}, `There is no match ${String(matchId)} on this server: the link may be mistyped, or the match was cancelled before it started.`),
+      h('h2', {}, t('common.match.noSuchMatch')),
+      h('p', {}, fill(t('common.match.noSuchMatchLead'), { id: h('span', { class: 'mono' }, String(matchId)) })),
       h('div', { class: 'buttons' },
-        h('a', { class: 'button primary', href: '#/' }, 'Back to the lobby'),
-        h('a', { class: 'button', href: '#/live' }, 'Watch a live match'))));
+        h('a', { class: 'button primary', href: '#/' }, t('common.nav.home')),
+        h('a', { class: 'button', href: '#/live' }, t('common.match.watchLive')))));
     draw();
   }
 
@@ -879,7 +873,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       s.view = card.view;
       s.result = card.result || s.result;
     } catch (err) {
-      toast(`Scorecard: ${err.message}`, 'error');
+      toast(t('common.match.scorecardFailed', { reason: errorText(err) }), 'error');
     }
     draw();
     loadLog();
@@ -906,7 +900,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     if (!status && !mock) return; // the match info did not load: try again on the next tick
     if (s.waiting) {
       s.waiting = false;
-      toast('Every seat is taken: the match starts.', 'ok', 3000);
+      toast(t('common.match.starts'), 'ok', 3000);
     }
     start();
   }
@@ -927,16 +921,16 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     const copy = async () => {
       try {
         await navigator.clipboard.writeText(link);
-        copied.textContent = 'Copied.';
+        copied.textContent = t('common.invite.copied');
       } catch {
         // No clipboard permission (or no secure context): select the text to copy by hand.
         linkBox.select();
-        copied.textContent = 'Press Ctrl+C (or long-press) to copy.';
+        copied.textContent = t('common.invite.copyByHand');
       }
     };
-    const linkBox = h('input', { class: 'invite-link mono', readonly: true, value: link, 'data-testid': 'invite-link', 'aria-label': 'Invite link', onfocus: (e) => e.target.select() });
+    const linkBox = h('input', { class: 'invite-link mono', readonly: true, value: link, 'data-testid': 'invite-link', 'aria-label': t('common.invite.link'), onfocus: (e) => e.target.select() });
     const share = typeof navigator.share === 'function'
-      ? h('button', { 'data-testid': 'invite-share', onclick: () => navigator.share({ title: `crease: ${game ? game.name : 'a match'}`, text: 'Play a match with me on crease', url: link }).catch(() => {}) }, 'Share…')
+      ? h('button', { 'data-testid': 'invite-share', onclick: () => navigator.share({ title: t('common.invite.shareTitle', { game: game ? game.name : t('common.match.match') }), text: t('common.invite.shareText'), url: link }).catch(() => {}) }, t('common.invite.share'))
       : null;
     const join = async (button) => {
       button.disabled = true;
@@ -956,17 +950,17 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       }
     };
     mount(els.board, h('section', { class: 'panel waiting', 'data-testid': 'waiting-room' },
-      h('h2', {}, seated ? 'Waiting for players' : `You are invited: ${game ? game.name : 'a match'}`),
+      h('h2', {}, seated ? t('common.match.waitingPlayers') : fill(t('common.invite.invited'), { game: game ? proper(game.name) : t('common.match.match') })),
       h('ul', { class: 'seat-list' }, seats.map((x, i) => h('li', {},
-        x && (x.player_id || x.bot) ? nameOfSeat(seats, x.seat ?? i, { me: seated ? s.seat : null, capital: true }) : h('span', { class: 'muted' }, 'open seat')))),
-      h('p', { 'data-testid': 'seats-taken' }, `${taken} of ${count(total, 'seat')} taken.`),
+        x && (x.player_id || x.bot) ? nameOfSeat(seats, x.seat ?? i, { me: seated ? s.seat : null, capital: true }) : h('span', { class: 'muted' }, t('common.lobby.seatOpen'))))),
+      h('p', { 'data-testid': 'seats-taken' }, t('common.invite.seatsTaken', { taken, count: total })),
       seated
-        ? [h('p', {}, 'Send this link to a friend: it opens this match with a Join button.'),
+        ? [h('p', {}, t('common.invite.sendLink')),
           h('div', { class: 'invite' }, linkBox,
-            h('div', { class: 'buttons' }, h('button', { class: 'primary', 'data-testid': 'invite-copy', onclick: copy }, 'Copy link'), share, copied))]
+            h('div', { class: 'buttons' }, h('button', { class: 'primary', 'data-testid': 'invite-copy', onclick: copy }, t('common.invite.copy')), share, copied))]
         : me
-          ? h('div', { class: 'buttons' }, h('button', { class: 'primary', 'data-testid': 'join-match', onclick: (e) => join(e.currentTarget) }, 'Join this match'))
-          : h('p', {}, 'Pick a name to join.')));
+          ? h('div', { class: 'buttons' }, h('button', { class: 'primary', 'data-testid': 'join-match', onclick: (e) => join(e.currentTarget) }, t('common.invite.join')))
+          : h('p', {}, t('common.invite.pickName'))));
   }
 
   loadInfo().then(connectWhenLive);
@@ -996,6 +990,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     state: s,
     /** The match's socket (the e2e test drops it to check that the client resumes). */
     get connection() { return conn; },
+    /** Sends a command as the page's controls do (the e2e test sends one the engine refuses). */
+    send,
     dispose() {
       // Left for another page: late frames or timers must not draw (or claim the title).
       s.left = true;
@@ -1007,13 +1003,6 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       conn && conn.close();
     },
   };
-}
-
-/** The server's sentence without a repeat of the code ("illegal move: illegal field: ..."). */
-function refusalText(refusal) {
-  const message = String(refusal.message || refusal.reason || '');
-  const code = String(refusal.code || '').replace(/_/g, ' ');
-  return code && message.toLowerCase().startsWith(`${code}: `) ? message.slice(code.length + 2) : message;
 }
 
 export function askedOf(view) {

@@ -3,9 +3,11 @@
 // going. Each entry is a link to #/watch/<id> (the spectator view), so the page works with
 // the keyboard alone (Tab, Enter) and any entry can be shared. The list refreshes itself.
 
-import { h, mount } from './dom.js';
+import { h, mount, fill, proper } from './dom.js';
 import { api, asList } from './api.js';
 import { GAMES, MODULES } from './catalog.js';
+import { t, lang } from './i18n.js';
+import { errorText } from './errors.js';
 
 /** How often the list is read again while the page is visible. */
 export const LIVE_REFRESH_MS = 4000;
@@ -20,8 +22,8 @@ export function formatOf(game, options = {}, modules = MODULES) {
 /** "Ann v the bot": a match's seats by name, a bot seat as "bot", an empty seat as "open". */
 export function playersOf(match) {
   return asList(match.seats || [])
-    .map((seat) => (seat.bot ? 'bot' : seat.name || (seat.player_id ? 'player' : 'open seat')))
-    .join(' v ');
+    .map((seat) => (seat.bot ? t('common.lobby.seatBot') : seat.name || (seat.player_id ? t('common.lobby.seatPlayer') : t('common.lobby.seatOpen'))))
+    .join(t('common.versusSep'));
 }
 
 /** "just started", "4 min", "1 h 12 min": how long a match has been live. */
@@ -29,9 +31,9 @@ export function runningFor(startedAt, now = Date.now()) {
   const started = Date.parse(startedAt);
   if (Number.isNaN(started)) return '';
   const minutes = Math.max(0, Math.floor((now - started) / 60000));
-  if (minutes < 1) return 'just started';
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  if (minutes < 1) return t('common.live.justStarted');
+  if (minutes < 60) return t('common.live.minutes', { m: minutes });
+  return t('common.live.hoursMinutes', { h: Math.floor(minutes / 60), m: minutes % 60 });
 }
 
 export function showLive(root, { game = null } = {}) {
@@ -40,14 +42,15 @@ export function showLive(root, { game = null } = {}) {
   let timer = null;
   let lastShown = null;
 
-  const heading = h('h1', {}, only ? `Live: ${GAMES[only].name}` : 'Live matches');
-  const filters = h('nav', { class: 'tabs', 'aria-label': 'Games' },
-    [[null, 'All games'], ...Object.entries(GAMES).map(([id, info]) => [id, info.name])].map(([id, text]) =>
+  const heading = h('h1', {}, only ? fill(t('common.live.titleGame'), { game: proper(GAMES[only].name) }) : t('common.live.title'));
+  const filters = h('nav', { class: 'tabs', 'aria-label': t('common.live.games') },
+    [[null, t('common.live.allGames')], ...Object.entries(GAMES).map(([id, info]) => [id, info.name])].map(([id, text]) =>
       h('a', {
         class: ['button', 'tab', id === only && 'active'],
         href: id ? `#/live/${id}` : '#/live',
         'aria-current': id === only ? 'page' : undefined,
         'data-testid': `live-filter-${id || 'all'}`,
+        'data-no-i18n': id ? '' : undefined,
       }, text)),
   );
   const list = h('div', { class: 'live-list', 'data-testid': 'live-list', 'aria-busy': 'true' });
@@ -57,7 +60,7 @@ export function showLive(root, { game = null } = {}) {
   mount(root, h('div', { class: 'screen live' },
     h('section', { class: 'card' },
       heading,
-      h('p', { class: 'muted' }, 'Open a match to watch it ball by ball. Spectators see what both sides see, never a hidden card. This list refreshes by itself.'),
+      h('p', { class: 'muted' }, t('common.live.lead')),
       filters,
       error,
       list,
@@ -74,11 +77,11 @@ export function showLive(root, { game = null } = {}) {
         if (disposed) return;
         error.textContent = '';
         draw(matches.filter((m) => !only || m.game === only));
-        updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+        updated.textContent = t('common.live.updated', { time: new Date().toLocaleTimeString(lang()) });
       } catch (err) {
         if (disposed) return;
         // Keep the last list on screen: a failed refresh is usually brief.
-        error.textContent = `Could not refresh the list: ${err.message}`;
+        error.textContent = t('common.live.refreshFailed', { reason: errorText(err) });
       }
       list.setAttribute('aria-busy', 'false');
     }
@@ -99,8 +102,8 @@ export function showLive(root, { game = null } = {}) {
     const others = only ? [] : [...new Set(matches.map((m) => m.game).filter((id) => !known.has(id)))];
     if (matches.length === 0) {
       mount(list, h('p', { class: 'muted', 'data-testid': 'live-empty' },
-        only ? `No ${GAMES[only].name} match is being played right now.` : 'No match is being played right now.',
-        ' ', h('a', { href: '#/' }, 'Start one'), '.'));
+        only ? fill(t('common.live.noneOfGame'), { game: proper(GAMES[only].name) }) : t('common.live.none'),
+        ' ', h('a', { href: '#/' }, t('common.live.startOne'))));
       return;
     }
     mount(list, [...games, ...others].map((id) => {
@@ -108,7 +111,7 @@ export function showLive(root, { game = null } = {}) {
       if (ofGame.length === 0 && !only) return null;
       const name = (GAMES[id] && GAMES[id].name) || id;
       return h('section', { class: 'live-game', 'data-testid': `live-game-${id}` },
-        h('h2', {}, name, ' ', h('span', { class: 'muted' }, `(${ofGame.length})`)),
+        h('h2', {}, h('span', { 'data-no-i18n': '' }, name), ' ', h('span', { class: 'muted' }, `(${ofGame.length})`)),
         h('ul', { class: 'live-matches' }, ofGame.map(entry)),
       );
     }));
@@ -119,7 +122,7 @@ export function showLive(root, { game = null } = {}) {
   }
 
   function entry(m) {
-    const players = playersOf(m) || 'players joining';
+    const players = playersOf(m) || t('common.live.joining');
     const format = formatOf(m.game, m.options);
     const running = runningFor(m.started_at);
     return h('li', {},
@@ -128,11 +131,11 @@ export function showLive(root, { game = null } = {}) {
         href: `#/watch/${m.match_id}`,
         'data-match-id': m.match_id,
         'data-testid': 'live-match',
-        'aria-label': `Watch ${players}, ${format}${running ? `, ${running}` : ''}`,
+        'aria-label': t('common.live.watchLabel', { match: [players, format, running].filter(Boolean).join(', ') }),
       },
-        h('strong', { class: 'players' }, players),
+        h('strong', { class: 'players', 'data-no-i18n': '' }, players),
         h('span', { class: 'muted' }, [format, running].filter(Boolean).join(' · ')),
-        h('span', { class: 'watch' }, 'Watch →'),
+        h('span', { class: 'watch' }, t('common.live.watchArrow')),
       ),
     );
   }

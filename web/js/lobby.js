@@ -1,11 +1,13 @@
 // Name entry and the lobby: create a match (vs a person or the server bot), matchmaking,
 // and the lists of open, live and finished matches (join, resume, spectate).
 
-import { h, mount, label, pick } from './dom.js';
+import { h, mount, label, pick, fill, proper } from './dom.js';
 import { api, asList, savePlayer, savedPlayer } from './api.js';
 import { toast, renderWho } from './ui.js';
 import { GAMES, MODULES, firstGame } from './catalog.js';
-import { count } from './words.js';
+import { t, tOr } from './i18n.js';
+import { errorText } from './errors.js';
+import { nameOfSeat, resultLine } from './words.js';
 
 /** Opened from an invite link (#/match/<id>): the name step leads back to that match. */
 const invited = () => /^#\/match\/[^/]+/.test(location.hash);
@@ -17,7 +19,7 @@ export function showNameEntry(root, done) {
     required: true,
     maxlength: 40,
     autocomplete: 'nickname',
-    placeholder: 'e.g. Ellyse',
+    placeholder: t('common.name.placeholder'),
     'data-testid': 'name-input',
   });
   const error = h('p', { class: 'error', role: 'alert' });
@@ -36,18 +38,18 @@ export function showNameEntry(root, done) {
           renderWho();
           done();
         } catch (err) {
-          error.textContent = err.message;
+          error.textContent = errorText(err);
         }
       },
     },
-    h('h1', {}, invited() ? 'Pick a name to join the match' : 'Pick a name to play'),
-    invited() ? h('p', { 'data-testid': 'invited' }, 'A friend invited you to a match: pick a name, then join it.') : null,
-    h('p', { class: 'muted' }, 'A guest account is created for this browser; its key stays in this browser only.'),
-    h('label', { for: 'name' }, 'Your name'),
+    h('h1', {}, invited() ? t('common.name.titleInvited') : t('common.name.title')),
+    invited() ? h('p', { 'data-testid': 'invited' }, t('common.name.invited')) : null,
+    h('p', { class: 'muted' }, t('common.name.guest')),
+    h('label', { for: 'name' }, t('common.name.label')),
     input,
-    h('button', { type: 'submit', class: 'primary', 'data-testid': 'name-submit' }, 'Enter the pavilion'),
+    h('button', { type: 'submit', class: 'primary', 'data-testid': 'name-submit' }, t('common.name.submit')),
     error,
-    h('p', { class: 'muted' }, 'Claimed your account on another device? ', h('a', { href: '#/login', 'data-testid': 'to-login' }, 'Log in'), '.'),
+    h('p', { class: 'muted' }, t('common.name.claimedElsewhere'), ' ', h('a', { href: '#/login', 'data-testid': 'to-login' }, t('common.name.logIn'))),
   );
   mount(root, h('div', { class: 'screen center' }, form));
   input.focus();
@@ -57,9 +59,10 @@ export function showNameEntry(root, done) {
 /** The options form per game. Returns {node, read()} where read() gives the options JSON. */
 function optionsForm(game) {
   const fields = [];
-  const field = (name, control, hint) => {
+  // `text` names the field when the game gives its own words; else the catalogue's, or the option's name.
+  const field = (name, control, hint, text) => {
     fields.push({ name, control });
-    return h('label', { class: 'opt' }, h('span', {}, label(name)), control, hint && h('small', { class: 'muted' }, hint));
+    return h('label', { class: 'opt' }, h('span', {}, text || tOr(`common.options.${name}`, label(name))), control, hint && h('small', { class: 'muted opt-hint' }, hint));
   };
   const select = (name, values, chosen) =>
     h('select', { name, 'data-testid': `opt-${name}` }, values.map(([v, text]) => h('option', { value: v, selected: v === chosen }, text)));
@@ -71,11 +74,11 @@ function optionsForm(game) {
   // disconnect grace of 0 to 86 400 s; its defaults are 60 s and 300 s.
   const clock = h('input', { type: 'number', min: 1, max: 86400, value: 60, required: true, 'data-testid': 'opt-clock' });
   const grace = h('input', { type: 'number', min: 0, max: 86400, value: 300, required: true, 'data-testid': 'opt-grace' });
-  const raw = h('textarea', { rows: 3, 'data-testid': 'opt-raw', placeholder: '{} (optional: extra options as JSON, merged over the fields above)' });
+  const raw = h('textarea', { rows: 3, 'data-testid': 'opt-raw', placeholder: t('common.lobby.rawPlaceholder') });
   const node = h('div', { class: 'options' }, rows,
-    h('label', { class: 'opt' }, h('span', {}, 'Turn clock'), clock, h('small', { class: 'muted' }, 'seconds per decision (1 to 86 400); then the server plays a default move')),
-    h('label', { class: 'opt' }, h('span', {}, 'Disconnect grace'), grace, h('small', { class: 'muted' }, 'seconds a player who dropped keeps the seat (0 to 86 400) before forfeiting')),
-    h('details', {}, h('summary', {}, 'More options (JSON)'), raw));
+    h('label', { class: 'opt' }, h('span', {}, t('common.lobby.clock')), clock, h('small', { class: 'muted' }, t('common.lobby.clockHint', { max: 86400 }))),
+    h('label', { class: 'opt' }, h('span', {}, t('common.lobby.grace')), grace, h('small', { class: 'muted' }, t('common.lobby.graceHint', { max: 86400 }))),
+    h('details', {}, h('summary', {}, t('common.lobby.moreOptions')), raw));
   function read() {
     const options = {};
     for (const { name, control } of fields) {
@@ -92,7 +95,7 @@ function optionsForm(game) {
       if (!input.checkValidity()) {
         input.reportValidity();
         const name = input.closest('label')?.querySelector('span')?.textContent || input.name;
-        return `${name}: ${input.validationMessage}`;
+        return t('common.lobby.invalidField', { name, message: input.validationMessage });
       }
     }
     return null;
@@ -137,9 +140,9 @@ export function showLobby(root, { game: preset } = {}) {
               drawPicker();
             },
           },
-          h('strong', {}, info.name),
-          h('small', {}, info.seats),
-          h('span', { class: 'muted' }, info.blurb),
+          h('strong', { 'data-no-i18n': '' }, info.name),
+          h('small', {}, tOr(`common.games.${id}.seats`, info.seats)),
+          h('span', { class: 'muted' }, tOr(`common.games.${id}.blurb`, info.blurb)),
         ),
       ),
     );
@@ -148,10 +151,10 @@ export function showLobby(root, { game: preset } = {}) {
   }
 
   // How strongly the bot plays; `hard` only where the game has a hard bot.
-  const botLevel = h('select', { id: 'bot-level', 'data-testid': 'bot-level', 'aria-label': 'Bot level' },
-    h('option', { value: 'easy' }, 'Easy bot'),
-    h('option', { value: 'normal', selected: true }, 'Normal bot'),
-    h('option', { value: 'hard' }, 'Hard bot'));
+  const botLevel = h('select', { id: 'bot-level', 'data-testid': 'bot-level', 'aria-label': t('common.lobby.botLevel') },
+    h('option', { value: 'easy' }, t('common.lobby.botEasy')),
+    h('option', { value: 'normal', selected: true }, t('common.lobby.botNormal')),
+    h('option', { value: 'hard' }, t('common.lobby.botHard')));
   function offerLevels() {
     const hard = botLevel.querySelector('option[value="hard"]');
     hard.disabled = !GAMES[game].hardBot;
@@ -169,7 +172,7 @@ export function showLobby(root, { game: preset } = {}) {
     try {
       options = form.read();
     } catch (err) {
-      status.textContent = `The extra options are not valid JSON: ${err.message}`;
+      status.textContent = t('common.lobby.badJson');
       return;
     }
     try {
@@ -178,7 +181,7 @@ export function showLobby(root, { game: preset } = {}) {
       const id = matchId(match);
       location.hash = `#/match/${id}`;
     } catch (err) {
-      status.textContent = err.message;
+      status.textContent = errorText(err);
     }
   }
 
@@ -189,7 +192,7 @@ export function showLobby(root, { game: preset } = {}) {
       ticket = await api.createTicket(game, options);
       pollTicket();
     } catch (err) {
-      status.textContent = err.message;
+      status.textContent = err instanceof SyntaxError ? t('common.lobby.badJson') : errorText(err);
     }
   }
 
@@ -207,23 +210,23 @@ export function showLobby(root, { game: preset } = {}) {
       mount(
         ticketBox,
         h('span', { class: 'spinner' }),
-        ` Waiting for an opponent (${GAMES[game].name})… `,
+        ' ', fill(t('common.lobby.waitingOpponent'), { game: proper(GAMES[game].name) }), ' ',
         h('button', {
           class: 'link',
           onclick: async () => {
             try {
               await api.cancelTicket(id);
             } catch (err) {
-              toast(err.message, 'error');
+              toast(errorText(err), 'error');
             }
             ticket = null;
             mount(ticketBox);
           },
-        }, 'cancel'),
+        }, t('common.lobby.cancel')),
       );
       ticketTimer = setTimeout(pollTicket, 1000);
     } catch (err) {
-      status.textContent = err.message;
+      status.textContent = errorText(err);
       ticket = null;
       mount(ticketBox);
     }
@@ -243,7 +246,7 @@ export function showLobby(root, { game: preset } = {}) {
             drawTabs();
             refresh();
           },
-        }, label(name)),
+        }, t(`common.lobby.tab.${name}`)),
       ),
     );
   }
@@ -254,20 +257,20 @@ export function showLobby(root, { game: preset } = {}) {
       const matches = asList(await api.listMatches(tab));
       drawList(matches);
     } catch (err) {
-      mount(list, h('p', { class: 'error' }, err.message));
+      mount(list, h('p', { class: 'error' }, errorText(err)));
     }
     if (!disposed) refreshTimer = setTimeout(refresh, 4000);
   }
 
   function drawList(matches) {
     if (matches.length === 0) {
-      mount(list, h('p', { class: 'muted' }, `No ${tab} matches.`));
+      mount(list, h('p', { class: 'muted' }, t(`common.lobby.none.${tab}`)));
       return;
     }
     mount(
       list,
       h('table', { class: 'matches' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Game'), h('th', {}, 'Players'), h('th', {}, 'Status'), h('th', {}, ''))),
+        h('thead', {}, h('tr', {}, h('th', {}, t('common.lobby.col.game')), h('th', {}, t('common.lobby.col.players')), h('th', {}, t('common.lobby.col.status')), h('th', {}, ''))),
         h('tbody', {}, matches.map((m) => matchRow(m))),
       ),
     );
@@ -277,12 +280,12 @@ export function showLobby(root, { game: preset } = {}) {
     const id = matchId(m);
     const seats = asList(pick(m, 'seats', 'players') || []);
     const mine = seats.some((s) => s && (s.player_id === me.player_id || s === me.player_id));
-    const names = seats.map((s) => (typeof s === 'string' ? s : pick(s, 'name', 'player_name') || (s && s.bot ? 'bot' : s && s.player_id ? 'player' : 'open seat')));
+    const names = seats.map((s) => (typeof s === 'string' ? s : pick(s, 'name', 'player_name') || (s && s.bot ? t('common.lobby.seatBot') : s && s.player_id ? t('common.lobby.seatPlayer') : t('common.lobby.seatOpen'))));
     const gameId = pick(m, 'game') || '?';
     const actions = [];
     if (tab === 'open') {
       actions.push(mine
-        ? h('a', { class: 'button', href: `#/match/${id}`, 'data-testid': 'resume' }, 'Open')
+        ? h('a', { class: 'button', href: `#/match/${id}`, 'data-testid': 'resume' }, t('common.lobby.open'))
         : h('button', {
             'data-testid': 'join',
             onclick: async () => {
@@ -290,24 +293,25 @@ export function showLobby(root, { game: preset } = {}) {
                 await api.joinMatch(id);
                 location.hash = `#/match/${id}`;
               } catch (err) {
-                status.textContent = err.message;
+                status.textContent = errorText(err);
               }
             },
-          }, 'Join'));
+          }, t('common.lobby.join')));
     } else if (tab === 'live') {
-      if (mine) actions.push(h('a', { class: 'button primary', href: `#/match/${id}`, 'data-testid': 'resume' }, 'Resume'));
-      actions.push(h('a', { class: 'button', href: `#/watch/${id}`, 'data-testid': 'spectate' }, 'Spectate'));
+      if (mine) actions.push(h('a', { class: 'button primary', href: `#/match/${id}`, 'data-testid': 'resume' }, t('common.lobby.resume')));
+      actions.push(h('a', { class: 'button', href: `#/watch/${id}`, 'data-testid': 'spectate' }, t('common.lobby.spectate')));
     } else {
-      actions.push(h('a', { class: 'button', href: `#/watch/${id}`, 'data-testid': 'view-finished' }, 'Scorecard'));
-      actions.push(h('a', { class: 'button', href: `#/replay/${id}`, 'data-testid': 'replay' }, 'Replay'));
+      actions.push(h('a', { class: 'button', href: `#/watch/${id}`, 'data-testid': 'view-finished' }, t('common.lobby.scorecard')));
+      actions.push(h('a', { class: 'button', href: `#/replay/${id}`, 'data-testid': 'replay' }, t('common.lobby.replay')));
     }
     const result = pick(m, 'result', 'summary');
+    const seatName = (seat) => nameOfSeat(seats, seat, { capital: true });
     return h('tr', { 'data-match-id': id },
-      h('td', {}, (GAMES[gameId] && GAMES[gameId].name) || gameId, h('br'), h('small', { class: 'muted mono' }, String(id).slice(0, 8))),
-      h('td', {}, names.join(' v ') || '-'),
-      h('td', {}, label(pick(m, 'status') || tab),
-        m.seat_count ? h('div', { class: 'muted' }, `${seats.filter((x) => x && (x.player_id || x.bot)).length} of ${count(m.seat_count, 'seat')}`) : null,
-        result ? h('div', { class: 'muted' }, typeof result === 'string' ? result : result.summary || '') : null),
+      h('td', {}, h('span', { 'data-no-i18n': '' }, (GAMES[gameId] && GAMES[gameId].name) || gameId), h('br'), h('small', { class: 'muted mono' }, String(id).slice(0, 8))),
+      h('td', { 'data-no-i18n': '' }, names.join(t('common.versusSep')) || '-'),
+      h('td', {}, tOr(`common.status.${pick(m, 'status') || tab}`, label(pick(m, 'status') || tab)),
+        m.seat_count ? h('div', { class: 'muted' }, t('common.lobby.seatsOf', { taken: seats.filter((x) => x && (x.player_id || x.bot)).length, count: m.seat_count })) : null,
+        result ? h('div', { class: 'muted' }, resultLine(result, seatName)) : null),
       h('td', { class: 'actions' }, actions),
     );
   }
@@ -318,20 +322,20 @@ export function showLobby(root, { game: preset } = {}) {
     root,
     h('div', { class: 'screen lobby' },
       h('section', { class: 'card' },
-        h('h2', {}, 'New match'),
+        h('h2', {}, t('common.lobby.newMatch')),
         gamePicker,
         optionsBox,
         h('div', { class: 'buttons' },
           botLevel,
-          h('button', { class: 'primary', 'data-testid': 'play-bot', onclick: () => create('bot') }, 'Play the bot'),
-          h('button', { 'data-testid': 'create-open', onclick: () => create(undefined) }, 'Create, wait for a player'),
-          h('button', { 'data-testid': 'matchmaking', onclick: findOpponent }, 'Find an opponent'),
+          h('button', { class: 'primary', 'data-testid': 'play-bot', onclick: () => create('bot') }, t('common.lobby.playBot')),
+          h('button', { 'data-testid': 'create-open', onclick: () => create(undefined) }, t('common.lobby.createOpen')),
+          h('button', { 'data-testid': 'matchmaking', onclick: findOpponent }, t('common.lobby.findOpponent')),
         ),
         ticketBox,
         status,
       ),
-      h('section', { class: 'card' }, h('h2', {}, 'Matches'), tabs, list,
-        h('p', { class: 'muted small' }, h('a', { href: '#/live', 'data-testid': 'to-live' }, 'Watch live matches, by game'))),
+      h('section', { class: 'card' }, h('h2', {}, t('common.lobby.matches')), tabs, list,
+        h('p', { class: 'muted small' }, h('a', { href: '#/live', 'data-testid': 'to-live' }, t('common.lobby.toLive')))),
     ),
   );
   refresh();

@@ -6,11 +6,13 @@
 // The running score is folded here from the log's events, independently of the server's
 // scorecard fold, so the two can be compared (the e2e test checks the last ball against it).
 
-import { h, mount, pick } from './dom.js';
+import { h, mount, pick, fill, proper } from './dom.js';
 import { api } from './api.js';
 import { GAMES, MODULES } from './catalog.js';
 import { scorecardNode, inningsTotal } from './scorecard.js';
-import { count, nameOfSeat, namedSeats as namedSeatsIn } from './words.js';
+import { nameOfSeat, resultLine } from './words.js';
+import { t } from './i18n.js';
+import { errorText } from './errors.js';
 import { createStory } from './story.js';
 
 const AUTOPLAY_MS = 900;
@@ -82,13 +84,13 @@ export function showReplay(root, { matchId, ball }) {
   let at = 0;
   let info = null;
   const els = {
-    title: h('h2', {}, 'Replay'),
+    title: h('h2', {}, t('common.replay.title')),
     position: h('div', { class: 'replay-position', 'data-testid': 'replay-position', 'aria-live': 'polite' }),
     score: h('div', { class: 'replay-score', 'data-testid': 'replay-score' }),
     lines: h('ol', { class: 'commentary', 'data-testid': 'replay-commentary' }),
-    slider: h('input', { type: 'range', min: 0, max: 0, value: 0, 'aria-label': 'Ball', 'data-testid': 'replay-slider' }),
-    play: h('button', { 'data-testid': 'replay-play', 'aria-label': 'Play' }, 'Play'),
-    card: h('div', { class: 'replay-card' }, h('p', { class: 'muted' }, 'Loading the scorecard…')),
+    slider: h('input', { type: 'range', min: 0, max: 0, value: 0, 'aria-label': t('common.replay.ball'), 'data-testid': 'replay-slider' }),
+    play: h('button', { 'data-testid': 'replay-play', 'aria-label': t('common.replay.play') }, t('common.replay.play')),
+    card: h('div', { class: 'replay-card' }, h('p', { class: 'muted' }, t('common.loadingScorecard'))),
     share: h('a', { class: 'mono small', 'data-testid': 'replay-link' }),
     // The match as it stood at this ball, drawn by the match screen's own code.
     headline: h('div', { class: 'scorebar', 'data-testid': 'replay-headline' }),
@@ -100,25 +102,25 @@ export function showReplay(root, { matchId, ball }) {
 
   mount(root, h('div', { class: 'screen replay', 'data-testid': 'replay' },
     h('section', { class: 'card replay-main' },
-      h('div', { class: 'title' }, h('a', { href: '#/', class: 'back', title: 'Lobby' }, '←'), els.title),
+      h('div', { class: 'title' }, h('a', { href: '#/', class: 'back', title: t('common.lobby.title') }, '←'), els.title),
       els.position,
       els.score,
-      h('div', { class: 'replay-controls', role: 'group', 'aria-label': 'Replay controls' },
-        button('« First', 'First', 'replay-first', () => go(0)),
-        button('‹ Prev', 'Previous ball', 'replay-prev', () => go(at - 1)),
+      h('div', { class: 'replay-controls', role: 'group', 'aria-label': t('common.replay.controls') },
+        button(t('common.replay.firstButton'), t('common.replay.first'), 'replay-first', () => go(0)),
+        button(t('common.replay.prevButton'), t('common.replay.prev'), 'replay-prev', () => go(at - 1)),
         els.play,
-        button('Next ›', 'Next ball', 'replay-next', () => go(at + 1)),
-        button('Last »', 'Last ball', 'replay-last', () => go(steps.length - 1)),
+        button(t('common.replay.nextButton'), t('common.replay.next'), 'replay-next', () => go(at + 1)),
+        button(t('common.replay.lastButton'), t('common.replay.last'), 'replay-last', () => go(steps.length - 1)),
       ),
       els.slider,
-      h('p', { class: 'muted small' }, 'Keys: ← → step, Home / End, Space plays. Link to this ball: ', els.share),
+      h('p', { class: 'muted small' }, t('common.replay.keys'), ' ', els.share),
       els.headline,
       els.dice,
-      h('h3', {}, 'Commentary'),
+      h('h3', {}, t('common.match.commentary')),
       els.lines,
     ),
     els.board,
-    h('section', { class: 'card replay-side' }, h('h3', {}, 'Scorecard'), els.card),
+    h('section', { class: 'card replay-side' }, h('h3', {}, t('common.lobby.scorecard')), els.card),
   ));
 
   els.slider.addEventListener('input', () => go(Number(els.slider.value)));
@@ -139,8 +141,8 @@ export function showReplay(root, { matchId, ball }) {
 
   function play() {
     if (at >= steps.length - 1) go(0);
-    els.play.textContent = 'Pause';
-    els.play.setAttribute('aria-label', 'Pause');
+    els.play.textContent = t('common.replay.pause');
+    els.play.setAttribute('aria-label', t('common.replay.pause'));
     timer = setInterval(() => {
       if (at >= steps.length - 1) stop();
       else go(at + 1);
@@ -150,8 +152,8 @@ export function showReplay(root, { matchId, ball }) {
   function stop() {
     clearInterval(timer);
     timer = null;
-    els.play.textContent = 'Play';
-    els.play.setAttribute('aria-label', 'Play');
+    els.play.textContent = t('common.replay.play');
+    els.play.setAttribute('aria-label', t('common.replay.play'));
   }
 
   const seatName = (seat) => nameOfSeat(info && info.seats, seat);
@@ -162,7 +164,7 @@ export function showReplay(root, { matchId, ball }) {
     const step = steps[at];
     const balls = steps.length - 1;
     els.slider.value = String(at);
-    els.position.textContent = at === 0 ? `Before the first ball (${balls} in all)` : `Ball ${at} of ${balls}`;
+    els.position.textContent = at === 0 ? t('common.replay.before', { count: balls }) : t('common.replay.ballOf', { n: at, count: balls });
     drawScore(step.score);
     drawScene(step.scene);
     mount(els.lines, step.lines.map((text) => h('li', { class: 'line' }, text)));
@@ -194,12 +196,12 @@ export function showReplay(root, { matchId, ball }) {
   function drawScore(score) {
     if (score.innings) {
       mount(els.score, score.innings.length === 0
-        ? h('p', { class: 'muted' }, 'No innings yet.')
+        ? h('p', { class: 'muted' }, t('common.replay.noInnings'))
         : score.innings.map((innings, index) => h('div', {
             class: ['score-line', index === score.innings.length - 1 && 'current'],
             'data-testid': `replay-innings-${innings.number}`,
           },
-          h('span', {}, `Innings ${innings.number}: ${seatName(innings.batting_seat)}`),
+          h('span', {}, t('common.card.innings', { n: innings.number, name: seatName(innings.batting_seat) })),
           h('strong', { 'data-testid': `replay-total-${innings.number}` },
             inningsTotal({ total: innings.total, wickets: innings.wickets, overs: overs(innings.legal) })))));
       return;
@@ -207,9 +209,9 @@ export function showReplay(root, { matchId, ball }) {
     const seats = Object.entries(score.seats || {});
     const fold = MODULES[info && pick(info, 'game')] && MODULES[info && pick(info, 'game')].replay;
     mount(els.score, seats.length === 0
-      ? h('p', { class: 'muted' }, fold && fold.step === 'over_resolved' ? 'No over resolved yet.' : 'No ball bowled yet.')
+      ? h('p', { class: 'muted' }, fold && fold.step === 'over_resolved' ? t('common.replay.noOver') : t('common.replay.noBall'))
       : seats.map(([seat, line]) => h('div', { class: 'score-line' },
-          h('span', {}, seatName(Number(seat))), h('strong', {}, `${count(line.runs, 'run')}, ${count(line.wickets, 'wicket')}`))));
+          h('span', {}, seatName(Number(seat))), h('strong', {}, t('common.replay.runsWickets', { runs: t('common.replay.runs', { count: line.runs }), wickets: t('common.replay.wickets', { count: line.wickets }) })))));
   }
 
   async function load() {
@@ -218,9 +220,9 @@ export function showReplay(root, { matchId, ball }) {
       if (disposed) return;
       info = match;
       const game = pick(match, 'game');
-      els.title.textContent = `Replay: ${(GAMES[game] && GAMES[game].name) || game}`;
+      mount(els.title, fill(t('common.replay.titleGame'), { game: proper((GAMES[game] && GAMES[game].name) || game) }));
       if (match.status !== 'finished') {
-        mount(els.position, h('p', { class: 'error', role: 'alert' }, 'Only a finished match can be replayed. ', h('a', { href: `#/watch/${matchId}` }, 'Watch it live instead.')));
+        mount(els.position, h('p', { class: 'error', role: 'alert' }, t('common.replay.notFinished'), ' ', h('a', { href: `#/watch/${matchId}` }, t('common.replay.watchLive'))));
         mount(els.card);
         return;
       }
@@ -233,12 +235,12 @@ export function showReplay(root, { matchId, ball }) {
       steps = buildSteps(game, events, describe, () => (module && module.story ? story.snapshot() : null));
       els.slider.max = String(steps.length - 1);
       mount(els.card,
-        card.result ? h('p', { class: 'final-result', 'data-testid': 'replay-result' }, namedSeats(card.result.summary, seatName)) : null,
+        card.result ? h('p', { class: 'final-result', 'data-testid': 'replay-result' }, resultLine(card.result, (seat) => nameOfSeat(info && info.seats, seat, { capital: true }))) : null,
         scorecardNode(card.card, seatName));
       const requested = Number.isInteger(ball) ? ball : 0;
       go(requested);
     } catch (err) {
-      mount(els.position, h('p', { class: 'error', role: 'alert' }, err.message));
+      mount(els.position, h('p', { class: 'error', role: 'alert' }, errorText(err)));
     }
   }
 
@@ -252,12 +254,6 @@ export function showReplay(root, { matchId, ball }) {
       document.removeEventListener('keydown', onKey);
     },
   };
-}
-
-/** Engines say "Seat 1 won"; a reader wants the name. */
-function namedSeats(text, seatName) {
-  const named = namedSeatsIn(text, seatName);
-  return named.charAt(0).toUpperCase() + named.slice(1);
 }
 
 function asArray(x) {

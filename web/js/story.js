@@ -13,13 +13,14 @@
 // describe from the event alone.
 
 import { summary } from './dom.js';
+import { t } from './i18n.js';
 
 /**
  * @param module the game's module (catalog MODULES[game])
  * @param base any view of the match, for its constants (may be null until one arrives)
  * @param seatName seat -> "you", a player's name, "the bot"
  */
-export function createStory(module, { base = null, options = null, seatName = (seat) => `seat ${seat}` } = {}) {
+export function createStory(module, { base = null, options = null, seatName = (seat) => t('common.seat.player', { n: Number(seat) + 1 }) } = {}) {
   const fold = module && module.story;
   const story = {
     state: fold ? fold.init(base || {}, options || {}) : {},

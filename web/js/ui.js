@@ -2,6 +2,8 @@
 
 import { h, mount, label } from './dom.js';
 import { api, savedPlayer, forgetPlayer } from './api.js';
+import { t } from './i18n.js';
+import { errorText } from './errors.js';
 
 /** A short message in the corner; kind = info | error | ok. */
 export function toast(message, kind = 'info', ms = 5000) {
@@ -22,24 +24,24 @@ export function renderWho() {
   const player = savedPlayer();
   if (!who) return;
   if (!player) {
-    mount(who, h('a', { href: '#/login', 'data-testid': 'nav-login' }, 'log in'));
+    mount(who, h('a', { href: '#/login', 'data-testid': 'nav-login' }, t('common.who.logIn')));
     return;
   }
   mount(
     who,
-    h('a', { class: 'player-name', href: `#/players/${player.player_id}`, 'data-testid': 'player-name', title: 'Your profile' }, player.name || 'guest'),
-    h('a', { href: '#/account', 'data-testid': 'nav-account' }, player.username ? 'account' : 'claim account'),
+    h('a', { class: 'player-name', href: `#/players/${player.player_id}`, 'data-testid': 'player-name', title: t('common.who.profile'), 'data-no-i18n': '' }, player.name || t('common.who.guest')),
+    h('a', { href: '#/account', 'data-testid': 'nav-account' }, player.username ? t('common.who.account') : t('common.who.claim')),
     player.username
       ? h('button', {
           class: 'link',
           'data-testid': 'sign-out',
-          title: 'End this session (your account stays)',
+          title: t('common.who.signOutTitle'),
           onclick: async () => {
             try {
               await api.logOut();
             } catch (err) {
               if (err.code !== 'unauthorized') {
-                toast(err.message, 'error');
+                toast(errorText(err), 'error');
                 return;
               }
             }
@@ -48,7 +50,7 @@ export function renderWho() {
             renderWho();
             window.dispatchEvent(new HashChangeEvent('hashchange'));
           },
-        }, 'sign out')
+        }, t('common.who.signOut'))
       : null,
   );
 }
@@ -63,7 +65,7 @@ export function diceRow(faces, { held = new Set(), onToggle, kind = '' } = {}) {
         onToggle ? 'button' : 'span',
         {
           class: ['die', kind, held.has(index) && 'held', faceClass(face)],
-          title: onToggle ? (held.has(index) ? 'Kept: click to re-roll' : 'Re-roll: click to keep') : label(face),
+          title: onToggle ? (held.has(index) ? t('common.dice.kept') : t('common.dice.reroll')) : label(face),
           'aria-pressed': onToggle ? String(!held.has(index)) : undefined,
           dataset: { index: String(index), face: String(face) },
           onclick: onToggle ? () => onToggle(index) : undefined,
