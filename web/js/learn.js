@@ -23,6 +23,7 @@ import { api, savedPlayer } from './api.js';
 import { t, num, lang } from './i18n.js';
 import { GAMES } from './catalog.js';
 import { toast } from './ui.js';
+import { errorText } from './errors.js';
 
 const modules = new Map();
 const rulesData = new Map();
@@ -128,7 +129,7 @@ export function showRules(root, { game, section }) {
       if (disposed) return;
       mount(root, h('section', { class: 'card rules-page' },
         h('h2', {}, t('learn.rulesOf', { game: gameName(game) })),
-        h('p', { class: 'error' }, t('learn.notLoaded', { reason: err.message }))));
+        h('p', { class: 'error' }, t('learn.notLoaded', { reason: errorText(err, game) }))));
     });
   return { dispose() { disposed = true; } };
 }
@@ -153,7 +154,7 @@ export async function openReference(game, section) {
     if (section) scrollToSection(dialog, section);
   } catch (err) {
     mount(dialog, h('div', { class: 'dialog-head' }, h('h2', {}, t('learn.rulesOf', { game: gameName(game) })), close),
-      h('p', { class: 'error' }, t('learn.notLoaded', { reason: err.message })));
+      h('p', { class: 'error' }, t('learn.notLoaded', { reason: errorText(err, game) })));
   }
 }
 
@@ -216,7 +217,7 @@ export function showLearn(root, { game, askName }) {
       location.hash = `#/learn/${game}/${match.match_id}`;
     } catch (err) {
       start.disabled = false;
-      toast(t('learn.notStarted', { reason: err.message }), 'error');
+      toast(t('learn.notStarted', { reason: errorText(err, game) }), 'error');
     }
   }
   return { dispose() { disposed = true; } };
