@@ -197,7 +197,8 @@ for (const { lang, locale, viewport, name } of [
         assert.deepEqual(found, [], 'English in the CTG parts at the end');
         assert.match(await page.getByTestId('commentary').textContent(), /Fim de partida|Entrada 2/);
       }
-      await shot(page, `ctg-i18n-${lang}-${viewport.width}-end`);
+      await screenful(page, `ctg-i18n-${lang}-${viewport.width}-end`);
+      await shot(page, `ctg-i18n-${lang}-${viewport.width}-end-full`);
       assert.deepEqual(errors, [], 'no client errors');
     } finally {
       await browser.close();
