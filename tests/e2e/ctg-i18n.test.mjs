@@ -197,6 +197,17 @@ for (const { lang, locale, viewport, name } of [
         assert.deepEqual(found, [], 'English in the CTG parts at the end');
         assert.match(await page.getByTestId('commentary').textContent(), /Fim de partida|Entrada 2/);
       }
+      if (lang === 'en') {
+        // Switched to Portuguese from the header, the finished match's CTG parts redraw in it.
+        await page.getByTestId('lang').selectOption('pt-BR');
+        await page.getByTestId('headline-overs').filter({ hasText: / de 2 ov$/ }).waitFor();
+        await page.getByTestId('commentary').filter({ hasText: /Fim de partida/ }).waitFor();
+        const { found } = await englishInCtgParts(page, CTG_PARTS.filter((part) => part !== 'decision'));
+        assert.deepEqual(found, [], 'English in the CTG parts after switching to Portuguese');
+        await screenful(page, `ctg-i18n-${lang}-${viewport.width}-switched-pt-BR`);
+        await page.getByTestId('lang').selectOption('en');
+        await page.getByTestId('headline-overs').filter({ hasText: / of 2 ov$/ }).waitFor();
+      }
       await screenful(page, `ctg-i18n-${lang}-${viewport.width}-end`);
       await shot(page, `ctg-i18n-${lang}-${viewport.width}-end-full`);
       assert.deepEqual(errors, [], 'no client errors');
