@@ -6,11 +6,11 @@
 // phase (what the game waits for), and every control sends one engine `Command` (tag
 // "type"). A phase this file does not know falls back to the generic form.
 
-import { h, label, pick, summary } from '../dom.js';
+import { h, label, summary } from '../dom.js';
 import { stat, rolledDie, panel } from '../ui.js';
 import { fieldPicture, readField, ZONE_SHOTS, fieldProblems, maskFromSpots } from './field.js';
 import { CTG_DATA } from './ctg-data.js';
-import { count } from '../words.js';
+import { t, tOr, num } from '../i18n.js';
 
 const ADVANTAGE = [-1, 0, 1, 2, 3];
 const NONE = 255;
@@ -36,7 +36,7 @@ export function model(view, seat) {
   const player = (side, index) => {
     if (index === undefined || index === null || index === NONE) return null;
     const card = arr(squads[side] && squads[side].players)[index];
-    return card ? { ...card, index } : { name: `#${index}`, index };
+    return card ? { ...card, index } : { name: t('ctg.board.playerNumber', { number: index }), index };
   };
   const batter = (index) => {
     const p = player(batting, index);
@@ -57,7 +57,8 @@ export function model(view, seat) {
     askKind: ask ? ask.ask : null,
     format,
     areas: format === 't20' ? 4 : 3,
-    overs: format === 't20' ? 20 : 10,
+    // Overs per innings: the `overs` option (a shorter match), else the format's.
+    overs: Number(view.overs) || (format === 't20' ? 20 : 10),
     phase: view.phase,
     squads,
     batting,
@@ -69,6 +70,7 @@ export function model(view, seat) {
     score: scores[batting] || {},
     otherScore: scores[fielding] || {},
     target: view.target,
+    // A pitch card's name (Green, Dusty, Dead) is the card's, as printed.
     pitch: view.pitch ? label(view.pitch) : null,
     striker: batter(view.striker),
     nonStriker: batter(view.non_striker),
@@ -90,36 +92,65 @@ export function model(view, seat) {
   };
 }
 
+// ---------------------------------------------------------------- words
+
+/** An engine value in words (`aggressive`, `caught`, `square_cut`): `ctg.<group>.<value>`. */
+export function term(group, id) {
+  if (id === null || id === undefined || id === '') return '';
+  return tOr(`ctg.${group}.${String(id).toLowerCase()}`, label(id));
+}
+
+/** An Advantage or confidence as people write it: "+2", "0", "-1". */
+export function signed(n) {
+  return Number(n) > 0 ? `+${num(n)}` : num(n);
+}
+
+/** A zone's two shots: "Pull / Big shot". */
+function shotsOf(zone) {
+  return (ZONE_SHOTS[zone] || []).map((s) => term('shot', s)).join(' / ');
+}
+
+/** The message of `key` with the placeholders named in `nodes` replaced by DOM nodes. */
+function rich(key, params, nodes) {
+  return t(key, params).split(/(\{\w+\})/).filter((part) => part !== '').map((part) => {
+    const m = /^\{(\w+)\}$/.exec(part);
+    return m && m[1] in nodes ? nodes[m[1]] : part;
+  });
+}
+
+const runsText = (n) => t('ctg.runs', { count: Number(n) || 0 });
+
 // ---------------------------------------------------------------- board
 
 export function advantageMeter(value) {
   return h('div', { 'data-testid': 'advantage' },
     h('div', { class: 'advantage' }, ADVANTAGE.map((v) =>
-      h('span', { class: [v < 0 ? 'neg' : v > 0 ? 'pos' : '', v === value && 'on'] }, v > 0 ? `+${v}` : String(v)))),
-    h('div', { class: 'advantage-caption' }, h('span', {}, 'bowler'),
-      h('span', {}, value === null || value === undefined ? 'set at the reveal' : `Advantage ${value > 0 ? '+' : ''}${value}`),
-      h('span', {}, 'batter')));
+      h('span', { class: [v < 0 ? 'neg' : v > 0 ? 'pos' : '', v === value && 'on'] }, signed(v)))),
+    h('div', { class: 'advantage-caption' }, h('span', {}, t('ctg.advantage.bowler')),
+      h('span', {}, value === null || value === undefined ? t('ctg.advantage.unset') : t('ctg.advantage.value', { value: signed(value) })),
+      h('span', {}, t('ctg.advantage.batter'))));
 }
 
 function confidencePips(value) {
-  return h('span', { class: 'conf', title: `confidence ${value}` },
+  return h('span', { class: 'conf', title: t('ctg.confidenceTitle', { value: value ?? '-' }) },
     ADVANTAGE.map((v) => h('i', { class: [v <= (value ?? -2) && 'on', v < 0 && 'neg'] })));
 }
 
 function batterCard(batter, facing) {
-  if (!batter) return h('div', { class: 'batter-card muted' }, facing ? 'Striker: not in yet' : 'Non-striker: not in yet');
+  if (!batter) return h('div', { class: 'batter-card muted' }, facing ? t('ctg.batter.strikerOut') : t('ctg.batter.nonStrikerOut'));
   const attitude = String(batter.attitude || '').toLowerCase();
   return h('div', { class: ['batter-card', facing && 'facing'], 'data-testid': facing ? 'striker' : 'non-striker' },
     h('div', { class: 'name' }, batter.name, facing ? ' *' : ''),
     h('div', { class: 'line' },
-      batter.runs !== undefined ? h('span', {}, `${batter.runs} (${batter.balls ?? 0})`) : null,
-      attitude ? h('span', { class: ['pill', attitude.startsWith('a') ? 'a' : 'd'] }, label(attitude)) : null,
-      batter.role === 'batter' ? h('span', { class: 'pill', title: 'Advantage never below 0' }, 'specialist') : h('span', { class: 'pill' }, label(batter.role || '')),
+      batter.runs !== undefined ? h('span', {}, t('ctg.batter.figures', { runs: batter.runs, balls: batter.balls ?? 0 })) : null,
+      attitude ? h('span', { class: ['pill', attitude.startsWith('a') ? 'a' : 'd'] }, term('attitude', attitude)) : null,
+      batter.role === 'batter' ? h('span', { class: 'pill', title: t('ctg.batter.specialistTitle') }, t('ctg.batter.specialist')) : h('span', { class: 'pill' }, term('role', batter.role || '')),
     ),
-    h('div', { class: 'line' }, h('span', { class: 'muted' }, 'Confidence'), confidencePips(batter.confidence), h('strong', {}, String(batter.confidence ?? '-'))),
+    h('div', { class: 'line' }, h('span', { class: 'muted' }, t('ctg.batter.confidence')), confidencePips(batter.confidence), h('strong', {}, batter.confidence === undefined || batter.confidence === null ? '-' : num(batter.confidence))),
   );
 }
 
+/** Overs and balls in cricket's own notation ("4.3": four overs and three balls), never a decimal. */
 function oversText(balls) {
   if (balls === undefined || balls === null) return '0.0';
   return `${Math.floor(balls / 6)}.${balls % 6}`;
@@ -127,8 +158,8 @@ function oversText(balls) {
 
 function overStrip(m) {
   return h('div', { class: 'over-strip', 'data-testid': 'over-strip' }, m.overCards.map((card, i) =>
-    h('div', { class: ['over-card', card && 'up', i === m.slot && 'current'], title: card ? `${card.express}: ${label(card.effect)}` : 'face down' },
-      card ? [h('span', { class: 'xv' }, String(card.express ?? '')), h('span', {}, label(card.effect || ''))] : '?')));
+    h('div', { class: ['over-card', card && 'up', i === m.slot && 'current'], title: card ? t('ctg.overCard.title', { value: card.express ?? '', effect: term('effect', card.effect) }) : t('ctg.overCard.faceDown') },
+      card ? [h('span', { class: 'xv' }, String(card.express ?? '')), h('span', {}, term('effect', card.effect || ''))] : '?')));
 }
 
 function ballPanel(m) {
@@ -137,44 +168,49 @@ function ballPanel(m) {
   const pair = (name, value) => {
     if (Array.isArray(value)) dice.push(rolledDie(name, value[0], value[1]));
   };
-  pair('Bowler', b.bowl);
-  pair('Batter', b.bat);
-  if (b.distance) dice.push(rolledDie('Distance', b.distance, m.format === 't20' ? 8 : 6));
+  pair(t('ctg.dice.bowler'), b.bowl);
+  pair(t('ctg.dice.batter'), b.bat);
+  if (b.distance) dice.push(rolledDie(t('ctg.dice.distance'), b.distance, m.format === 't20' ? 8 : 6));
   if (b.bounce_face) {
     const attitude = b.shot && b.shot.attitude;
     const die = attitude === 'aggressive' ? CTG_DATA.bounce_dice.red : CTG_DATA.bounce_dice.green;
-    dice.push(rolledDie(`Bounce (${attitude === 'aggressive' ? 'red' : 'green'} die)`, die ? die[b.bounce_face - 1] : b.bounce_face));
+    dice.push(rolledDie(attitude === 'aggressive' ? t('ctg.dice.bounceRed') : t('ctg.dice.bounceGreen'), die ? die[b.bounce_face - 1] : b.bounce_face));
   }
   const facts = [];
   if (b.card !== null && b.card !== undefined) {
     const card = m.hand[b.card];
-    facts.push(`Bowl card: ${card ? card.name : '#' + (b.card + 1)}${b.shot ? '' : ' (sealed)'}`);
-  } else if (b.card_sealed) facts.push('Bowl card sealed');
-  if (b.shot) facts.push(`zone ${b.shot.zone} (${ZONE_SHOTS[b.shot.zone] ? ZONE_SHOTS[b.shot.zone].map(label).join(' / ') : ''}), ${label(b.shot.attitude)}`);
-  else if (b.shot_sealed) facts.push('Zone sealed');
-  if (b.express_value !== undefined) facts.push(`express ball: decided by the over card's ${b.express_value}`);
-  if (b.effect) facts.push(`over card: ${label(b.effect)}`);
-  if (b.no_ball) facts.push('NO BALL');
-  if (b.free_hit) facts.push('FREE HIT');
-  if (b.appeal) facts.push(`appeal: ${label(b.appeal)}`);
+    const name = card ? card.name : t('ctg.fact.cardNumber', { number: b.card + 1 });
+    facts.push(b.shot ? t('ctg.fact.card', { name }) : t('ctg.fact.cardSealedName', { name }));
+  } else if (b.card_sealed) facts.push(t('ctg.fact.cardSealed'));
+  if (b.shot) facts.push(t('ctg.fact.zone', { zone: b.shot.zone, shots: shotsOf(b.shot.zone), attitude: term('attitude', b.shot.attitude) }));
+  else if (b.shot_sealed) facts.push(t('ctg.fact.zoneSealed'));
+  if (b.express_value !== undefined) facts.push(t('ctg.fact.express', { value: b.express_value }));
+  if (b.effect) facts.push(t('ctg.fact.effect', { effect: term('effect', b.effect) }));
+  if (b.no_ball) facts.push(t('ctg.fact.noBall'));
+  if (b.free_hit) facts.push(t('ctg.fact.freeHit'));
+  if (b.appeal) facts.push(t('ctg.fact.appeal', { dismissal: term('dismissal', b.appeal) }));
   return h('div', { 'data-testid': 'last-ball' },
-    h('div', { class: 'dice-row' }, dice.length ? dice : h('span', { class: 'muted' }, b.express_value !== undefined ? 'No dice: an express ball.' : 'No dice rolled yet this ball.')),
+    h('div', { class: 'dice-row' }, dice.length ? dice : h('span', { class: 'muted' }, b.express_value !== undefined ? t('ctg.fact.noDiceExpress') : t('ctg.fact.noDice'))),
     facts.length ? h('p', {}, facts.join(' · ')) : null);
 }
 
 function skillsPanel(m) {
   const used = m.skills || {};
-  const skill = (key, name, per) => {
+  const skill = (key, perOver) => {
     const u = Number(used[key] || 0);
-    return h('span', { class: ['skill', u > 0 && 'used'], title: `${name}: once per ${per}${u ? ' (used)' : ''}` }, name);
+    const name = term('skill', key);
+    const title = perOver
+      ? t(u ? 'ctg.skills.perOverUsed' : 'ctg.skills.perOver', { name })
+      : t(u ? 'ctg.skills.perInningsUsed' : 'ctg.skills.perInnings', { name });
+    return h('span', { class: ['skill', u > 0 && 'used'], title }, name);
   };
   return h('div', { class: 'skills', 'data-testid': 'skills' },
-    skill('reroll_to_hit', 'Re-roll To Hit', 'innings'),
-    skill('reroll_distance', 'Re-roll Distance', 'innings'),
-    skill('reroll_bounce', 'Re-roll Bounce', 'innings'),
-    skill('add_one', 'Add 1 to Advantage', 'over'),
-    skill('roll_d8', 'Roll D8', 'over'),
-    h('span', { class: ['skill', m.drsUsed && 'used'], title: 'DRS: once per innings' }, 'DRS'));
+    skill('reroll_to_hit', false),
+    skill('reroll_distance', false),
+    skill('reroll_bounce', false),
+    skill('add_one', true),
+    skill('roll_d8', true),
+    h('span', { class: ['skill', m.drsUsed && 'used'], title: t('ctg.skills.drsTitle') }, t('ctg.skills.drs')));
 }
 
 function board(view, ctx) {
@@ -190,43 +226,44 @@ function board(view, ctx) {
   const score = m.score;
   const runs = score.runs ?? 0;
   const teamName = (side) => (m.squads[side] && m.squads[side].name) || ctx.seatName(side);
+  const inningsTitle = { batting: 'ctg.board.inningsYouBat', fielding: 'ctg.board.inningsYouField' }[m.side] || 'ctg.board.innings';
   const scoreboard = h('div', { class: 'panel', 'data-testid': 'scoreboard' },
-    h('h3', {}, m.started ? `Innings ${m.innings} · ${teamName(m.batting)} batting${m.side ? ` · you are ${m.side}` : ''}` : 'Before the first ball: squads and toss'),
-    h('div', { class: 'scoreline', 'data-testid': 'score' }, `${runs}/${score.wickets ?? 0}`, h('small', {}, ` after ${oversText(score.balls)} of ${m.overs} overs`)),
+    h('h3', {}, m.started ? t(inningsTitle, { innings: m.innings, team: teamName(m.batting) }) : t('ctg.board.beforeStart')),
+    h('div', { class: 'scoreline', 'data-testid': 'score' }, `${num(runs)}/${num(score.wickets ?? 0)}`, h('small', {}, t('ctg.board.after', { overs: oversText(score.balls), count: m.overs }))),
     h('div', { class: 'stat-row' },
-      stat('Overs', `${oversText(score.balls)}/${m.overs}`, 'overs'),
-      m.innings === 2 && m.target ? stat('Target', m.target, 'target') : null,
-      m.innings === 2 && m.target ? stat('Need', Math.max(0, m.target - runs), 'need') : null,
-      m.innings === 2 ? stat(`${teamName(m.fielding)}`, `${m.otherScore.runs ?? 0}/${m.otherScore.wickets ?? 0}`) : null,
-      score.extras ? stat('Extras', score.extras) : null,
-      m.powerPlayNow ? stat('Power Play', 'ON', 'power-play') : null,
-      m.ball.free_hit ? stat('Free hit', 'YES') : null,
-      stat('Pitch', m.pitch || '-'),
+      stat(t('ctg.board.overs'), `${oversText(score.balls)}/${m.overs}`, 'overs'),
+      m.innings === 2 && m.target ? stat(t('ctg.board.target'), num(m.target), 'target') : null,
+      m.innings === 2 && m.target ? stat(t('ctg.board.need'), num(Math.max(0, m.target - runs)), 'need') : null,
+      m.innings === 2 ? stat(`${teamName(m.fielding)}`, `${num(m.otherScore.runs ?? 0)}/${num(m.otherScore.wickets ?? 0)}`) : null,
+      score.extras ? stat(t('ctg.board.extras'), num(score.extras)) : null,
+      m.powerPlayNow ? stat(t('ctg.board.powerPlay'), t('ctg.board.on'), 'power-play') : null,
+      m.ball.free_hit ? stat(t('ctg.board.freeHit'), t('ctg.board.yes')) : null,
+      stat(t('ctg.board.pitch'), m.pitch || '-'),
     ),
   );
   const bowlerLine = m.bowler
-    ? h('p', {}, 'Bowling: ', h('strong', {}, m.bowler.name), m.bowlType ? ` (${label(m.bowlType)})` : '')
-    : h('p', { class: 'muted' }, 'No bowler chosen yet.');
+    ? h('p', {}, rich(m.bowlType ? 'ctg.board.bowling' : 'ctg.board.bowlingNoType', { type: term('bowling', m.bowlType) }, { name: h('strong', {}, m.bowler.name) }))
+    : h('p', { class: 'muted' }, t('ctg.board.noBowler'));
   const handPanel = m.side === 'fielding' && m.hand.length
-    ? panel("Bowler's hand", h('div', { class: 'hand' }, m.hand.map((card, i) =>
+    ? panel(t('ctg.board.hand'), h('div', { class: 'hand' }, m.hand.map((card, i) =>
       h('div', { class: ['bowl-card', m.ball && m.ball.shot && m.ball.card === i && 'played'] },
-        h('strong', {}, card.name), h('small', {}, `weak to ${arr(card.shots).map(label).join(', ')}`)))))
+        h('strong', {}, card.name), h('small', {}, t('ctg.board.weakTo', { shots: arr(card.shots).map((s) => term('shot', s)).join(', ') }))))))
     : null;
 
   return h('div', { class: 'ctg-top' },
     h('div', { class: 'panel' },
-      h('h3', {}, placing ? 'Place your fielders: click an area to add or remove one' : 'The field'),
+      h('h3', {}, placing ? t('ctg.board.placing') : t('ctg.board.field')),
       fieldPicture({ areas: m.areas, fielders: placing ? plan : m.field, onToggle: placing ? ctx.ui.onToggleFielder : undefined, chosenZone }),
       placing ? h('p', { class: 'placing-status', 'data-testid': 'placing-status' }, ctx.ui.placingStatus || '') : null,
-      h('p', { class: 'muted' }, 'Red outline: catch needs one less. Dashed ring: the infield (areas 1-2).'),
+      h('p', { class: 'muted' }, t('ctg.board.fieldLegend')),
     ),
     h('div', { class: 'board' },
       scoreboard,
-      panel('Advantage', advantageMeter(m.advantage)),
-      panel('At the crease', [h('div', { class: 'batters' }, batterCard(m.striker, true), batterCard(m.nonStriker, false)), bowlerLine]),
-      panel('This over', overStrip(m)),
+      panel(t('ctg.board.advantage'), advantageMeter(m.advantage)),
+      panel(t('ctg.board.atTheCrease'), [h('div', { class: 'batters' }, batterCard(m.striker, true), batterCard(m.nonStriker, false)), bowlerLine]),
+      panel(t('ctg.board.thisOver'), overStrip(m)),
       handPanel,
-      panel("Batting side's skill cards and DRS", skillsPanel(m)),
+      panel(t('ctg.board.skills'), skillsPanel(m)),
       scorecardPanel(m, ctx),
     ),
   );
@@ -243,29 +280,29 @@ function teamName(view, seat) {
 /** The score in one line: "Harbour Gulls 34/2 (4.3 of 10 ov) · need 40 off 33". */
 function headline(view, ctx) {
   const m = model(view, ctx.spectate ? null : ctx.seat);
-  if (!m.started) return h('div', { class: 'headline' }, h('strong', {}, 'Before the first ball'), h('span', { class: 'muted' }, ' squads and toss'));
+  if (!m.started) return h('div', { class: 'headline' }, h('strong', {}, t('ctg.head.beforeStart')), h('span', { class: 'muted' }, t('ctg.head.squadsAndToss')));
   const score = m.score;
   const runs = score.runs ?? 0;
   const name = teamName(view, m.batting) || ctx.seatName(m.batting);
   const ballsLeft = m.overs * 6 - (score.balls ?? 0);
   const chase = m.innings === 2 && m.target
-    ? `need ${count(Math.max(0, m.target - runs), 'run')} off ${count(ballsLeft, 'ball')}`
+    ? t('ctg.head.chase', { runs: runsText(Math.max(0, m.target - runs)), balls: t('ctg.balls', { count: Math.max(0, ballsLeft) }) })
     : null;
   return h('div', { class: 'headline' },
-    h('span', { class: 'headline-team' }, name, m.side ? h('small', { class: 'muted' }, m.side === 'batting' ? ' (you bat)' : ' (you bowl)') : null),
-    h('strong', { class: 'headline-score', 'data-testid': 'headline-score' }, `${runs}/${score.wickets ?? 0}`),
-    h('span', { class: 'muted' }, `${oversText(score.balls)} of ${m.overs} ov`),
+    h('span', { class: 'headline-team' }, name, m.side ? h('small', { class: 'muted' }, m.side === 'batting' ? t('ctg.head.youBat') : t('ctg.head.youBowl')) : null),
+    h('strong', { class: 'headline-score', 'data-testid': 'headline-score' }, `${num(runs)}/${num(score.wickets ?? 0)}`),
+    h('span', { class: 'muted', 'data-testid': 'headline-overs' }, t('ctg.head.overs', { overs: oversText(score.balls), count: m.overs })),
     chase ? h('span', { class: 'headline-chase' }, chase) : null,
-    m.ball && m.ball.free_hit ? h('span', { class: 'pill a' }, 'free hit') : null,
-    m.powerPlayNow ? h('span', { class: 'pill d' }, 'power play') : null);
+    m.ball && m.ball.free_hit ? h('span', { class: 'pill a' }, t('ctg.head.freeHit')) : null,
+    m.powerPlayNow ? h('span', { class: 'pill d' }, t('ctg.head.powerPlay')) : null);
 }
 
 /** This ball's dice and cards as they stand, beside the question. */
 function dicePanel(view, ctx) {
   const m = model(view, ctx.spectate ? null : ctx.seat);
   if (!m.started) return null;
-  return h('section', { class: 'panel compact' }, h('h3', {}, 'This ball'), ballPanel(m),
-    m.advantage !== null && m.advantage !== undefined ? h('p', { class: 'small' }, `Advantage ${m.advantage > 0 ? '+' : ''}${m.advantage}`) : null);
+  return h('section', { class: 'panel compact', 'data-testid': 'ctg-dice-panel' }, h('h3', {}, t('ctg.thisBall')), ballPanel(m),
+    m.advantage !== null && m.advantage !== undefined ? h('p', { class: 'small' }, t('ctg.advantage.value', { value: signed(m.advantage) })) : null);
 }
 
 const CATCH_ROLLS = new Set(['catch', 'slip_catch']);
@@ -290,21 +327,21 @@ const ball = {
       switch (e.type) {
         case 'revealed': reveal = e; break;
         case 'delivered':
-          dice.push({ name: 'Bowler', value: e.bowl, sides: e.bowl_sides, kind: 'bowling' });
-          bat = { name: 'Batter', value: e.bat, sides: e.bat_sides, kind: 'batting' };
+          dice.push({ name: t('ctg.dice.bowler'), value: e.bowl, sides: e.bowl_sides, kind: 'bowling' });
+          bat = { name: t('ctg.dice.batter'), value: e.bat, sides: e.bat_sides, kind: 'batting' };
           dice.push(bat);
           break;
         case 'to_hit_rerolled': if (bat) bat.value = e.bat; break;
         case 'roll':
-          dice.push({ name: label(e.roll_for), value: e.face, sides: e.sides });
+          dice.push({ name: term('rollFor', e.roll_for), value: e.face, sides: e.sides });
           if (CATCH_ROLLS.has(e.roll_for)) dropped = true;
           break;
-        case 'distance': dice.push({ name: 'Distance', value: e.distance }); break;
-        case 'bounce': dice.push({ name: 'Bounce', value: e.face }); break;
+        case 'distance': dice.push({ name: t('ctg.dice.distance'), value: e.distance }); break;
+        case 'bounce': dice.push({ name: t('ctg.dice.bounce'), value: e.face }); break;
         case 'reviewed': reviewed = e; break;
         case 'over_card_revealed':
           // An express ball is decided by the over card's number, not by dice.
-          if (b.express) dice.push({ name: 'Over card', value: deck ? deck.express_values[e.card] : `#${e.card}` });
+          if (b.express) dice.push({ name: t('ctg.dice.overCard'), value: deck ? deck.express_values[e.card] : `#${e.card}` });
           break;
         default:
       }
@@ -316,29 +353,29 @@ const ball = {
     let text;
     if (b.wicket) {
       kind = 'out';
-      text = `OUT! ${label(b.wicket)}`;
-      if (runs) bits.push(`${count(runs, 'run')} before it`);
+      text = t('ctg.ball.out', { how: term('dismissal', b.wicket) });
+      if (runs) bits.push(t('ctg.ball.runsBefore', { count: runs }));
     } else if (b.boundary === 6) {
       kind = 'six';
-      text = 'SIX!';
+      text = t('ctg.ball.six');
     } else if (b.boundary === 4) {
       kind = 'four';
-      text = 'FOUR!';
+      text = t('ctg.ball.four');
     } else if (dropped) {
       kind = 'dropped';
-      text = `Dropped! ${runs ? count(runs, 'run') : 'no run'}`;
+      text = runs ? t('ctg.ball.dropped', { count: runs }) : t('ctg.ball.droppedNone');
     } else {
       kind = runs ? 'runs' : 'dot';
-      text = runs ? count(runs, 'run') : 'Dot ball';
+      text = runs ? runsText(runs) : t('ctg.ball.dot');
     }
     if (extras) {
-      bits.push(`no-ball: ${count(extras, 'extra')}`);
+      bits.push(t('ctg.ball.noBall', { count: extras }));
       if (kind === 'dot' || kind === 'runs') kind = 'extras';
     }
-    if (b.express) bits.push('express ball (over card)');
-    if (reviewed) bits.push(`DRS ${reviewed.face}: ${reviewed.overturned ? 'overturned' : 'decision stands'}`);
-    if (reveal) bits.push(`zone ${reveal.shot.zone} (${label(reveal.shot.attitude).toLowerCase()}), Advantage ${reveal.advantage > 0 ? '+' : ''}${reveal.advantage}`);
-    return { kind, text, detail: bits.join(' · '), dice, label: 'Last ball' };
+    if (b.express) bits.push(t('ctg.ball.express'));
+    if (reviewed) bits.push(t(reviewed.overturned ? 'ctg.ball.drsOverturned' : 'ctg.ball.drsStands', { face: reviewed.face }));
+    if (reveal) bits.push(t('ctg.ball.reveal', { zone: reveal.shot.zone, attitude: term('attitudeLower', reveal.shot.attitude), advantage: signed(reveal.advantage) }));
+    return { kind, text, detail: bits.join(' · '), dice, label: t('ctg.ball.label') };
   },
 };
 
@@ -353,8 +390,10 @@ function actionButton(ctx, text, command, { primary = false, action = 'choose', 
 function attitudeToggle(ctx, key, initial) {
   if (!ctx.ui[key]) ctx.ui[key] = initial || 'defensive';
   return h('div', { class: 'buttons' }, ATTITUDES.map((a) =>
-    h('button', { class: ctx.ui[key] === a && 'selected', 'data-testid': `${key}-${a}`, onclick: () => { ctx.ui[key] = a; ctx.redraw(); } }, label(a))));
+    h('button', { class: ctx.ui[key] === a && 'selected', 'data-testid': `${key}-${a}`, onclick: () => { ctx.ui[key] = a; ctx.redraw(); } }, term('attitude', a))));
 }
+
+const playerName = (players, i) => (players[i] ? players[i].name : t('ctg.board.playerNumber', { number: i }));
 
 function squadDecision(m, ask, ctx) {
   const me = Number(ctx.seat);
@@ -363,22 +402,22 @@ function squadDecision(m, ask, ctx) {
   if (ctx.ui.drop === undefined || !droppable.includes(ctx.ui.drop)) ctx.ui.drop = droppable[droppable.length - 1];
   const drop = ctx.ui.drop;
   const order = players.map((_, i) => i).filter((i) => i !== drop).slice(0, 11);
-  const nameOf = (i) => (players[i] ? players[i].name : `#${i}`);
+  const nameOf = (i) => playerName(players, i);
   return h('div', {},
-    h('p', {}, 'Pick your eleven: drop one pace or spin bowler. The batting order is the squad order.'),
+    h('p', {}, t('ctg.ask.squad')),
     h('div', { class: 'buttons' }, droppable.map((i) =>
-      h('button', { class: drop === i && 'selected', onclick: () => { ctx.ui.drop = i; ctx.redraw(); } }, `Drop ${nameOf(i)} (${label(ask.roles[i])})`))),
-    h('ol', { class: 'order' }, order.map((i) => h('li', {}, `${nameOf(i)} · ${label(ask.roles[i])} · confidence ${ask.confidence[i]}`))),
-    actionButton(ctx, 'Confirm the eleven', { type: 'select_squad', drop, batting_order: order }, { primary: true }));
+      h('button', { class: drop === i && 'selected', onclick: () => { ctx.ui.drop = i; ctx.redraw(); } }, t('ctg.ask.drop', { name: nameOf(i), role: term('role', ask.roles[i]) })))),
+    h('ol', { class: 'order' }, order.map((i) => h('li', {}, t('ctg.ask.squadRow', { name: nameOf(i), role: term('role', ask.roles[i]), confidence: num(ask.confidence[i]) })))),
+    actionButton(ctx, t('ctg.ask.confirmSquad'), { type: 'select_squad', drop, batting_order: order }, { primary: true }));
 }
 
 function bowlerDecision(m, ask, ctx) {
   const players = arr(m.squads[Number(ctx.seat)] && m.squads[Number(ctx.seat)].players);
   const legal = bits(ask.legal);
   return h('div', {},
-    h('p', {}, `Choose the bowler for over ${(m.view.overs_completed ?? 0) + 1}: not last over's bowler, at most ${m.format === 't20' ? 3 : 2} overs each.`),
+    h('p', {}, t('ctg.ask.bowler', { over: (m.view.overs_completed ?? 0) + 1, count: m.format === 't20' ? 3 : 2 })),
     h('div', { class: 'buttons' }, legal.map((i, n) =>
-      actionButton(ctx, `${players[i] ? players[i].name : '#' + i} (${label(ask.types[i] || '')}, ${ask.overs_bowled[i]} ov)`, { type: 'choose_bowler', bowler: i }, { primary: n === 0 }))));
+      actionButton(ctx, t('ctg.ask.bowlerButton', { name: playerName(players, i), type: term('bowling', ask.types[i] || ''), count: ask.overs_bowled[i] }), { type: 'choose_bowler', bowler: i }, { primary: n === 0 }))));
 }
 
 function inOrder(ask) {
@@ -393,24 +432,24 @@ function openersDecision(m, ask, ctx) {
   if (!list.includes(ctx.ui.striker)) ctx.ui.striker = list[0];
   if (!list.includes(ctx.ui.nonStriker) || ctx.ui.nonStriker === ctx.ui.striker) ctx.ui.nonStriker = list.find((i) => i !== ctx.ui.striker);
   const choose = (key) => h('select', { 'data-testid': `select-${key}`, onchange: (e) => { ctx.ui[key] = Number(e.target.value); ctx.redraw(); } },
-    list.map((i) => h('option', { value: String(i), selected: i === ctx.ui[key] }, players[i] ? players[i].name : `#${i}`)));
+    list.map((i) => h('option', { value: String(i), selected: i === ctx.ui[key] }, playerName(players, i))));
   return h('div', {},
-    h('p', {}, 'Send in your openers and pick their attitudes.'),
-    h('label', { class: 'opt' }, h('span', {}, 'Striker'), choose('striker')),
+    h('p', {}, t('ctg.ask.openers')),
+    h('label', { class: 'opt' }, h('span', {}, t('ctg.ask.striker')), choose('striker')),
     attitudeToggle(ctx, 'strikerAttitude', 'defensive'),
-    h('label', { class: 'opt' }, h('span', {}, 'Non-striker'), choose('nonStriker')),
+    h('label', { class: 'opt' }, h('span', {}, t('ctg.ask.nonStriker')), choose('nonStriker')),
     attitudeToggle(ctx, 'nonStrikerAttitude', 'defensive'),
-    actionButton(ctx, 'Walk out', { type: 'openers', striker: ctx.ui.striker, non_striker: ctx.ui.nonStriker, striker_attitude: ctx.ui.strikerAttitude, non_striker_attitude: ctx.ui.nonStrikerAttitude }, { primary: true }));
+    actionButton(ctx, t('ctg.ask.walkOut'), { type: 'openers', striker: ctx.ui.striker, non_striker: ctx.ui.nonStriker, striker_attitude: ctx.ui.strikerAttitude, non_striker_attitude: ctx.ui.nonStrikerAttitude }, { primary: true }));
 }
 
 function nextBatterDecision(m, ask, ctx) {
   const players = arr(m.squads[m.batting] && m.squads[m.batting].players);
   return h('div', {},
-    h('p', {}, 'Who comes in next, and with which attitude?'),
+    h('p', {}, t('ctg.ask.nextBatter')),
     attitudeToggle(ctx, 'nextAttitude', 'defensive'),
     h('div', { class: 'buttons' }, inOrder(ask).map((i, n) =>
       h('button', { class: n === 0 && 'primary', 'data-action': 'choose', disabled: ctx.busy,
-        onclick: () => ctx.send({ type: 'next_batter', batter: i, attitude: ctx.ui.nextAttitude }) }, players[i] ? players[i].name : `#${i}`))));
+        onclick: () => ctx.send({ type: 'next_batter', batter: i, attitude: ctx.ui.nextAttitude }) }, playerName(players, i)))));
 }
 
 function defaultField() {
@@ -431,7 +470,9 @@ function fieldDecision(m, ask, ctx) {
   const limit = rules.outfield_limit ?? 5;
   const check = { outfieldLimit: limit, slipsAllowed: rules.slips_allowed !== false, oneZoneOfThree: m.format === 't20' };
   const problems = fieldProblems(ctx.ui.fieldPlan, check);
-  ctx.ui.placingStatus = problems.length ? `Not legal yet: ${problems.join('; ')}` : `Legal: 9 fielders, ${ctx.ui.fieldPlan.filter((sp) => sp.area > 2).length} of at most ${limit} in the outfield.`;
+  ctx.ui.placingStatus = problems.length
+    ? t('ctg.ask.notLegal', { problems: problems.join('; ') })
+    : t('ctg.ask.legal', { outfield: ctx.ui.fieldPlan.filter((sp) => sp.area > 2).length, limit });
   ctx.ui.onToggleFielder = (zone, area) => {
     const plan = ctx.ui.fieldPlan;
     const at = plan.findIndex((sp) => sp.zone === zone && sp.area === area);
@@ -440,12 +481,12 @@ function fieldDecision(m, ask, ctx) {
     ctx.redraw();
   };
   return h('div', {},
-    h('p', {}, `Set the field for the next ball: at most ${limit} in the outfield, 2 per zone${m.format === 't20' ? ' (one zone may hold 3)' : ''}, ${rules.slips_allowed ? 'up to 2 slips' : 'no slips (not a pace bowler)'}. Click areas on the field to add or remove fielders.`),
+    h('p', {}, t(m.format === 't20' ? 'ctg.ask.fieldT20' : 'ctg.ask.field', { limit, slips: rules.slips_allowed ? t('ctg.ask.slipsYes') : t('ctg.ask.slipsNo') })),
     h('p', { class: problems.length ? 'error' : 'muted', 'data-testid': 'field-status' }, ctx.ui.placingStatus),
     h('div', { class: 'buttons' },
       h('button', { class: 'primary', 'data-action': 'set-field', disabled: ctx.busy,
-        onclick: () => ctx.send({ type: 'set_field', field: maskFromSpots(ctx.ui.fieldPlan) }) }, 'Confirm field'),
-      h('button', { onclick: () => { ctx.ui.fieldPlan = current.length === 9 ? readField(ask.current) : defaultField(); ctx.redraw(); } }, 'Reset')));
+        onclick: () => ctx.send({ type: 'set_field', field: maskFromSpots(ctx.ui.fieldPlan) }) }, t('ctg.ask.confirmField')),
+      h('button', { onclick: () => { ctx.ui.fieldPlan = current.length === 9 ? readField(ask.current) : defaultField(); ctx.redraw(); } }, t('ctg.ask.reset'))));
 }
 
 function zonesOf(mask) {
@@ -455,23 +496,24 @@ function zonesOf(mask) {
 function bowlDecision(m, ask, ctx) {
   const deck = CTG_DATA.bowling_decks[ask.bowl_type] || [];
   return h('div', {},
-    h('p', {}, 'Choose a bowl card, face down: the batter sees it only after choosing a zone. A card is weak to the zones of its shots.'),
+    h('p', {}, t('ctg.ask.bowl')),
     h('div', { class: 'hand', 'data-testid': 'hand' }, [...Array(ask.cards).keys()].map((i) =>
       h('button', { class: 'bowl-card', 'data-action': 'bowl', 'data-testid': `bowl-${i}`, disabled: ctx.busy, onclick: () => ctx.send({ type: 'bowl', card: i }) },
-        h('strong', {}, deck[i] ? deck[i].name : `Card ${i + 1}`),
-        h('small', {}, deck[i] ? `weak to ${arr(deck[i].shots).map(label).join(', ')}` : ''),
-        h('small', {}, `zones ${zonesOf(ask.zones[i]).join(', ')}`)))));
+        h('strong', {}, deck[i] ? deck[i].name : t('ctg.ask.cardNumber', { number: i + 1 })),
+        h('small', {}, deck[i] ? t('ctg.ask.weakTo', { shots: arr(deck[i].shots).map((s) => term('shot', s)).join(', ') }) : ''),
+        h('small', {}, t('ctg.ask.zones', { zones: zonesOf(ask.zones[i]).map((z) => num(z)).join(', ') }))))));
 }
 
 function shotDecision(m, ask, ctx) {
   if (!ctx.ui.shotAttitude) ctx.ui.shotAttitude = ask.attitude;
   return h('div', {},
-    h('p', {}, `Choose a zone for ${m.striker ? m.striker.name : 'the striker'} (confidence ${ask.confidence}${ask.specialist ? ', specialist' : ''}), and the attitude. The bowler's card is hidden until both are in.`),
+    h('p', {}, t(ask.specialist ? 'ctg.ask.shotSpecialist' : 'ctg.ask.shot', { name: m.striker ? m.striker.name : t('ctg.ask.theStriker'), confidence: num(ask.confidence) })),
     attitudeToggle(ctx, 'shotAttitude', ask.attitude),
     h('div', { class: 'zones', 'data-testid': 'zones' }, [1, 2, 3, 4, 5].map((zone) =>
       h('button', { class: 'zone-btn', 'data-action': 'shot', 'data-testid': `zone-${zone}`, disabled: ctx.busy,
+        'aria-label': t('ctg.ask.zoneButton', { zone, shots: shotsOf(zone) }),
         onclick: () => { const attitude = ctx.ui.shotAttitude; ctx.ui.shotAttitude = null; ctx.send({ type: 'shot', zone, attitude }); } },
-      h('strong', {}, String(zone)), h('span', {}, ZONE_SHOTS[zone].map(label).join(' / '))))));
+      h('strong', {}, num(zone)), h('span', {}, shotsOf(zone))))));
 }
 
 function yesNo(ctx, question, yes, no, primaryYes = false) {
@@ -482,27 +524,27 @@ function yesNo(ctx, question, yes, no, primaryYes = false) {
 function skillsDecision(m, ask, ctx) {
   const pickSkills = (addOne, rollD8) => ctx.send({ type: 'skills', add_one: addOne, roll_d8: rollD8 });
   return h('div', {},
-    h('p', {}, `Cards revealed: Advantage ${ask.advantage > 0 ? '+' : ''}${ask.advantage}. Play a skill card?`),
+    h('p', {}, t('ctg.ask.skills', { advantage: signed(ask.advantage) })),
     h('div', { class: 'buttons' },
-      h('button', { class: 'primary', 'data-action': 'skills', disabled: ctx.busy, onclick: () => pickSkills(false, false) }, 'No skill card'),
-      ask.add_one ? h('button', { 'data-action': 'skill-add-one', disabled: ctx.busy, onclick: () => pickSkills(true, false) }, 'Add 1 to Advantage') : null,
-      ask.roll_d8 ? h('button', { 'data-action': 'skill-d8', disabled: ctx.busy, onclick: () => pickSkills(false, true) }, 'Roll a D8') : null,
-      ask.add_one && ask.roll_d8 ? h('button', { 'data-action': 'skill-both', disabled: ctx.busy, onclick: () => pickSkills(true, true) }, 'Both') : null));
+      h('button', { class: 'primary', 'data-action': 'skills', disabled: ctx.busy, onclick: () => pickSkills(false, false) }, t('ctg.ask.noSkill')),
+      ask.add_one ? h('button', { 'data-action': 'skill-add-one', disabled: ctx.busy, onclick: () => pickSkills(true, false) }, t('ctg.ask.addOne')) : null,
+      ask.roll_d8 ? h('button', { 'data-action': 'skill-d8', disabled: ctx.busy, onclick: () => pickSkills(false, true) }, t('ctg.ask.rollD8')) : null,
+      ask.add_one && ask.roll_d8 ? h('button', { 'data-action': 'skill-both', disabled: ctx.busy, onclick: () => pickSkills(true, true) }, t('ctg.ask.both')) : null));
 }
 
 function missDecision(m, ask, ctx) {
-  const all = [['bowled', 1, 'Bowled chance'], ['slips', 2, `Slip catch (D6 per slip, ${ask.slips} slip${ask.slips === 1 ? '' : 's'})`], ['howzat', 4, 'Howzat! (LBW on 5+)']];
+  const all = [['bowled', 1, t('ctg.ask.bowledChance')], ['slips', 2, t('ctg.ask.slipCatch', { count: ask.slips ?? 0 })], ['howzat', 4, t('ctg.ask.howzat')]];
   const options = all.filter(([, bit]) => ask.options & bit);
-  return h('div', {}, h('p', {}, 'The batter missed by a lot. Pick one way to try for the wicket.'),
+  return h('div', {}, h('p', {}, t('ctg.ask.miss')),
     h('div', { class: 'buttons' }, options.map(([name, , text], i) => actionButton(ctx, text, { type: 'miss', option: name }, { primary: i === 0 }))));
 }
 
 function distanceDecision(m, ask, ctx) {
-  return h('div', {}, h('p', {}, `Struck into zone ${ask.zone}! Distance die: ${ask.distance} (of ${ask.max}).`),
+  return h('div', {}, h('p', {}, t('ctg.ask.distance', { zone: ask.zone, distance: ask.distance, max: ask.max })),
     h('div', { class: 'buttons' },
-      actionButton(ctx, 'Keep it', { type: 'distance', choice: 'accept' }, { primary: true }),
-      ask.add_one ? actionButton(ctx, 'Add 1 (pace, strike by 3+)', { type: 'distance', choice: 'add_one' }) : null,
-      ask.reroll ? actionButton(ctx, 'Re-roll Distance card', { type: 'distance', choice: 'reroll' }) : null));
+      actionButton(ctx, t('ctg.ask.keep'), { type: 'distance', choice: 'accept' }, { primary: true }),
+      ask.add_one ? actionButton(ctx, t('ctg.ask.distanceAddOne'), { type: 'distance', choice: 'add_one' }) : null,
+      ask.reroll ? actionButton(ctx, t('ctg.ask.distanceReroll'), { type: 'distance', choice: 'reroll' }) : null));
 }
 
 function decision(view, ctx) {
@@ -513,28 +555,28 @@ function decision(view, ctx) {
     ctx.ui.onToggleFielder = null;
   }
   if (!ask) {
-    if (m.ball.card_sealed || m.ball.shot_sealed) return h('p', { class: 'muted' }, 'Your choice is sealed. Waiting for the other side…');
-    return h('p', { class: 'muted' }, `Waiting (${label(m.phase || '')}).`);
+    if (m.ball.card_sealed || m.ball.shot_sealed) return h('p', { class: 'muted' }, t('ctg.ask.sealed'));
+    return h('p', { class: 'muted' }, t('ctg.ask.waiting', { phase: term('phase', m.phase || '') }));
   }
   switch (ask.ask) {
     case 'select_squad': return squadDecision(m, ask, ctx);
-    case 'toss': return yesNo(ctx, 'You won the toss! Bat or bowl first?', ['Bat', { type: 'toss', choice: 'bat' }], ['Bowl', { type: 'toss', choice: 'bowl' }], true);
+    case 'toss': return yesNo(ctx, t('ctg.ask.toss'), [t('ctg.ask.bat'), { type: 'toss', choice: 'bat' }], [t('ctg.ask.bowlFirst'), { type: 'toss', choice: 'bowl' }], true);
     case 'choose_bowler': return bowlerDecision(m, ask, ctx);
     case 'openers': return openersDecision(m, ask, ctx);
     case 'next_batter': return nextBatterDecision(m, ask, ctx);
-    case 'power_play': return yesNo(ctx, `Call the Power Play for over ${ask.over}? (at most 2 fielders in the outfield; once per innings)`, ['Call it', { type: 'power_play', call: true }], ['Not now', { type: 'power_play', call: false }]);
+    case 'power_play': return yesNo(ctx, t('ctg.ask.powerPlay', { over: ask.over }), [t('ctg.ask.callIt'), { type: 'power_play', call: true }], [t('ctg.ask.notNow'), { type: 'power_play', call: false }]);
     case 'set_field': return fieldDecision(m, ask, ctx);
     case 'bowl': return bowlDecision(m, ask, ctx);
     case 'shot': return shotDecision(m, ask, ctx);
     case 'skills': return skillsDecision(m, ask, ctx);
-    case 'quick_single': return yesNo(ctx, 'Quick Single! Take one run now, or play the ball out?', ['Take the single', { type: 'quick_single', take: true }], ['Play it out', { type: 'quick_single', take: false }], true);
-    case 'reroll_to_hit': return yesNo(ctx, `Dice: bowler ${ask.bowl} (D${ask.bowl_sides}), batter ${ask.bat} (D${ask.bat_sides}), Advantage ${ask.advantage}. Play Re-roll To Hit?`, ['Re-roll', { type: 'reroll', reroll: true }], ['Keep it', { type: 'reroll', reroll: false }]);
-    case 'reroll_bounce': return yesNo(ctx, `Bounce: ${ask.areas} area${ask.areas === 1 ? '' : 's'}, ${ask.red ? 'in the air (red)' : 'along the ground (green)'}. Play Re-roll Bounce?`, ['Re-roll', { type: 'reroll', reroll: true }], ['Keep it', { type: 'reroll', reroll: false }]);
+    case 'quick_single': return yesNo(ctx, t('ctg.ask.quickSingle'), [t('ctg.ask.takeSingle'), { type: 'quick_single', take: true }], [t('ctg.ask.playOut'), { type: 'quick_single', take: false }], true);
+    case 'reroll_to_hit': return yesNo(ctx, t('ctg.ask.rerollToHit', { bowl: ask.bowl, bowlSides: ask.bowl_sides, bat: ask.bat, batSides: ask.bat_sides, advantage: num(ask.advantage) }), [t('ctg.ask.reroll'), { type: 'reroll', reroll: true }], [t('ctg.ask.keep'), { type: 'reroll', reroll: false }]);
+    case 'reroll_bounce': return yesNo(ctx, t(ask.red ? 'ctg.ask.bounceRed' : 'ctg.ask.bounceGreen', { count: ask.areas }), [t('ctg.ask.reroll'), { type: 'reroll', reroll: true }], [t('ctg.ask.keep'), { type: 'reroll', reroll: false }]);
     case 'miss': return missDecision(m, ask, ctx);
     case 'distance': return distanceDecision(m, ask, ctx);
-    case 'run': return yesNo(ctx, `The ball is in play. Take ${ask.safe} safe run${ask.safe === 1 ? '' : 's'}, or try for ${ask.attempt} (run out on ${ask.run_out_min}+)?`,
-      [`Try for ${ask.attempt}`, { type: 'run', attempt: true }], [`Take ${ask.safe}`, { type: 'run', attempt: false }]);
-    case 'review': return yesNo(ctx, `Out, ${label(ask.dismissal)}! Use your DRS review (D6 4+ overturns it)?`, ['Review', { type: 'review', review: true }], ['Walk', { type: 'review', review: false }]);
+    case 'run': return yesNo(ctx, t('ctg.ask.run', { count: ask.safe, attempt: ask.attempt, runOut: ask.run_out_min }),
+      [t('ctg.ask.tryFor', { attempt: ask.attempt }), { type: 'run', attempt: true }], [t('ctg.ask.take', { safe: ask.safe }), { type: 'run', attempt: false }]);
+    case 'review': return yesNo(ctx, t('ctg.ask.review', { dismissal: term('dismissal', ask.dismissal) }), [t('ctg.ask.reviewIt'), { type: 'review', review: true }], [t('ctg.ask.walk'), { type: 'review', review: false }]);
     default: return null;
   }
 }
@@ -608,25 +650,26 @@ function tallyEvent(t, event) {
 }
 
 function scorecardPanel(m, ctx) {
-  const t = tally(ctx);
+  const tl = tally(ctx);
   if (m.started && m.view.striker !== null && m.view.striker !== undefined) {
-    t.striker = m.view.striker;
-    t.nonStriker = m.view.non_striker ?? t.nonStriker;
+    tl.striker = m.view.striker;
+    tl.nonStriker = m.view.non_striker ?? tl.nonStriker;
   }
-  const inn = t.innings[t.innings.length - 1];
+  const inn = tl.innings[tl.innings.length - 1];
   if (!inn || !Object.keys(inn.batters).length) return null;
   const bat = m.squads[m.batting];
   const bowlSquad = m.squads[m.fielding];
-  const nameIn = (squad, i) => (squad && squad.players[i] ? squad.players[i].name : `#${i}`);
+  const nameIn = (squad, i) => (squad && squad.players[i] ? squad.players[i].name : t('ctg.board.playerNumber', { number: i }));
   const batRows = Object.entries(inn.batters).map(([i, r]) => h('tr', {},
     h('td', {}, nameIn(bat, i), Number(i) === m.view.striker ? ' *' : ''),
-    h('td', { class: 'muted' }, r.out ? label(r.out) : Number(i) === m.view.striker || Number(i) === m.view.non_striker ? 'not out' : ''),
-    h('td', {}, String(r.runs)), h('td', {}, String(r.balls)), h('td', {}, String(r.fours)), h('td', {}, String(r.sixes))));
+    h('td', { class: 'muted' }, r.out ? term('dismissal', r.out) : Number(i) === m.view.striker || Number(i) === m.view.non_striker ? t('ctg.board.notOut') : ''),
+    h('td', {}, num(r.runs)), h('td', {}, num(r.balls)), h('td', {}, num(r.fours)), h('td', {}, num(r.sixes))));
   const bowlRows = Object.entries(inn.bowlers).map(([i, r]) => h('tr', {},
-    h('td', {}, nameIn(bowlSquad, i)), h('td', {}, `${Math.floor(r.balls / 6)}.${r.balls % 6}`), h('td', {}, String(r.runs)), h('td', {}, String(r.wickets))));
-  return panel('Scorecard, this innings', h('div', { 'data-testid': 'ctg-scorecard' },
-    h('table', { class: 'seats' }, h('thead', {}, h('tr', {}, ['Batter', '', 'R', 'B', '4s', '6s'].map((x) => h('th', {}, x)))), h('tbody', {}, batRows)),
-    bowlRows.length ? h('table', { class: 'seats' }, h('thead', {}, h('tr', {}, ['Bowler', 'O', 'R', 'W'].map((x) => h('th', {}, x)))), h('tbody', {}, bowlRows)) : null));
+    h('td', {}, nameIn(bowlSquad, i)), h('td', {}, oversText(r.balls)), h('td', {}, num(r.runs)), h('td', {}, num(r.wickets))));
+  const head = (keys) => h('thead', {}, h('tr', {}, keys.map((key) => h('th', {}, key ? t(`ctg.board.${key}`) : ''))));
+  return panel(t('ctg.board.scorecard'), h('div', { 'data-testid': 'ctg-scorecard' },
+    h('table', { class: 'seats' }, head(['colBatter', '', 'colRuns', 'colBalls', 'colFours', 'colSixes']), h('tbody', {}, batRows)),
+    bowlRows.length ? h('table', { class: 'seats' }, head(['colBowler', 'colOvers', 'colRunsConceded', 'colWickets']), h('tbody', {}, bowlRows)) : null));
 }
 
 // ---------------------------------------------------------------- the story fold
@@ -637,14 +680,16 @@ const freshScore = () => ({ runs: 0, wickets: 0, balls: 0, extras: 0 });
  * The match as it stands after each event, folded from the events alone (a port of the
  * engine's `rules::ctg::state::apply`, the parts a viewer sees), shaped like the engine's
  * view so `board`, `headline` and `dicePanel` draw it. From `base` it takes only what no
- * event changes: the two squads and the format.
+ * event changes: the two squads, the format and the overs per innings.
  */
 const story = {
-  init(base) {
+  init(base, options = {}) {
     const squads = structuredClone(arr(base.squads));
     return {
       phase: 'select_squad',
-      format: base.format || 't10',
+      format: base.format || options.format || 't10',
+      // Overs per innings (the `overs` option); absent, the format's.
+      overs: base.overs ?? options.overs ?? null,
       squads,
       batting: 0,
       innings: 0,
@@ -795,78 +840,115 @@ function describe(event, ctx) {
   const m = model(view, ctx.seat);
   const name = (side, i) => {
     const p = arr(m.squads[side] && m.squads[side].players)[i];
-    return p ? p.name : `#${i}`;
+    return p ? p.name : t('ctg.board.playerNumber', { number: i });
   };
   // A side by its team's name and who plays it: "Harbour Gulls (you)".
   const side = (seat) => {
     const team = teamName(view, seat);
-    return team ? `${team} (${ctx.seatName(seat)})` : ctx.seatName(seat);
+    return team ? t('ctg.say.side', { team, name: ctx.seatName(seat) }) : ctx.seatName(seat);
   };
+  const deckNow = () => CTG_DATA.over_decks[m.bowlType];
   switch (event.type) {
-    case 'squad_chosen': return `${ctx.seatName(event.seat)} picked ${ctx.seatName(event.seat) === 'you' ? 'your' : 'their'} eleven.`;
-    case 'squads_revealed': return 'Both elevens are revealed.';
-    case 'pitch_drawn': return `Pitch card: ${CTG_DATA.pitch_cards[event.card] || event.card}.`;
-    case 'toss_won': return `${ctx.seatName(event.seat)} won the toss.`;
-    case 'innings_started': return `Innings ${event.innings + 1}: ${side(event.batting)} to bat.`;
-    case 'bowler_chosen': return `${name(m.fielding, event.bowler)} to bowl.`;
-    case 'batter_in': return `${name(m.batting, event.batter)} walks in (${label(event.attitude)}).`;
-    case 'power_play': return event.called ? 'POWER PLAY called!' : null;
+    case 'squad_chosen': {
+      // The page names its own seat "you" (words.js): that seat "picked your eleven".
+      const you = /^(you|você)$/i.test(String(ctx.seatName(event.seat)));
+      return you ? t('ctg.say.squadYou') : t('ctg.say.squadOther', { name: ctx.seatName(event.seat) });
+    }
+    case 'squads_revealed': return t('ctg.say.squadsRevealed');
+    case 'pitch_drawn': return t('ctg.say.pitch', { card: CTG_DATA.pitch_cards[event.card] || event.card });
+    case 'toss_won': return t('ctg.say.toss', { name: ctx.seatName(event.seat) });
+    case 'innings_started': return t('ctg.say.innings', { innings: event.innings + 1, side: side(event.batting) });
+    case 'bowler_chosen': return t('ctg.say.bowler', { name: name(m.fielding, event.bowler) });
+    case 'batter_in': return t('ctg.say.batterIn', { name: name(m.batting, event.batter), attitude: term('attitude', event.attitude) });
+    case 'power_play': return event.called ? t('ctg.say.powerPlay') : null;
     case 'over_dealt': return null;
     case 'over_card_revealed': {
-      const deck = CTG_DATA.over_decks[m.bowlType];
-      return deck ? `Over card: ${deck.express_values[event.card]} · ${label(deck.effects[event.card])}.` : `Over card ${event.card} revealed.`;
+      const deck = deckNow();
+      return deck
+        ? t('ctg.say.overCard', { value: deck.express_values[event.card], effect: term('effect', deck.effects[event.card]) })
+        : t('ctg.say.overCardIndex', { card: event.card });
     }
     case 'field_set': return null;
-    case 'bowl_sealed': return 'Bowl card chosen (face down).';
-    case 'shot_sealed': return 'Zone chosen (sealed).';
+    case 'bowl_sealed': return t('ctg.say.bowlSealed');
+    case 'shot_sealed': return t('ctg.say.shotSealed');
     case 'revealed': {
       const card = m.hand[event.card];
-      return `Reveal: ${card ? card.name : 'card ' + event.card} against zone ${event.shot.zone} (${label(event.shot.attitude)}). Advantage ${event.advantage > 0 ? '+' : ''}${event.advantage}.`;
+      return t('ctg.say.reveal', {
+        card: card ? card.name : t('ctg.say.revealCard', { card: event.card }),
+        zone: event.shot.zone,
+        attitude: term('attitude', event.shot.attitude),
+        advantage: signed(event.advantage),
+      });
     }
-    case 'skill_played': return `Skill card: ${label(event.skill)} (Advantage ${event.advantage}).`;
-    case 'quick_single': return event.taken ? 'Quick single taken.' : 'Quick single declined.';
-    case 'delivered': return `Dice: bowler ${event.bowl} (D${event.bowl_sides}), batter ${event.bat} (D${event.bat_sides}).`;
-    case 'to_hit_rerolled': return `Re-roll To Hit: ${event.bat}.`;
-    case 'miss_chosen': return `Bowler goes for: ${label(event.option)}.`;
-    case 'roll': return `${label(event.roll_for)} roll: ${event.face} (D${event.sides}).`;
-    case 'distance': return `Distance ${event.distance}${event.rerolled ? ' (re-rolled)' : ''}${event.added_one ? ' (+1)' : ''}.`;
-    case 'bounce': return `Bounce die: ${event.face}${event.rerolled ? ' (re-rolled)' : ''}.`;
-    case 'run_decided': return event.attempt ? 'They go for the extra run!' : 'They settle for the safe runs.';
-    case 'confidence_changed': return `${name(m.batting, event.player)}'s confidence is now ${event.confidence}.`;
-    case 'appeal': return `HOWZAT! ${label(event.dismissal)}?`;
-    case 'reviewed': return `DRS: ${event.face}, ${event.overturned ? 'OVERTURNED, not out!' : 'decision stands.'}`;
+    case 'skill_played': return t('ctg.say.skill', { skill: term('skill', event.skill), advantage: num(event.advantage) });
+    case 'quick_single': return event.taken ? t('ctg.say.quickSingleTaken') : t('ctg.say.quickSingleDeclined');
+    case 'delivered': return t('ctg.say.delivered', { bowl: event.bowl, bowlSides: event.bowl_sides, bat: event.bat, batSides: event.bat_sides });
+    case 'to_hit_rerolled': return t('ctg.say.rerolledToHit', { bat: event.bat });
+    case 'miss_chosen': return t('ctg.say.missChosen', { option: term('missOption', event.option) });
+    case 'roll': return t('ctg.say.roll', { roll: term('rollFor', event.roll_for), face: event.face, sides: event.sides });
+    case 'distance': {
+      const key = event.rerolled && event.added_one ? 'distanceRerolledAdded' : event.rerolled ? 'distanceRerolled' : event.added_one ? 'distanceAdded' : 'distance';
+      return t(`ctg.say.${key}`, { distance: event.distance });
+    }
+    case 'bounce': return t(event.rerolled ? 'ctg.say.bounceRerolled' : 'ctg.say.bounce', { face: event.face });
+    case 'run_decided': return event.attempt ? t('ctg.say.runAttempt') : t('ctg.say.runSafe');
+    case 'confidence_changed': return t('ctg.say.confidence', { name: name(m.batting, event.player), confidence: event.confidence });
+    case 'appeal': return t('ctg.say.appeal', { dismissal: term('dismissal', event.dismissal) });
+    case 'reviewed': return t(event.overturned ? 'ctg.say.reviewOverturned' : 'ctg.say.reviewStands', { face: event.face });
     case 'ball_ended': {
       const b = event.ball;
-      if (b.wicket) return `WICKET! ${label(b.wicket)}.${b.runs ? ` ${count(b.runs, 'run')}.` : ''}`;
-      if (b.boundary) return `${b.boundary === 6 ? 'SIX!' : 'FOUR!'}`;
-      const extra = b.extras ? ` +${b.extras} no-ball` : '';
-      return `${b.express ? 'Express: ' : ''}${b.runs ? count(b.runs, 'run') : 'dot ball'}${extra}.`;
+      const how = term('dismissal', b.wicket);
+      if (b.wicket) return b.runs ? t('ctg.say.wicketRuns', { how, count: b.runs }) : t('ctg.say.wicket', { how });
+      if (b.boundary) return b.boundary === 6 ? t('ctg.say.six') : t('ctg.say.four');
+      const express = b.express ? 'express' : '';
+      const what = b.runs ? (express ? 'expressRuns' : 'runs') : express ? 'expressDot' : 'dot';
+      return t(`ctg.say.${what}${b.extras ? 'NoBall' : ''}`, { count: b.runs || 0, extras: b.extras || 0 });
     }
-    case 'over_ended': return 'End of the over.';
-    case 'innings_ended': return `Innings ${event.innings + 1} closes at ${event.runs}/${event.wickets}.`;
-    case 'match_ended': return event.winner == null ? 'Match over: a tie!' : `Match over: ${side(event.winner)} won.`;
+    case 'over_ended': return t('ctg.say.overEnded');
+    case 'innings_ended': return t('ctg.say.inningsEnded', { innings: event.innings + 1, runs: event.runs, wickets: event.wickets });
+    case 'match_ended': return event.winner == null ? t('ctg.say.tie') : t('ctg.say.won', { side: side(event.winner) });
     case 'await': return null;
     default: return summary(event);
   }
 }
 
-
-/** Rules in brief, for the How to play panel. */
-const help = [
-  'Each ball the bowler picks a bowl card face down and the batter picks a zone (1-5) and an attitude; then both are revealed.',
-  'Zone on one of the card\'s shots: Advantage +3. Otherwise confidence minus the distance to the nearest shot (-1..+3).',
-  'Both roll a die; the side the Advantage favours adds it to its roll. A higher batter total strikes the ball, a much lower one risks a wicket.',
-  'A struck ball goes to the chosen zone; the distance and bounce dice decide where it lands, if a fielder can catch it, and how many runs.',
-  'Aggressive batters use the red bounce die (in the air, catchable), defensive the green one (along the ground).',
-  'The first two balls of most overs are express: the over cards\' numbers decide them.',
-];
+/** Rules in brief, for the How to play panel (read at draw time: the language may change). */
+const HELP_KEYS = ['sealed', 'advantage', 'dice', 'struck', 'bounce', 'express'];
 
 /** The lobby's fields for CTG's options. */
-function optionFields({ field, select }) {
+function optionFields({ field, select, number }) {
+  // `field(name, control, hint, text)`: `text` is the field's label in the page's language
+  // (a lobby that does not read it yet shows its own label of `name`).
+  const format = select('format', [['t10', t('ctg.options.t10')], ['t20', t('ctg.options.t20')]], 't10');
+  const overs = number
+    ? number('overs', '', 1, 10)
+    : h('input', { type: 'number', name: 'overs', min: 1, max: 10, 'data-testid': 'opt-overs' });
+  // Empty is the whole format. The lobby reads a number field as Number(value), which would
+  // send 0 for an empty field: read empty as undefined instead, so the option goes as null
+  // (JSON has no NaN) and the server plays the format's overs.
+  const native = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(overs), 'value');
+  if (native && native.get) {
+    Object.defineProperty(overs, 'value', {
+      configurable: true,
+      get() {
+        const value = native.get.call(this);
+        return value === '' ? undefined : value;
+      },
+      set(value) {
+        native.set.call(this, value ?? '');
+      },
+    });
+  }
+  overs.value = '';
+  // 1 to 10 overs in T10, 1 to 20 in T20.
+  format.addEventListener('change', () => {
+    overs.max = format.value === 't20' ? '20' : '10';
+  });
   return [
-    field('format', select('format', [['t10', 'T10 (10 overs)'], ['t20', 'T20 (20 overs)']], 't10')),
-    field('tie', select('tie', [['tie', 'Equal totals are a tie'], ['chaser_loses', 'Chasing side must pass the target']], 'tie')),
-    field('bowled_chance_margin', select('bowled_chance_margin', [['3', 'Miss by 3+: bowled chance'], ['4', 'Miss by 4+: bowled chance']], '3')),
+    field('format', format, undefined, t('ctg.options.format')),
+    field('overs', overs, t('ctg.options.oversHint'), t('ctg.options.overs')),
+    field('tie', select('tie', [['tie', t('ctg.options.tieTie')], ['chaser_loses', t('ctg.options.tieChaserLoses')]], 'tie'), undefined, t('ctg.options.tie')),
+    field('bowled_chance_margin', select('bowled_chance_margin', [['3', t('ctg.options.margin3')], ['4', t('ctg.options.margin4')]], '3'), undefined, t('ctg.options.margin')),
   ];
 }
 
@@ -879,7 +961,27 @@ const replay = {
   },
 };
 
-/** The live list's format label: "T10". */
-const describeOptions = (options) => String((options && options.format) || 't10').toUpperCase();
+/** The live list's format label: "T10", or "T10, 2 overs" for a shorter match. */
+function describeOptions(options) {
+  const format = String((options && options.format) || 't10').toUpperCase();
+  const full = format === 'T20' ? 20 : 10;
+  const overs = Number(options && options.overs);
+  return overs && overs < full ? t('ctg.options.describeShort', { format, count: overs }) : format;
+}
 
-export default { board, decision, describe, story, help, optionFields, replay, describeOptions, headline, dicePanel, ball, teamName };
+export default {
+  board,
+  decision,
+  describe,
+  story,
+  get help() {
+    return HELP_KEYS.map((key) => t(`ctg.help.${key}`));
+  },
+  optionFields,
+  replay,
+  describeOptions,
+  headline,
+  dicePanel,
+  ball,
+  teamName,
+};

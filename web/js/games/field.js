@@ -3,6 +3,7 @@
 // its infield areas exist for slips. Used both to show the field and to place fielders.
 
 import { h, label } from '../dom.js';
+import { t, tOr } from '../i18n.js';
 
 export const ZONE_SHOTS = {
   0: ['bye'],
@@ -12,6 +13,7 @@ export const ZONE_SHOTS = {
   4: ['off_drive', 'cover_drive'],
   5: ['square_cut', 'late_cut'],
 };
+/** The zones' names in English (zoneName(zone) gives them in the page's language). */
 export const ZONE_NAMES = {
   0: 'Bye',
   1: 'Leg Glance / Hook',
@@ -20,6 +22,16 @@ export const ZONE_NAMES = {
   4: 'Off Drive / Cover Drive',
   5: 'Square Cut / Late Cut',
 };
+/** A shot's name in the page's language (the names printed on the board). */
+export function shotName(shot) {
+  return tOr(`ctg.shot.${shot}`, label(shot));
+}
+
+/** A zone's name in the page's language: "Pull / Big shot", "Bye". */
+export function zoneName(zone) {
+  return (ZONE_SHOTS[zone] || []).map(shotName).join(' / ');
+}
+
 /** Compass angle (degrees clockwise from the bowler's end) of each zone's centre. */
 const ZONE_CENTRE = { 0: 180, 1: 240, 2: 300, 3: 0, 4: 60, 5: 120 };
 const INNER = 13;
@@ -102,17 +114,17 @@ export function fieldPicture(opts) {
                 opts.onToggle(zone, area);
               }
             : undefined,
-        }, h('svg:title', {}, `${ZONE_NAMES[zone]}, area ${area} (${area <= 2 ? 'infield' : 'outfield'}, catch ${catchValue}+)`)),
+        }, h('svg:title', {}, t(area <= 2 ? 'ctg.field.area' : 'ctg.field.areaOut', { zone: zoneName(zone), area, catch: catchValue }))),
       );
       const [cx, cy] = point((r1 + r2) / 2, centre);
       if (occupied.has(key)) {
         parts.push(h('svg:circle', { cx, cy, r: 4.2, class: 'fielder', 'pointer-events': 'none' }));
       } else {
-        parts.push(h('svg:text', { x: cx, y: cy + 1.6, class: 'catch-hint', 'pointer-events': 'none' }, `${catchValue}+`));
+        parts.push(h('svg:text', { x: cx, y: cy + 1.6, class: 'catch-hint', 'pointer-events': 'none' }, t('ctg.field.catchHint', { catch: catchValue })));
       }
     }
     const [lx, ly] = point(OUTER + 13, centre);
-    const lines = zone === 0 ? ['0 Bye'] : [`${zone} ${label(ZONE_SHOTS[zone][0])}`, label(ZONE_SHOTS[zone][1])];
+    const lines = zone === 0 ? [t('ctg.field.zoneBye')] : [t('ctg.field.zoneLabel', { zone, shot: shotName(ZONE_SHOTS[zone][0]) }), shotName(ZONE_SHOTS[zone][1])];
     parts.push(h('svg:text', { x: lx, y: ly - (lines.length - 1) * 3, class: ['zone-label', opts.chosenZone === zone && 'chosen'] },
       lines.map((line, i) => h('svg:tspan', { x: lx, dy: i === 0 ? 0 : 6.5 }, line))));
   }
@@ -125,7 +137,7 @@ export function fieldPicture(opts) {
     parts.push(h('svg:circle', { cx: bx, cy: by, r: 2.6, class: 'ball' }));
   }
   const placing = Boolean(opts.onToggle);
-  return h('svg:svg', { viewBox: '-128 -128 256 256', class: 'field', role: placing ? 'group' : 'img', 'aria-label': placing ? 'The field: choose the areas for your fielders' : 'The field: six zones and their areas' }, parts);
+  return h('svg:svg', { viewBox: '-128 -128 256 256', class: 'field', role: placing ? 'group' : 'img', 'aria-label': placing ? t('ctg.field.ariaPlacing') : t('ctg.field.aria') }, parts);
 }
 
 /** The engine sends the field as a bitmask: bit zone*4 + area-1 per occupied area. */
@@ -158,16 +170,16 @@ export function readField(value) {
  */
 export function fieldProblems(spots, { total = 9, outfieldLimit = 5, slipsAllowed = true, oneZoneOfThree = false } = {}) {
   const problems = [];
-  if (spots.length !== total) problems.push(`${spots.length} of ${total} fielders placed`);
+  if (spots.length !== total) problems.push(t('ctg.field.placed', { placed: spots.length, total }));
   const outfield = spots.filter((s) => s.area > 2).length;
-  if (outfield > outfieldLimit) problems.push(`${outfield} in the outfield (at most ${outfieldLimit} this over)`);
+  if (outfield > outfieldLimit) problems.push(t('ctg.field.outfield', { count: outfield, limit: outfieldLimit }));
   const perZone = [0, 0, 0, 0, 0, 0];
   for (const s of spots) perZone[s.zone] += 1;
-  if (!slipsAllowed && perZone[0] > 0) problems.push('slips only while a pace bowler bowls');
-  if (perZone[0] > 2) problems.push('at most 2 slips');
+  if (!slipsAllowed && perZone[0] > 0) problems.push(t('ctg.field.slipsPace'));
+  if (perZone[0] > 2) problems.push(t('ctg.field.slipsMax'));
   const crowded = perZone.slice(1).filter((n) => n > 2);
   if (crowded.some((n) => n > 3) || crowded.length > (oneZoneOfThree ? 1 : 0)) {
-    problems.push(oneZoneOfThree ? 'at most 2 per zone, one zone may hold 3' : 'at most 2 fielders per zone');
+    problems.push(oneZoneOfThree ? t('ctg.field.perZoneThree') : t('ctg.field.perZone'));
   }
   return problems;
 }
