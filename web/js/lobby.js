@@ -83,6 +83,8 @@ function optionsForm(game) {
     const options = {};
     for (const { name, control } of fields) {
       const value = control.value;
+      // An empty number field is an option left to its default (CTG's `overs`: the full length).
+      if (control.type === 'number' && (value === '' || value === undefined)) continue;
       if (value === 'true' || value === 'false') options[name] = value === 'true';
       else options[name] = control.type === 'number' || /^\d+$/.test(value) ? Number(value) : value;
     }
