@@ -1,0 +1,343 @@
+// Cricket: The Game's learn module (web/js/learn/ctg.js) in Chromium: the rules reference
+// held to the engine's data file, the tutorial played to its end in English (1280x800) and in
+// Portuguese (pt-BR, 390x844) with the coach, and the reference opened from a decision.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, REPO } from './server.mjs';
+import { launch } from './browser.mjs';
+import { signIn, nextAction, shot, serveWebFromDisk, watchErrors, englishOnScreen } from './helpers.mjs';
+import en from '../../web/js/i18n/en/ctgLearn.js';
+
+const RULESET = JSON.parse(readFileSync(join(REPO, 'data', 'ctg', 'ruleset.json'), 'utf8'));
+const SQUADS = JSON.parse(readFileSync(join(REPO, 'data', 'ctg', 'squads.json'), 'utf8'));
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+let server;
+
+before(async () => {
+  server = await startServer();
+});
+
+after(async () => {
+  await server?.stop();
+});
+
+async function browserFor(viewport, locale = 'en-US') {
+  const browser = await launch({ viewport, locale });
+  await serveWebFromDisk(browser.context, server.url);
+  return browser;
+}
+
+const at = (object, path) => path.split('.').reduce((v, part) => (v === undefined || v === null ? undefined : v[part]), object);
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+/**
+ * What the English reference must show for the value at `path` of ruleset.json (or of
+ * squads.json for `squads.*`): numbers as they are, shot and effect codes by their English
+ * names.
+ */
+function expected(path, ruleset = RULESET) {
+  if (path.startsWith('squads.')) return String(at(SQUADS.squads, path.slice('squads.'.length)));
+  const raw = at(ruleset, path);
+  if (raw === undefined) return undefined;
+  if (/^bowling_decks\.\w+\.\d+\.shots\.\d+$/.test(path)) return en.shots[raw];
+  if (/^over_decks\.\w+\.effects\.\d+$/.test(path)) return en.effects[raw].name;
+  if (/^pitch_cards\.\d+\.name$/.test(path)) return en.pitch[String(raw).toLowerCase()].name;
+  if (path.startsWith('patience_confidence.')) return signed(raw);
+  return String(raw);
+}
+
+/** Every `[data-rule]` value the reference shows, with its path. */
+async function shownValues(page) {
+  return page.$$eval('[data-testid=reference] [data-rule]', (els) => els.map((el) => ({ path: el.dataset.rule, text: el.textContent.trim(), svg: el instanceof SVGElement })));
+}
+
+/** The values the page shows that differ from `ruleset` (read from disk): [] when it agrees. */
+function mismatches(shown, ruleset = RULESET) {
+  const wrong = [];
+  for (const { path, text, svg } of shown) {
+    if (path === 'red_outlines') continue; // checked through the picture below
+    const want = expected(path, ruleset);
+    const got = svg ? text.replace(/\+$/, '') : text;
+    if (want === undefined || got !== want) wrong.push(`${path}: page "${text}", data "${want}"`);
+  }
+  return wrong;
+}
+
+function requiredPaths() {
+  const paths = [];
+  for (const type of Object.keys(RULESET.bowling_decks).filter((k) => !k.startsWith("_"))) {
+    RULESET.bowling_decks[type].forEach((card, i) => {
+      paths.push(`bowling_decks.${type}.${i}.name`);
+      card.shots.forEach((_, j) => paths.push(`bowling_decks.${type}.${i}.shots.${j}`));
+    });
+  }
+  for (const type of Object.keys(RULESET.over_decks).filter((k) => !k.startsWith("_"))) {
+    RULESET.over_decks[type].effects.forEach((_, i) => paths.push(`over_decks.${type}.effects.${i}`, `over_decks.${type}.express_values.${i}`));
+  }
+  for (const die of ['red', 'green']) RULESET.bounce_dice[die].forEach((_, i) => paths.push(`bounce_dice.${die}.${i}`));
+  for (const type of Object.keys(RULESET.express_seven_tables)) {
+    if (type.startsWith('_')) continue;
+    RULESET.express_seven_tables[type].forEach((_, i) => paths.push(`express_seven_tables.${type}.${i}`));
+  }
+  RULESET.catch_values.forEach((_, i) => paths.push(`catch_values.${i}`));
+  for (const a of ['aggressive', 'defensive']) paths.push(`bowled_chance.bowled_paragraph.${a}.sides`, `bowled_chance.bowled_paragraph.${a}.min`);
+  for (const key of Object.keys(RULESET.skills)) paths.push(`skills.${key}`);
+  paths.push('drs_overturn_min', 'patience_confidence.aggressive', 'patience_confidence.defensive');
+  RULESET.pitch_cards.forEach((_, i) => paths.push(`pitch_cards.${i}.name`));
+  return paths;
+}
+
+async function openReference(page) {
+  await page.goto(`${server.url}/#/rules/ctg`);
+  await page.getByTestId('rules-page').waitFor();
+  await page.locator('[data-testid=reference] [data-rule]').first().waitFor();
+}
+
+test('the CTG reference shows the ruleset\'s values, and a changed value is caught', { timeout: 120000 }, async () => {
+  const browser = await browserFor(DESKTOP);
+  try {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await openReference(page);
+    for (const id of ['sequence', 'decisions', 'dice', 'field', 'advantage', 'cards', 'scoring', 'end']) {
+      assert.equal(await page.getByTestId(`rules-${id}`).count(), 1, `section ${id}`);
+    }
+    const shown = await shownValues(page);
+    const paths = new Set(shown.map((s) => s.path));
+    const missing = requiredPaths().filter((p) => !paths.has(p));
+    assert.deepEqual(missing, [], 'every card, die face, table value and limit of the ruleset is on the page');
+    assert.deepEqual(mismatches(shown), [], 'the page agrees with data/ctg/ruleset.json');
+    // The distance table (areas and their catch numbers) as a reader sees it.
+    const areaRows = await page.$$eval('[data-testid=ctg-areas-table] tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim())));
+    assert.deepEqual(areaRows.map((r) => [r[0], r[1], r[3]]), RULESET.catch_values.map((v, i) => [String(i + 1), `${2 * i + 1}-${2 * i + 2}`, `${v}+`]));
+    // Every over card's effect, deck by deck, in the order of the file.
+    for (const type of Object.keys(RULESET.over_decks).filter((k) => !k.startsWith("_"))) {
+      const rows = await page.$$eval(`[data-testid=ctg-over-deck-${type}] tbody tr`, (trs) => trs.map((r) => [r.cells[1].textContent.trim(), r.cells[2].textContent.trim()]));
+      assert.deepEqual(rows, RULESET.over_decks[type].effects.map((e, i) => [String(RULESET.over_decks[type].express_values[i]), en.effects[e].name]), `${type} over deck`);
+    }
+    // The field picture: one catch number per area, red outlines one less.
+    const picture = await page.$$eval('[data-testid=ctg-field-picture] text[data-rule]', (els) => els.map((el) => [el.dataset.rule, el.textContent]));
+    const redOnes = picture.filter(([p]) => p === 'red_outlines');
+    assert.equal(redOnes.length, RULESET.red_outlines.length, 'each red outline is drawn');
+    for (const [, text] of redOnes) assert.ok(RULESET.red_outlines.some((o) => text === `${RULESET.catch_values[o.area - 1] - 1}+`), text);
+    assert.equal(await page.locator('[data-testid=ctg-advantage-picture] .ctgl-step').count(), 5, 'the Advantage scale -1..+3');
+    await shot(page, 'learn-ctg-reference-en-1280');
+    await page.getByTestId('rules-field').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(REPO, 'test-artifacts', 'screenshots', 'learn-ctg-field-en-1280.png') });
+
+    // The proof that this test fails when the page shows a value the file does not have: the
+    // same page with the rules answer changed on its way (two values), compared with the file.
+    const bad = await browser.context.newPage();
+    await bad.route((url) => url.pathname === '/v1/games/ctg/rules', async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      body.data.ruleset.over_decks.pace.effects[0] = 'great_shot';
+      body.data.ruleset.catch_values[2] = 4;
+      await route.fulfill({ response, json: body });
+    });
+    await openReference(bad);
+    const wrong = mismatches(await shownValues(bad));
+    assert.ok(wrong.some((w) => w.startsWith('over_decks.pace.effects.0:')), wrong.join('\n'));
+    assert.ok(wrong.some((w) => w.startsWith('catch_values.2:')), wrong.join('\n'));
+    assert.throws(() => assert.deepEqual(wrong, []), 'the comparison fails on a changed value');
+    await bad.close();
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+/**
+ * Words left in English inside the learn parts of a Portuguese page: the coach, the help line
+ * and the reference (the board and the shared words are translated by others in parallel, so
+ * the check is scoped: everything else is marked `data-no-i18n` for the moment of the check).
+ * Missing keys count only for the learn namespaces.
+ */
+async function englishInLearnParts(page) {
+  await page.evaluate(() => {
+    const roots = [...document.querySelectorAll('[data-testid=coach], [data-testid=decision-help], [data-testid=reference], [data-testid=learn-page] .tutorial-intro')];
+    const walk = (el) => {
+      for (const child of el.children) {
+        if (roots.includes(child)) continue;
+        if (roots.some((r) => child.contains(r))) walk(child);
+        else child.setAttribute('data-no-i18n', 'learn-ctg');
+      }
+    };
+    walk(document.body);
+  });
+  const found = await englishOnScreen(page);
+  await page.evaluate(() => document.querySelectorAll('[data-no-i18n=learn-ctg]').forEach((el) => el.removeAttribute('data-no-i18n')));
+  return found.filter((line) => !line.startsWith('missing key: ') || /missing key: (ctgLearn|learn)\./.test(line));
+}
+
+const askOf = (page) => page.evaluate(() => window.crease.screen?.state?.view?.ask?.ask ?? null);
+
+/**
+ * Plays the tutorial from the Learn page to its end by clicking (always the first offered
+ * action, so the seeded match is the same each run), and checks the coach on the way.
+ */
+async function playTutorial(page, { name, tag, portuguese }) {
+  await signIn(page, server.url, name);
+  await page.goto(`${server.url}/#/learn`);
+  await page.getByTestId('learn-ctg').click();
+  await page.getByTestId('learn-page').waitFor();
+  await page.locator('.tutorial-intro p').first().waitFor();
+  assert.ok((await page.locator('.tutorial-intro p').count()) >= 2, 'the intro has its paragraphs');
+  if (portuguese) assert.deepEqual(await englishInLearnParts(page), [], 'the Learn page intro is Portuguese');
+  await shot(page, `learn-ctg-start-${tag}`);
+  await page.getByTestId('start-tutorial').click();
+  await page.waitForURL(/#\/learn\/ctg\/[^/]+$/);
+  await page.getByTestId('scoreboard').waitFor();
+
+  const firstSeen = new Set();
+  const coachKeys = []; // the coach-ask key each time it changes
+  const ballTexts = new Set();
+  const shotsTaken = new Set();
+  let checkedPt = 0;
+  let clicks = 0;
+  while (clicks < 600) {
+    const actions = await nextAction(page, 60000);
+    if (!actions) break;
+    if ((await actions.count()) === 0) continue;
+    const ask = await askOf(page);
+    if (ask && !firstSeen.has(ask)) {
+      firstSeen.add(ask);
+      // A new kind of decision: the coach explains it and the help line is there.
+      await page.locator(`[data-testid=coach-ask][data-key="${ask}"]`).waitFor({ timeout: 10000 });
+      await page.getByTestId('decision-help').waitFor({ state: 'visible', timeout: 10000 });
+      assert.ok((await page.getByTestId('decision-help-text').textContent()).length > 20, `help for ${ask}`);
+      assert.equal(await page.locator('[data-testid=decision-help] [data-testid=reference-link]').count(), 1, `rules link for ${ask}`);
+      if (portuguese && checkedPt < 40) {
+        checkedPt += 1;
+        assert.deepEqual(await englishInLearnParts(page), [], `Portuguese coach and help at ${ask}`);
+      }
+      if (['set_field', 'shot', 'bowl', 'select_squad'].includes(ask) && !shotsTaken.has(ask)) {
+        shotsTaken.add(ask);
+        await shot(page, `learn-ctg-${ask}-${tag}`);
+      }
+    }
+    const key = await page.locator('[data-testid=coach-ask]').getAttribute('data-key', { timeout: 200 }).catch(() => null);
+    if (key && coachKeys[coachKeys.length - 1] !== key) coachKeys.push(key);
+    const ball = await page.locator('[data-testid=coach-ball]').textContent({ timeout: 200 }).catch(() => null);
+    if (ball && !ballTexts.has(ball)) {
+      ballTexts.add(ball);
+      if (portuguese && ballTexts.size <= 12) assert.deepEqual(await englishInLearnParts(page), [], `Portuguese coach after a ball: ${ball}`);
+      if (ballTexts.size === 3) await shot(page, `learn-ctg-coach-ball-${tag}`);
+    }
+    try {
+      await actions.first().click({ timeout: 2000 });
+      clicks += 1;
+    } catch {
+      // the view changed under us; look again
+    }
+  }
+  await page.getByTestId('result').waitFor();
+  // Each kind of decision had its coach once: a key never comes back after another replaced it.
+  assert.equal(new Set(coachKeys).size, coachKeys.length, `coach keys shown once each: ${coachKeys.join(', ')}`);
+  for (const ask of firstSeen) assert.ok(coachKeys.includes(ask), `the coach explained ${ask}`);
+  for (const ask of ['set_field', 'bowl', 'shot']) assert.ok(firstSeen.has(ask), `the tutorial asked ${ask}`);
+  assert.ok(ballTexts.size >= 5, `the coach explained the balls (${ballTexts.size})`);
+  await page.getByTestId('coach-end').waitFor();
+  if (portuguese) assert.deepEqual(await englishInLearnParts(page), [], 'the closing words are Portuguese');
+  await shot(page, `learn-ctg-end-${tag}`);
+  const view = await page.evaluate(() => window.crease.screen.state.view);
+  assert.equal(view.overs, 2, 'the tutorial is 2 overs per innings');
+  await page.getByTestId('play-real-match').first().click();
+  await page.waitForURL(/#\/play\/ctg$/);
+  await page.locator('[data-testid=game-ctg][aria-checked=true]').waitFor();
+  return { clicks, kinds: [...firstSeen], balls: ballTexts.size };
+}
+
+test('the CTG tutorial played to its end in English at 1280x800', { timeout: 15 * 60 * 1000 }, async () => {
+  const browser = await browserFor(DESKTOP);
+  try {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    const run = await playTutorial(page, { name: 'Tutee', tag: 'en-1280' });
+    assert.ok(run.clicks > 10, `decisions: ${run.clicks}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('the CTG tutorial played to its end in Portuguese at 390x844', { timeout: 15 * 60 * 1000 }, async () => {
+  const browser = await browserFor(PHONE, 'pt-BR');
+  try {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    const run = await playTutorial(page, { name: 'Aluna', tag: 'pt-390', portuguese: true });
+    assert.ok(run.clicks > 10, `decisions: ${run.clicks}`);
+    // The reference in Portuguese, on the phone.
+    await openReference(page);
+    assert.deepEqual(await englishInLearnParts(page), [], 'the Portuguese reference');
+    await shot(page, 'learn-ctg-reference-pt-390');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
+/** Plays by clicking until the asked decision is one of `kinds`. */
+async function playUntil(page, kinds) {
+  for (let i = 0; i < 200; i += 1) {
+    const actions = await nextAction(page, 60000);
+    assert.ok(actions, 'the match ended before the decision');
+    const ask = await askOf(page);
+    if (kinds.includes(ask)) return ask;
+    await actions.first().click({ timeout: 2000 }).catch(() => {});
+  }
+  throw new Error(`no ${kinds.join('/')} decision`);
+}
+
+for (const [label, viewport, locale, name] of [['English 1280x800', DESKTOP, 'en-US', 'Reader'], ['Portuguese 390x844', PHONE, 'pt-BR', 'Leitora']]) {
+  test(`the reference opens from a decision at its section (${label})`, { timeout: 5 * 60 * 1000 }, async () => {
+    const browser = await browserFor(viewport, locale);
+    try {
+      const page = await browser.context.newPage();
+      const errors = watchErrors(page);
+      await signIn(page, server.url, name);
+      await page.goto(`${server.url}/#/learn/ctg`);
+      await page.getByTestId('start-tutorial').click();
+      await page.waitForURL(/#\/learn\/ctg\/[^/]+$/);
+      const tag = `${locale === 'pt-BR' ? 'pt' : 'en'}-${viewport.width}`;
+      for (const kinds of [['set_field', 'shot', 'bowl'], ['shot', 'bowl']]) {
+        const ask = await playUntil(page, kinds);
+        const link = page.locator('[data-testid=decision-help] [data-testid=reference-link]');
+        await link.waitFor();
+        const section = await link.getAttribute('data-section');
+        assert.ok(section, `the help line of ${ask} names a section`);
+        await link.click();
+        const dialog = page.getByTestId('reference-dialog');
+        await dialog.waitFor();
+        const target = dialog.getByTestId(`rules-${section}`);
+        await target.waitFor();
+        // The section is scrolled into the dialog's view.
+        await page.waitForFunction((id) => {
+          const d = document.querySelector('[data-testid=reference-dialog]');
+          const s = d && d.querySelector(`[data-testid="rules-${id}"]`);
+          if (!s) return false;
+          const a = d.getBoundingClientRect();
+          const b = s.getBoundingClientRect();
+          return b.top >= a.top - 1 && b.top < a.bottom - 40;
+        }, section, { timeout: 5000 });
+        if (locale === 'pt-BR') assert.deepEqual(await englishInLearnParts(page), [], 'the Portuguese reference dialog');
+        await shot(page, `learn-ctg-dialog-${section}-${tag}`);
+        await page.getByTestId('close-reference').click();
+        await dialog.waitFor({ state: 'detached' });
+        // Play goes on: the decision is still there and takes a click.
+        const before = await page.evaluate(() => JSON.stringify(window.crease.screen.state.view.ask));
+        const actions = await nextAction(page);
+        await actions.first().click();
+        await page.waitForFunction((b) => JSON.stringify(window.crease.screen.state.view.ask) !== b, before, { timeout: 20000 });
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+}
