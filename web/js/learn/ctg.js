@@ -53,6 +53,7 @@ function table(head, rows, attrs = {}) {
 function faceWords(face) {
   const areas = Number(String(face).slice(0, -1));
   const red = String(face).endsWith('R');
+  if (areas === 0) return k(red ? 'dice.faceRedStay' : 'dice.faceGreenStay');
   return k(red ? 'dice.faceRed' : 'dice.faceGreen', { count: areas });
 }
 
@@ -272,9 +273,11 @@ function cardsSection(ruleset) {
       ]), { 'data-testid': `ctg-bowl-deck-${type}` })))),
     h('h4', {}, k('cards.overTitle')),
     ...para(k('cards.overText')),
-    table([k('cards.effectCol'), k('cards.whatCol'), ...TYPES.map(typeName)], EFFECTS.map((effect) => [
-      h('strong', {}, effectName(effect)), k(`effects.${effect}.text`), ...TYPES.map((type) => num(counts(type, effect))),
-    ]), { 'data-testid': 'ctg-effects-table' }),
+    h('dl', { class: 'ctgl-effects', 'data-testid': 'ctg-effects-table' }, EFFECTS.flatMap((effect) => [
+      h('dt', { 'data-effect': effect }, effectName(effect)),
+      h('dd', {}, k(`effects.${effect}.text`), ' ',
+        h('span', { class: 'muted' }, k('cards.effectCounts', { pace: counts('pace', effect), spin: counts('spin', effect), medium: counts('medium', effect) }))),
+    ])),
     h('h5', {}, k('cards.everyCard')),
     h('div', { class: 'ctgl-decks' }, TYPES.map((type) => h('div', {},
       h('h5', {}, typeName(type)),
@@ -354,7 +357,7 @@ function help(view) {
     params.sides = ask.bowled_sides;
     params.slip = RULES ? RULES.slip_catch_min : 6;
   }
-  if (ask.ask === 'reroll_bounce') params.face = k(ask.red ? 'dice.faceRed' : 'dice.faceGreen', { count: ask.areas });
+  if (ask.ask === 'reroll_bounce') params.face = faceWords(`${ask.areas}${ask.red ? 'R' : 'G'}`);
   if (ask.ask === 'power_play') params.over = ask.over;
   if (ask.ask === 'skills') params.advantage = signed(ask.advantage);
   if (ask.ask === 'reroll_to_hit') params.advantage = signed(ask.advantage);
@@ -394,6 +397,7 @@ function ballWhy(outcome, events, ctx) {
   let miss = null;
   let run = null;
   const rolls = [];
+  let explainedOut = false;
   for (const e of events) {
     switch (e.type) {
       case 'revealed': advantage = e.advantage; shot = e.shot; break;
@@ -437,7 +441,8 @@ function ballWhy(outcome, events, ctx) {
     const natural = delivered.bowl === 1 && delivered.bat >= 6;
     if (clean && b.wicket === 'clean_bowled') lines.push(k('coach.ball.clean'));
     else if (natural && b.boundary) lines.push(k(b.boundary === 6 ? 'coach.ball.naturalSix' : 'coach.ball.naturalFour'));
-    else if (delivered.bat === delivered.bowl || bat === bowl) lines.push(k('coach.ball.block'));
+    else if (delivered.bat === delivered.bowl) lines.push(k('coach.ball.blockFaces'));
+    else if (bat === bowl) lines.push(k('coach.ball.block'));
     else if (bat < bowl) {
       const margin = bowl - bat;
       if (!miss && !rolls.some((r) => ['bowled_chance', 'slip_catch', 'howzat'].includes(r.roll_for))) lines.push(k('coach.ball.smallMiss', { margin }));
@@ -445,14 +450,14 @@ function ballWhy(outcome, events, ctx) {
         const roll = rolls.find((r) => ['bowled_chance', 'slip_catch', 'howzat'].includes(r.roll_for));
         const how = roll ? roll.roll_for : miss === 'slips' ? 'slip_catch' : miss === 'howzat' ? 'howzat' : 'bowled_chance';
         lines.push(k(`coach.ball.miss.${how}`, { margin, face: roll ? roll.face : '?', sides: roll ? roll.sides : '?' }));
-        lines.push(k(b.wicket ? 'coach.ball.out' : 'coach.ball.survived'));
+        lines.push(b.wicket ? k('coach.ball.out', { how: k(`wickets.${b.wicket}.name`) }) : k('coach.ball.survived'));
+        if (b.wicket) explainedOut = true;
       }
     } else {
       const margin = bat - bowl;
       lines.push(k('coach.ball.struck', { margin, zone: shot ? shot.zone : '?' }));
-      if (card && (card.effect === 'great_shot' || card.effect === 'boundary') && !distance) {
-        lines.push(k(`coach.ball.${card.effect === 'great_shot' ? 'greatShot' : 'boundaryCard'}`, { count: b.runs }));
-      }
+      const byCard = card && (card.effect === 'great_shot' || card.effect === 'boundary') && !distance;
+      if (byCard) lines.push(k(`coach.ball.${card.effect === 'great_shot' ? 'greatShot' : 'boundaryCard'}`, { count: b.runs }));
       if (distance) {
         const attitude = shot ? shot.attitude : 'defensive';
         const faces = RULES ? RULES.bounce_dice[attitude === 'aggressive' ? 'red' : 'green'] : null;
@@ -470,10 +475,10 @@ function ballWhy(outcome, events, ctx) {
       if (b.wicket === 'run_out') lines.push(k('coach.ball.runOut', { face: (rolls.find((r) => r.roll_for === 'run_out') || {}).face ?? '?' }));
       else if (b.boundary === 6) lines.push(k('coach.ball.six'));
       else if (b.boundary === 4) lines.push(k('coach.ball.four'));
-      else if (!b.wicket) lines.push(k(run ? 'coach.ball.ranExtra' : 'coach.ball.ran', { count: b.runs }));
+      else if (!b.wicket && !byCard) lines.push(k(run ? 'coach.ball.ranExtra' : 'coach.ball.ran', { count: b.runs }));
     }
   }
-  if (b.wicket === 'lbw' && !lines.some((l) => l.includes('LBW'))) lines.push(k('coach.ball.lbw'));
+  if (b.wicket === 'lbw' && !explainedOut) lines.push(k('coach.ball.lbw'));
   if (b.extras) lines.push(k('coach.ball.noBall', { count: b.extras }));
   if (b.boundary && !lines.length) lines.push(k('coach.ball.four'));
   return lines.length ? lines.join(' ') : null;
