@@ -251,7 +251,7 @@ function advantageSection(ruleset) {
     ...para(k('advantage.confText')),
     h('div', { class: 'ctgl-pips-row' }, [-1, 0, 1, 2, 3].map((v) => h('span', {}, pips(v), ' ', signed(v)))),
     list([k('advantage.c1'), k('advantage.c2'),
-      h('span', {}, k('advantage.c3', { aggressive: signed(patience.aggressive ?? 0), defensive: signed(patience.defensive ?? 0) }),
+      h('span', {}, k('advantage.c3'),
         ' ', val('patience_confidence.aggressive', signed(patience.aggressive ?? 0), 'span'), ' / ', val('patience_confidence.defensive', signed(patience.defensive ?? 0), 'span'))]),
   ];
 }

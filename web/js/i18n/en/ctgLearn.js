@@ -266,7 +266,7 @@ export default {
     pipsLabel: 'confidence {value}',
     c1: 'It starts at the player card\'s value.',
     c2: 'A boundary (four or six) raises it by 1, up to +3.',
-    c3: 'Some over cards change it: Howzat! and Run Out? cost an Aggressive batter 1; express value 8 (Patience) changes it by {aggressive} (Aggressive) or {defensive} (Defensive):',
+    c3: 'Some over cards change it: Howzat! and Run Out? cost an Aggressive batter 1; express value 8 (Patience) changes it, for an Aggressive / a Defensive batter, by',
   },
   cards: {
     lead: 'Three kinds of cards: the bowler\'s hand (bowl cards), the over deck (dealt face down each over) and the batting side\'s skill cards.',

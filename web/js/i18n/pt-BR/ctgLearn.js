@@ -268,7 +268,7 @@ export default {
     pipsLabel: 'Confiança {value}',
     c1: 'Começa no valor da carta do jogador.',
     c2: 'Um Limite (quatro ou seis) aumenta 1, até +3.',
-    c3: 'Algumas cartas de Over mudam a Confiança: Howzat! e Run Out? custam 1 a um Batedor Agressivo; o valor expresso 8 (Paciência) muda em {aggressive} (Agressivo) ou {defensive} (Defensivo):',
+    c3: 'Algumas cartas de Over mudam a Confiança: Howzat! e Run Out? custam 1 a um Batedor Agressivo; o valor expresso 8 (Paciência) muda a Confiança, de um Batedor Agressivo / Defensivo, em',
   },
   cards: {
     lead: 'Três tipos de cartas: a mão do Arremessador (cartas de Arremesso), o Baralho de Over (6 cartas viradas para baixo a cada Over) e as cartas de Habilidade da equipe de Ataque.',
