@@ -395,3 +395,78 @@ test('the CTG reference reads at 390x844 and 1280x800 in both languages', { time
     }
   }
 });
+
+// Every ask the engine can send (src/rules/ctg/view.rs `Ask`), shaped as the view carries
+// them, for the decisions the seeded tutorial may never reach (a DRS review, a Power Play…).
+const ASKS = [
+  { ask: 'select_squad', roles: Array(12).fill('batter'), confidence: Array(12).fill(2), droppable: 0b110000000000 },
+  { ask: 'toss' },
+  { ask: 'choose_bowler', legal: 0b111110000, types: Array(12).fill('medium'), overs_bowled: Array(12).fill(0) },
+  { ask: 'openers', available: 0x7ff, order: [...Array(11).keys()] },
+  { ask: 'next_batter', available: 0x7fc, order: [...Array(11).keys()] },
+  { ask: 'power_play', over: 3 },
+  { ask: 'set_field', rules: { format: 't10', outfield_limit: 5, slips_allowed: true }, current: 0, bowl_type: 'pace' },
+  { ask: 'bowl', cards: 5, zones: [48, 10, 12, 20, 34, 0, 0, 0], bowl_type: 'pace' },
+  { ask: 'shot', cards: 5, zones: [48, 10, 12, 20, 34, 0, 0, 0], confidence: 2, specialist: true, attitude: 'defensive', field: 0 },
+  { ask: 'skills', add_one: true, roll_d8: true, advantage: 1 },
+  { ask: 'quick_single' },
+  { ask: 'reroll_to_hit', bowl: 4, bowl_sides: 6, bat: 2, bat_sides: 6, advantage: 0, bowled_chance_margin: 3 },
+  { ask: 'miss', options: 7, slips: 2, attitude: 'aggressive', bowled_sides: 6, bowled_min: 6 },
+  { ask: 'distance', distance: 3, add_one: true, reroll: true, max: 6, zone: 2, field: 0 },
+  { ask: 'reroll_bounce', areas: 0, red: false, distance: 3, zone: 2, field: 0 },
+  { ask: 'run', safe: 1, attempt: 2, run_out_min: 6 },
+  { ask: 'review', dismissal: 'lbw' },
+];
+
+for (const locale of ['en-US', 'pt-BR']) {
+  test(`every CTG decision has its help, coach and section; the coach explains express, clean bowled and caught balls (${locale})`, { timeout: 120000 }, async () => {
+    const browser = await browserFor(DESKTOP, locale);
+    try {
+      const page = await browser.context.newPage();
+      const errors = watchErrors(page);
+      await openReference(page);
+      const sectionIds = await page.$$eval('[data-testid=reference] [data-section]', (els) => els.map((el) => el.dataset.section));
+      const said = await page.evaluate(async (asks) => {
+        const learn = (await import('/js/learn/ctg.js')).default;
+        const view = (ask) => ({ ask, squads: [], batting: 0, bowler: null, over_cards: [] });
+        const out = asks.map((ask) => ({ kind: ask.ask, help: learn.help(view(ask), {}), coach: learn.tutorial.ask(view(ask), {}) }));
+        // A pace bowler bowling (squad 1 player 8 of the shipped squads is a pace bowler).
+        const { api } = await import('/js/api.js');
+        const data = (await api.gameRules('ctg')).data;
+        const pace = data.squads.squads[1].players.findIndex((p) => p.bowling === 'pace');
+        const ctx = { view: { squads: data.squads.squads, batting: 0, bowler: pace, over_cards: [] } };
+        const end = (ball) => ({ type: 'ball_ended', ball: { runs: 0, extras: 0, legal: true, boundary: 0, wicket: null, swap: false, express: false, ...ball } });
+        const express = data.ruleset.over_decks.pace.express_values.indexOf(3);
+        const balls = {
+          express: learn.tutorial.ball({}, [{ type: 'over_card_revealed', slot: 0, card: express }, end({ runs: 2, express: true })], ctx),
+          clean: learn.tutorial.ball({}, [{ type: 'revealed', card: 0, shot: { zone: 3, attitude: 'defensive' }, advantage: 1 },
+            { type: 'over_card_revealed', slot: 2, card: data.ruleset.over_decks.pace.effects.indexOf('play_on') },
+            { type: 'delivered', bowl: 6, bowl_sides: 6, bat: 1, bat_sides: 6 }, end({ wicket: 'clean_bowled' })], ctx),
+          caught: learn.tutorial.ball({}, [{ type: 'revealed', card: 0, shot: { zone: 2, attitude: 'aggressive' }, advantage: 3 },
+            { type: 'delivered', bowl: 2, bowl_sides: 6, bat: 4, bat_sides: 6 }, { type: 'distance', rolled: 3, distance: 3, rerolled: false, added_one: false },
+            { type: 'bounce', face: 1, rerolled: false }, { type: 'roll', roll_for: 'catch', face: 6, sides: 6 }, end({ wicket: 'caught' })], ctx),
+        };
+        return { out, balls, expressValue: data.ruleset.over_decks.pace.express_values[express] };
+      }, ASKS);
+      for (const { kind, help, coach } of said.out) {
+        assert.ok(help && help.text.length > 20, `help for ${kind}`);
+        assert.ok(sectionIds.includes(help.section), `${kind} points to a section of the reference: ${help.section}`);
+        assert.ok(coach && coach.key === kind && coach.text.length > 20, `coach for ${kind}`);
+        for (const text of [help.text, coach.text]) assert.doesNotMatch(text, /\{\w+\}|ctgLearn\.|undefined|NaN/, `${kind}: ${text}`);
+      }
+      for (const [what, text] of Object.entries(said.balls)) {
+        assert.ok(text && text.length > 20, `a ${what} ball is explained`);
+        assert.doesNotMatch(text, /\{\w+\}|ctgLearn\.|undefined|NaN|\?/, `${what}: ${text}`);
+      }
+      writeFileSync(join(REPO, 'test-artifacts', `learn-ctg-help-${locale}.txt`),
+        [...said.out.map((o) => `${o.kind} [${o.help.section}]: ${o.help.text}\n  coach: ${o.coach.text}`), ...Object.entries(said.balls).map(([w, t]) => `ball ${w}: ${t}`)].join('\n') + '\n');
+      assert.ok(said.balls.express.includes(String(said.expressValue)), said.balls.express);
+      assert.match(said.balls.clean, locale === 'pt-BR' ? /Clean Bowled/ : /clean bowled/, said.balls.clean);
+      assert.match(said.balls.caught, locale === 'pt-BR' ? /PEGO/ : /CAUGHT/, said.balls.caught);
+      assert.match(said.balls.caught, /1R/, 'the bounce face is named as the screen labels it');
+      assert.deepEqual(errors, []);
+    } finally {
+      await browser.close();
+    }
+  });
+}

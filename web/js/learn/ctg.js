@@ -7,7 +7,7 @@
 // Portuguese rulebook's cricket terms).
 
 import { h } from '../dom.js';
-import { t, num } from '../i18n.js';
+import { t, num, list as listOf } from '../i18n.js';
 import { loadRulesData } from '../learn.js';
 import { ZONE_SHOTS } from '../games/field.js';
 
@@ -353,12 +353,16 @@ function help(view) {
   if (!ask || !SECTION_OF[ask.ask]) return null;
   const params = { ...ask };
   if (ask.ask === 'miss') {
-    params.bowled = ask.bowled_min;
-    params.sides = ask.bowled_sides;
-    params.slip = RULES ? RULES.slip_catch_min : 6;
+    const tries = [];
+    if (ask.options & 1) tries.push(k('asks.miss.bowled', { sides: ask.bowled_sides, min: ask.bowled_min }));
+    if (ask.options & 2) tries.push(k('asks.miss.slips', { count: ask.slips, min: RULES ? RULES.slip_catch_min : '?' }));
+    if (ask.options & 4) tries.push(k('asks.miss.howzat'));
+    params.tries = listOf(tries, 'disjunction');
   }
+  if (ask.ask === 'run') params.count = ask.safe;
   if (ask.ask === 'reroll_bounce') params.face = faceWords(`${ask.areas}${ask.red ? 'R' : 'G'}`);
   if (ask.ask === 'power_play') params.over = ask.over;
+  if (ask.ask === 'set_field') params.limit = ask.rules ? ask.rules.outfield_limit : '?';
   if (ask.ask === 'skills') params.advantage = signed(ask.advantage);
   if (ask.ask === 'reroll_to_hit') params.advantage = signed(ask.advantage);
   if (ask.ask === 'shot') params.confidence = signed(ask.confidence);

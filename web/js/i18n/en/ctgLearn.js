@@ -111,7 +111,7 @@ export default {
     set_field: {
       name: 'Setting the field',
       ref: 'Before every ball, 9 fielders in the areas of the zones, within the over\'s limits. A fielder stops runs and may catch a ball in the air that lands in its area.',
-      help: 'A fielder catches balls landing in the air in its area and cuts runs there. Cover the zones the bowl card leaves open.',
+      help: 'A fielder can catch a ball landing in the air in its area and cuts the runs there; this ball at most {limit} may stand in the outfield. Guard the zones your bowl cards are weak to.',
       coach: 'Place your 9 fielders. A ball in the air (red bounce) that lands in a fielded area can be caught; a fielded area also gives fewer runs. Guard the zones your bowl cards are weak to.',
     },
     bowl: {
@@ -147,7 +147,10 @@ export default {
     miss: {
       name: 'The bowler\'s try after a big miss',
       ref: 'When the batter missed by the margin or more, the bowler picks ONE way to try for a wicket: the bowled chance, the slips (Pace) or Howzat! (the over card).',
-      help: 'Pick one try: bowled on a D{sides} {bowled}+, a D6 per slip (catch on {slip}+), or Howzat! for LBW.',
+      help: 'Pick one try: {tries}.',
+      bowled: 'bowled on a D{sides} {min}+',
+      slips: { one: 'the slip\'s D6 ({min}+ catches)', other: 'a D6 per slip ({count} slips, {min}+ catches)' },
+      howzat: 'Howzat! (LBW)',
       coach: 'The batter missed badly: pick one way to try for the wicket. Bowled uses one die; each slip rolls for a catch; Howzat! (when the over card has it) appeals for LBW.',
     },
     distance: {
@@ -165,7 +168,7 @@ export default {
     run: {
       name: 'Running',
       ref: 'The safe runs, or one more with a run-out risk: the die must show less than the run-out number.',
-      help: 'Take {safe} safe, or try for {attempt}: run out on a D6 {run_out_min}+.',
+      help: { one: 'Take {count} safe run, or try for {attempt}: run out on a D6 {run_out_min}+.', other: 'Take {count} safe runs, or try for {attempt}: run out on a D6 {run_out_min}+.' },
       coach: 'The ball is in the field. Take the safe runs, or try one more: then a die decides, and a run out costs a wicket.',
     },
     review: {

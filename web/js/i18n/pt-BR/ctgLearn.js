@@ -113,7 +113,7 @@ export default {
     set_field: {
       name: 'Posicionar o campo',
       ref: 'Antes de cada bola, 9 Defensores nas Áreas das Zonas, dentro dos limites do Over. Um Defensor segura Corridas e pode pegar uma bola pelo ar que cai na sua Área.',
-      help: 'Um Defensor pega as bolas que caem pelo ar na sua Área e reduz as Corridas ali. Cubra as Zonas que a carta de Arremesso deixa abertas.',
+      help: 'Um Defensor pode pegar uma bola que cai pelo ar na sua Área e reduz as Corridas ali; nesta bola, no máximo {limit} podem ficar no campo externo. Proteja as Zonas fracas das suas cartas de Arremesso.',
       coach: 'Posicione seus 9 Defensores. Uma bola pelo ar (quique vermelho) que cai numa Área com Defensor pode ser pega; uma Área defendida também dá menos Corridas. Proteja as Zonas fracas das suas cartas de Arremesso.',
     },
     bowl: {
@@ -149,7 +149,10 @@ export default {
     miss: {
       name: 'A tentativa do Arremessador depois de um Erro grande',
       ref: 'Quando o Batedor erra pela margem ou mais, o Arremessador escolhe UMA forma de tentar o Wicket: a chance de Bowled, os slips (Pace) ou Howzat! (a carta de Over).',
-      help: 'Escolha uma tentativa: Bowled num D{sides} {bowled}+, um D6 por slip (pegada com {slip}+), ou Howzat! para LBW.',
+      help: 'Escolha uma tentativa: {tries}.',
+      bowled: 'Bowled num D{sides} {min}+',
+      slips: { one: 'o D6 do slip (pegada com {min}+)', other: 'um D6 por slip ({count} slips, pegada com {min}+)' },
+      howzat: 'Howzat! (LBW)',
       coach: 'O Batedor errou feio: escolha uma forma de tentar o Wicket. Bowled usa um dado; cada slip rola uma pegada; Howzat! (quando a carta de Over tem) apela por LBW.',
     },
     distance: {
@@ -167,7 +170,7 @@ export default {
     run: {
       name: 'Correr',
       ref: 'As Corridas seguras, ou uma a mais com risco de run out: o dado precisa mostrar menos que o número de run out.',
-      help: 'Faça {safe} seguras, ou tente {attempt}: run out num D6 {run_out_min}+.',
+      help: { one: 'Faça {count} Corrida segura, ou tente {attempt}: run out num D6 {run_out_min}+.', other: 'Faça {count} Corridas seguras, ou tente {attempt}: run out num D6 {run_out_min}+.' },
       coach: 'A bola está no campo. Faça as Corridas seguras, ou tente mais uma: aí um dado decide, e um run out custa um Wicket.',
     },
     review: {
