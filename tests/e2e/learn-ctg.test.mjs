@@ -383,7 +383,14 @@ test('the CTG reference reads at 390x844 and 1280x800 in both languages', { time
       const errors = watchErrors(page);
       await openReference(page);
       const tag = `${locale === 'pt-BR' ? 'pt' : 'en'}-${viewport.width}`;
-      if (locale === 'pt-BR') assert.deepEqual(await englishInLearnParts(page), [], 'the Portuguese reference');
+      if (locale === 'pt-BR') {
+        assert.deepEqual(await englishInLearnParts(page), [], 'the Portuguese reference');
+        // The scoped check does look inside the reference: an English line there is caught.
+        await page.evaluate(() => document.querySelector('[data-testid=rules-cards]').append(Object.assign(document.createElement('p'), { id: 'planted', textContent: 'The batter is out when the bowler wins.' })));
+        const planted = await englishInLearnParts(page);
+        assert.ok(planted.some((line) => line.includes('The batter is out')), planted.join('\n'));
+        await page.evaluate(() => document.getElementById('planted').remove());
+      }
       // Nothing is wider than the screen: wide tables scroll inside their own box.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 1, `the page does not scroll sideways (${overflow}px)`);
@@ -470,3 +477,14 @@ for (const locale of ['en-US', 'pt-BR']) {
     }
   });
 }
+
+test('every literal key js/learn/ctg.js asks for is in both catalogues', async () => {
+  const source = readFileSync(join(REPO, 'web', 'js', 'learn', 'ctg.js'), 'utf8');
+  const pt = (await import('../../web/js/i18n/pt-BR/ctgLearn.js')).default;
+  const keys = [...source.matchAll(/\bk\('([\w.]+)'/g)].map((m) => m[1]);
+  assert.ok(keys.length > 100, `keys found: ${keys.length}`);
+  for (const key of keys) {
+    assert.notEqual(at(en, key), undefined, `en ctgLearn.${key}`);
+    assert.notEqual(at(pt, key), undefined, `pt-BR ctgLearn.${key}`);
+  }
+});
