@@ -166,26 +166,45 @@ test('the CTG reference shows the ruleset\'s values, and a changed value is caug
  */
 async function englishInLearnParts(page) {
   await page.evaluate(() => {
-    const roots = [...document.querySelectorAll('[data-testid=coach], [data-testid=decision-help], [data-testid=reference], [data-testid=learn-page] .tutorial-intro')];
-    const walk = (el) => {
-      for (const child of el.children) {
-        if (roots.includes(child)) continue;
-        if (roots.some((r) => child.contains(r))) walk(child);
-        else {
-          child.setAttribute('data-no-i18n', 'learn-ctg');
-          // Attributes are checked page-wide: park those of the parts out of scope.
-          for (const el of [child, ...child.querySelectorAll('[title], [aria-label], [placeholder]')]) {
-            for (const attr of ['title', 'aria-label', 'placeholder']) {
-              if (el.hasAttribute(attr)) { el.setAttribute(`data-parked-${attr}`, el.getAttribute(attr)); el.removeAttribute(attr); }
-            }
-          }
-        }
+    const SCOPE = '[data-testid=coach], [data-testid=decision-help], [data-testid=reference], [data-testid=learn-page] .tutorial-intro';
+    const ATTRS = ['title', 'aria-label', 'placeholder'];
+    const inScope = (el) => Boolean(el.closest(SCOPE));
+    const park = (el) => {
+      for (const attr of ATTRS) {
+        if (el.hasAttribute(attr)) { el.setAttribute(`data-parked-${attr}`, el.getAttribute(attr)); el.removeAttribute(attr); }
       }
     };
+    // Everything outside the learn parts: out of the check (text by data-no-i18n, attributes
+    // parked, since englishOnScreen reads attributes page-wide).
+    const hide = (el) => {
+      if (inScope(el) || el.querySelector(SCOPE)) return false;
+      el.setAttribute('data-no-i18n', 'learn-ctg');
+      for (const node of [el, ...el.querySelectorAll('*')]) park(node);
+      return true;
+    };
+    const walk = (el) => {
+      for (const child of el.children) if (!inScope(child) && !hide(child)) walk(child);
+    };
     walk(document.body);
+    // The match screen redraws while the check runs (the clock, the socket): keep new parts
+    // out of it as they come.
+    window.__learnCtgScope = new MutationObserver((records) => {
+      for (const record of records) {
+        if (record.type === 'attributes') {
+          if (record.target.nodeType === 1 && !inScope(record.target) && record.target.hasAttribute(record.attributeName)) park(record.target);
+          continue;
+        }
+        for (const node of record.addedNodes) {
+          if (node.nodeType === 1 && !inScope(node)) { if (!hide(node)) walk(node); }
+          else if (node.nodeType === 3 && node.parentElement && !inScope(node.parentElement)) node.parentElement.setAttribute('data-no-i18n', 'learn-ctg');
+        }
+      }
+    });
+    window.__learnCtgScope.observe(document.body, { subtree: true, childList: true, characterData: false, attributes: true, attributeFilter: ATTRS });
   });
   const found = await englishOnScreen(page);
   await page.evaluate(() => {
+    window.__learnCtgScope.disconnect();
     document.querySelectorAll('[data-no-i18n=learn-ctg]').forEach((el) => el.removeAttribute('data-no-i18n'));
     for (const attr of ['title', 'aria-label', 'placeholder']) {
       document.querySelectorAll(`[data-parked-${attr}]`).forEach((el) => { el.setAttribute(attr, el.getAttribute(`data-parked-${attr}`)); el.removeAttribute(`data-parked-${attr}`); });

@@ -473,6 +473,11 @@ function ballWhy(outcome, events, ctx) {
         }));
         if (distance.added_one) lines.push(k('coach.ball.addedOne'));
         if (distance.rerolled || (bounce && bounce.rerolled)) lines.push(k('coach.ball.rerolledFlight'));
+        if (face && !b.boundary && b.wicket !== 'caught') {
+          const total = distance.distance + Number(String(face).slice(0, -1));
+          const area = Math.ceil(total / 2);
+          lines.push(k('coach.ball.stopped', { total, area, part: k(area <= 2 ? 'field.infield' : 'field.outfield') }));
+        }
       }
       const catchRoll = rolls.find((r) => r.roll_for === 'catch');
       if (catchRoll) lines.push(k(b.wicket === 'caught' ? 'coach.ball.caught' : 'coach.ball.dropped', { face: catchRoll.face }));
