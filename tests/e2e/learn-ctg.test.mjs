@@ -379,6 +379,16 @@ for (const [label, viewport, locale, name] of [['English 1280x800', DESKTOP, 'en
         }, section, { timeout: 5000 });
         if (locale === 'pt-BR') assert.deepEqual(await englishInLearnParts(page), [], 'the Portuguese reference dialog');
         await page.screenshot({ path: join(REPO, 'test-artifacts', 'screenshots', `learn-ctg-dialog-${section}-${tag}.png`) });
+        // A link between sections scrolls the dialog and keeps the match on the page.
+        const url = page.url();
+        await dialog.locator('[data-testid=rules-decisions] [data-section-link=scoring]').first().click();
+        await page.waitForFunction(() => {
+          const d = document.querySelector('[data-testid=reference-dialog]');
+          const s = d && d.querySelector('[data-testid="rules-scoring"]');
+          return s && Math.abs(s.getBoundingClientRect().top - d.getBoundingClientRect().top) < 120;
+        }, null, { timeout: 5000 });
+        assert.equal(page.url(), url, 'still on the match');
+        assert.ok(await dialog.isVisible(), 'the dialog stays open');
         await page.getByTestId('close-reference').click();
         await dialog.waitFor({ state: 'detached' });
         // Play goes on: the decision is still there and takes a click.

@@ -165,12 +165,30 @@ function roleSummary(squad) {
   return [...by].map(([role, confs]) => [role, confs.join(', ')]);
 }
 
+/**
+ * A link to another section. On the page the address names it; in the dialog over a match
+ * it scrolls there instead (following the address would leave the match).
+ */
+function sectionLink(id) {
+  return h('a', {
+    href: `#/rules/ctg/${id}`,
+    'data-section-link': id,
+    onclick: (event) => {
+      const link = event.currentTarget;
+      const target = link.closest('dialog') && link.closest('.reference') && link.closest('.reference').querySelector(`[data-section="${id}"]`);
+      if (!target) return;
+      event.preventDefault();
+      target.scrollIntoView({ block: 'start' });
+    },
+  }, k(`sections.${id}`));
+}
+
 function decisionsSection() {
   return [
     ...para(k('decisions.lead')),
     h('dl', { class: 'ctgl-decisions' }, ASKS.flatMap((ask) => [
       h('dt', { 'data-ask': ask }, k(`asks.${ask}.name`)),
-      h('dd', {}, k(`asks.${ask}.ref`), ' ', h('a', { href: `#/rules/ctg/${SECTION_OF[ask]}`, 'data-section-link': SECTION_OF[ask] }, k(`sections.${SECTION_OF[ask]}`))),
+      h('dd', {}, k(`asks.${ask}.ref`), ' ', sectionLink(SECTION_OF[ask])),
     ])),
   ];
 }
