@@ -93,7 +93,7 @@ function requiredPaths() {
 
 /** Screenshots of the screen as a reader scrolls to the pictures and the tables. */
 async function sectionShots(page, tag) {
-  for (const [id, what] of [['rules-sequence', 'sequence'], ['rules-decisions', 'decisions'], ['rules-scoring', 'scoring'], ['rules-field', 'field'], ['ctg-advantage-picture', 'advantage'], ['ctg-bounce-red', 'dice'], ['ctg-bowl-deck-pace', 'cards'], ['ctg-effects-table', 'effects']]) {
+  for (const [id, what] of [['rules-sequence', 'sequence'], ['rules-decisions', 'decisions'], ['rules-scoring', 'scoring'], ['rules-field', 'field'], ['ctg-advantage-picture', 'advantage'], ['ctg-dice-picture', 'dice'], ['ctg-bowl-deck-pace', 'cards'], ['ctg-effects-table', 'effects']]) {
     await page.getByTestId(id).evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: join(REPO, 'test-artifacts', 'screenshots', `learn-ctg-${what}-${tag}.png`) });
   }

@@ -117,6 +117,20 @@ function advantageFigure() {
     h('figcaption', {}, k('advantage.caption')));
 }
 
+/** The two bounce dice, face by face, as the dice panel shows them: red faces in the air. */
+function diceFigure(ruleset) {
+  const dice = ruleset.bounce_dice || {};
+  return h('figure', { class: 'ctgl-figure', 'data-testid': 'ctg-dice-picture' },
+    ['red', 'green'].map((die) => h('div', { class: 'ctgl-dice-row' },
+      h('span', { class: 'ctgl-dice-name' }, k(die === 'red' ? 'dice.redDie' : 'dice.greenDie')),
+      (dice[die] || []).map((face, i) => h('span', {
+        class: ['ctgl-die', String(face).endsWith('R') ? 'air' : 'ground', die],
+        title: faceWords(face),
+        'data-rule': `bounce_dice.${die}.${i}`,
+      }, face)))),
+    h('figcaption', {}, k('dice.pictureCaption')));
+}
+
 function pips(value) {
   return h('span', { class: 'ctgl-pips', role: 'img', 'aria-label': k('advantage.pipsLabel', { value: signed(value) }) },
     [-1, 0, 1, 2, 3].map((v) => h('i', { class: [v <= value && 'on', v < 0 && 'neg'] })));
@@ -224,6 +238,7 @@ function diceSection(ruleset) {
     ...para(k('dice.distanceText')),
     h('h4', {}, k('dice.bounceTitle')),
     ...para(k('dice.bounceText')),
+    diceFigure(ruleset),
     h('div', { class: 'ctgl-two' },
       h('div', {}, h('h5', {}, k('dice.redDie')), table([k('dice.faceCol'), k('dice.labelCol'), k('dice.meansCol')], dieRows('red'), { 'data-testid': 'ctg-bounce-red' })),
       h('div', {}, h('h5', {}, k('dice.greenDie')), table([k('dice.faceCol'), k('dice.labelCol'), k('dice.meansCol')], dieRows('green'), { 'data-testid': 'ctg-bounce-green' }))),

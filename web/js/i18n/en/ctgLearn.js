@@ -203,6 +203,7 @@ export default {
     distanceText: 'A D6 in T10, a D8 in T20: the area the ball lands in is half the distance, rounded up (distance 1-2 is area 1). Against Pace, a strike by 3 or more may add 1 (up to 6); against Spin, a strike by less than 3 loses 1.',
     bounceTitle: 'The bounce dice',
     bounceText: 'An Aggressive batter rolls the red die, a Defensive batter the green one. The number is added to the distance; the colour says whether the ball is in the air (catchable) or on the ground.',
+    pictureCaption: 'Each die\'s six faces. A face with R (red outline) sends the ball in the air, where a fielder may catch it; G stays on the ground.',
     redDie: 'Red die (Aggressive)',
     greenDie: 'Green die (Defensive)',
     faceCol: 'Face',

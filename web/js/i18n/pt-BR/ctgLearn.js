@@ -205,6 +205,7 @@ export default {
     distanceText: 'Um D6 no T10, um D8 no T20: a Área onde a bola cai é metade da distância, arredondada para cima (distância 1-2 é a Área 1). Contra Pace, uma Tacada por 3 ou mais pode somar 1 (até 6); contra Spin, uma Tacada por menos de 3 perde 1.',
     bounceTitle: 'Os Dados de Quique',
     bounceText: 'Um Batedor Agressivo rola o dado vermelho, um Defensivo o verde. O número soma-se à distância; a cor diz se a bola vai pelo ar (pode ser pega) ou pelo chão.',
+    pictureCaption: 'As seis faces de cada dado. Uma face com R (contorno vermelho) manda a bola pelo ar, onde um Defensor pode pegá-la; G fica no chão.',
     redDie: 'Dado vermelho (Agressivo)',
     greenDie: 'Dado verde (Defensivo)',
     faceCol: 'Face',
