@@ -105,13 +105,16 @@ export async function englishOnScreen(page) {
     // English words no Portuguese sentence uses: they catch a string that never reached a
     // catalogue at all.
     const englishWords = /\b(the|you|your|is|are|with|this|that|from|have|has|will|was|were|what|which|when|there|their|waiting|click|choose|play again)\b/i;
+    // A game's own name ("Cricket: The Game") is a proper name in every language.
+    const gameNames = [...en].filter(([key]) => key.startsWith('learn.games.')).map(([, name]) => name);
+    const withoutGameNames = (text) => gameNames.reduce((rest, name) => rest.split(name).join(''), text);
     const seen = [];
     const check = (text, where) => {
       const trimmed = String(text || '').replace(/\s+/g, ' ').trim();
       if (!trimmed) return;
       const hit = patterns.find((p) => p.re.test(trimmed));
       if (hit) seen.push(`${where}: "${trimmed}" (${hit.key})`);
-      else if (englishWords.test(trimmed)) seen.push(`${where}: "${trimmed}" (not in any catalogue)`);
+      else if (englishWords.test(withoutGameNames(trimmed))) seen.push(`${where}: "${trimmed}" (not in any catalogue)`);
     };
     const visible = (el) => el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
