@@ -53,7 +53,8 @@ async fn catalog(State(state): State<AppState>) -> Result<Json<GameCatalog>, Api
     Ok(Json(GameCatalog { games }))
 }
 
-/// The data files a game's engine plays by (`data/<game>/*.json`), parsed, by name: the
+/// The data files a game's engine plays by (`data/<game>/*.json`), parsed, by name, and
+/// `engine`: the rule values it holds in code (a format's overs, a card's roll). The
 /// browser's rules reference draws its tables (distances, cards, outcomes) from these, so
 /// the reference shows what the engine enforces.
 #[utoipa::path(operation_id = "game_rules", get, path = "/v1/games/{game}/rules", tag = "games",
@@ -73,6 +74,9 @@ async fn rules(State(state): State<AppState>, Path(game): Path<String>) -> Resul
         let value = serde_json::from_str(text)
             .map_err(|error| ApiError::Internal(format!("{game} {name}: {error}")))?;
         data.insert((*name).to_string(), value);
+    }
+    if let Some(engine) = kind.engine_rules() {
+        data.insert("engine".to_string(), engine);
     }
     Ok(Json(GameRules { game, data }))
 }

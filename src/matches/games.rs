@@ -110,6 +110,9 @@ pub trait GameKind: Send + Sync + 'static {
     /// [`GameExtras::RULES_DATA`]: the data files the engine plays by, for the rules reference.
     fn rules_data(&self) -> &'static [(&'static str, &'static str)];
 
+    /// [`GameExtras::engine_rules`]: the rule values the engine holds in code.
+    fn engine_rules(&self) -> Option<Value>;
+
     /// [`GameExtras::TUTORIAL`]: the tutorial match's seed and options, if the game has one.
     fn tutorial(&self) -> Option<&'static str>;
 
@@ -242,6 +245,10 @@ impl<G: GameExtras> GameKind for Registered<G> {
 
     fn rules_data(&self) -> &'static [(&'static str, &'static str)] {
         G::RULES_DATA
+    }
+
+    fn engine_rules(&self) -> Option<Value> {
+        G::engine_rules()
     }
 
     fn tutorial(&self) -> Option<&'static str> {

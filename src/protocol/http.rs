@@ -225,7 +225,9 @@ pub struct GameCatalog {
 
 /// `GET /v1/games/{game}/rules`: the data files the game's engine plays by, parsed, by name
 /// (CTG: `ruleset`, `squads`; Wicketz: `ruleset`, `cards`, `printed_cards`, `outcomes`;
-/// Champions: `ruleset`). Their shapes are the files' own (`data/<game>/`).
+/// Champions: `ruleset`), plus `engine` when the game holds rule values in code (CTG: each
+/// format's overs, dice, quotas and restrictions, the over cards' and running's rolls).
+/// The files' shapes are their own (`data/<game>/`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GameRules {
     pub game: String,

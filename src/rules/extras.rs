@@ -146,6 +146,13 @@ pub trait GameExtras: Game {
     /// shows cannot drift from what the engine enforces.
     const RULES_DATA: &'static [(&'static str, &'static str)] = &[];
 
+    /// The rule values the engine holds in code rather than in `data/` (the rulebooks' own
+    /// numbers, such as a format's overs or a card's roll), served beside the data files as
+    /// `engine`, so the rules reference reads every value it shows from the engine.
+    fn engine_rules() -> Option<serde_json::Value> {
+        None
+    }
+
     /// The tutorial match (JSON text, [`TutorialSpec`]): a fixed seed and short options, so
     /// every newcomer meets the same balls and the guide can be tested to its end. `None`:
     /// the game has no tutorial.

@@ -27,9 +27,10 @@ async fn the_rules_endpoint_serves_the_files_the_engine_plays_by() {
         assert_eq!(status, 200, "{game}: {body}");
         assert_eq!(body["game"], game);
         let served = body["data"].as_object().expect("data by file");
+        let engine = usize::from(served.contains_key("engine"));
         assert_eq!(
             served.len(),
-            files.len(),
+            files.len() + engine,
             "{game}: {:?}",
             served.keys().collect::<Vec<_>>()
         );
@@ -41,6 +42,17 @@ async fn the_rules_endpoint_serves_the_files_the_engine_plays_by() {
             );
         }
     }
+    // CTG's seed rules held in code, as the engine plays them.
+    let (_, ctg) = app.get("/v1/games/ctg/rules", None).await;
+    let engine = &ctg["data"]["engine"];
+    assert_eq!(engine["formats"]["t10"]["overs"], 10);
+    assert_eq!(engine["formats"]["t20"]["distance_sides"], 8);
+    assert_eq!(engine["formats"]["t10"]["max_overs_per_bowler"], 2);
+    assert_eq!(engine["howzat_min"], crease::rules::ctg::resolve::HOWZAT_MIN);
+    assert_eq!(
+        engine["great_catch_min"],
+        crease::rules::ctg::resolve::GREAT_CATCH_MIN
+    );
     let (status, body) = app.get("/v1/games/cricket/rules", None).await;
     assert_eq!(
         (status, body["error"]["code"].as_str()),

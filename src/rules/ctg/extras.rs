@@ -12,6 +12,37 @@ impl GameExtras for Ctg {
     ];
     const TUTORIAL: Option<&'static str> = Some(include_str!("../../../data/ctg/tutorial.json"));
 
+    /// The seed rules the engine holds in code: each format's length, dice, quotas and field
+    /// restrictions, and the rolls of the over cards and of running.
+    fn engine_rules() -> Option<serde_json::Value> {
+        use super::field::{OUTFIELD_LIMIT, RESTRICTED_OUTFIELD_LIMIT};
+        use super::resolve::*;
+        let format = |format: Format| {
+            serde_json::json!({
+                "overs": format.overs(),
+                "distance_sides": format.distance_sides(),
+                "areas": format.areas(),
+                "max_overs_per_bowler": format.max_overs_per_bowler(),
+                "restricted_overs": format.restricted_overs(),
+                "one_zone_of_three": format.one_zone_of_three(),
+                "has_drs": format.has_drs(),
+                "has_power_play": format.has_power_play(),
+            })
+        };
+        Some(serde_json::json!({
+            "formats": { "t10": format(Format::T10), "t20": format(Format::T20) },
+            "outfield_limit": OUTFIELD_LIMIT,
+            "restricted_outfield_limit": RESTRICTED_OUTFIELD_LIMIT,
+            "howzat_min": HOWZAT_MIN,
+            "great_catch_min": GREAT_CATCH_MIN,
+            "express_sixes_bowled_min": EXPRESS_SIXES_BOWLED_MIN,
+            "run_out_fielded_min": RUN_OUT_FIELDED_MIN,
+            "run_out_extra_run_min": RUN_OUT_EXTRA_RUN_MIN,
+            "run_out_card_min": RUN_OUT_CARD_MIN,
+            "pace_add_one_max_distance": PACE_ADD_ONE_MAX_DISTANCE,
+        }))
+    }
+
     const LISTING: Listing = Listing {
         name: "Cricket: The Game",
         players: "2 players",
