@@ -54,7 +54,7 @@ function point(r, deg) {
 }
 
 /** The field: every letter/ring spot, fielders as white dots, keeper and bowler marked. */
-function fieldPicture(field, { onToggle, highlight } = {}) {
+export function fieldPicture(field, { onToggle, highlight } = {}) {
   const fielders = new Set((field && field.fielders ? field.fielders : []).map(pos));
   const keeper = field ? pos(field.keeper) : '';
   const bowler = field ? pos(field.bowler) : '';

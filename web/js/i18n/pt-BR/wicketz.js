@@ -10,7 +10,7 @@ export default {
     half_volley: 'Meio-voleio',
     full_toss: 'Full toss (sem quicar)',
     long_hop: 'Bola curta (long hop)',
-    no_ball: 'No ball',
+    no_ball: 'No-ball',
     wide: 'Wide',
   },
   segment: {
@@ -162,7 +162,7 @@ export default {
     prompt: 'Prepare o over {number}: pace ou spin, e o campo.',
     promptLine: 'Prepare o over {number}: pace ou spin, a linha, e o campo.',
     placed: '{count} de 9 defensores posicionados',
-    outside: '{count} fora dos anéis 0-1 (no máximo {max})',
+    outside: '{count} fora dos círculos 0-1 (no máximo {max})',
     notLegal: 'Ainda não é válido: {problems}',
     legal: 'Campo válido.',
     keeper: 'Wicket keeper',
