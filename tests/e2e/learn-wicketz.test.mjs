@@ -140,7 +140,7 @@ test('the reference shows the values of the data files', { timeout: 120000 }, as
  * coach or help fails the test.
  */
 const SHARED_TEXTS = [
-  'Your move', 'Match over', 'connected', 'Commentary', 'How to play', 'Lobby', 'Rematch', 'Replay',
+  'Your move', 'Result', 'Match over', 'connected', 'Commentary', 'How to play', 'Lobby', 'Rematch', 'Replay',
   'Raw view', 'Your profile', 'Server is resolving…',
   'Notify me when it is my move and this tab is hidden', 'Play a short sound when it is my move', 'Waiting for the bot', 'Waiting for you', 'mock data',
 ];
@@ -191,10 +191,13 @@ for (const run of [
       const english = new Map();
       const checkPortuguese = async (where) => {
         if (run.lang !== 'pt-BR') return;
-        // The final panel (its result line from the server's summary, the scorecard) is the
-        // shared match screen's (game.js drawFinal, scorecard.js: the shell helper's
-        // `common`), so it is left out of this check; the coach's closing words are not.
-        await page.evaluate(() => document.querySelector('[data-testid=final]')?.setAttribute('data-no-i18n', ''));
+        // The final panel and the result box of the decision panel (their result line from the
+        // server's summary, the scorecard, the after-match links) are the shared match
+        // screen's (game.js drawFinal and afterMatchLinks, scorecard.js: the shell helper's
+        // `common`), so they are left out of this check; the coach's closing words are not.
+        await page.evaluate(() => {
+          for (const el of document.querySelectorAll('[data-testid=final], [data-testid=result]')) el.setAttribute('data-no-i18n', '');
+        });
         for (const line of (await englishOnScreen(page)).filter((l) => !sharedWords(l))) if (!english.has(line)) english.set(line, where);
       };
       const firstOfKind = new Set();
