@@ -54,7 +54,7 @@ function point(r, deg) {
 }
 
 /** The field: every letter/ring spot, fielders as white dots, keeper and bowler marked. */
-export function fieldPicture(field, { onToggle, highlight } = {}) {
+export function fieldPicture(field, { onToggle, highlight, ringLabels = false } = {}) {
   const fielders = new Set((field && field.fielders ? field.fielders : []).map(pos));
   const keeper = field ? pos(field.keeper) : '';
   const bowler = field ? pos(field.bowler) : '';
@@ -90,6 +90,14 @@ export function fieldPicture(field, { onToggle, highlight } = {}) {
       if (fixed) parts.push(h('svg:text', { x, y: y + 2, 'pointer-events': 'none' }, code === keeper ? t('wicketz.field.keeperMark') : t('wicketz.field.bowlerMark')));
       if (highlight === code) parts.push(h('svg:circle', { cx: x, cy: y, r: 7, fill: 'none', stroke: '#ffe27a', 'stroke-width': 1.5, 'pointer-events': 'none' }));
     }
+  }
+  // The rings' numbers, between A and B (the rules reference's picture).
+  if (ringLabels) {
+    const deg = angleOf('A') + 180 / 17;
+    RING_R.forEach((r, ring) => {
+      const [x, y] = point(r, deg);
+      parts.push(h('svg:text', { x, y: y + 2, class: 'ring-label', 'pointer-events': 'none' }, String(ring)));
+    });
   }
   parts.push(h('svg:rect', { x: -2.5, y: -10, width: 5, height: 20, fill: '#d9c38f' }));
   return h('svg:svg', { viewBox: '-116 -116 232 232', class: 'wz-field', role: onToggle ? 'group' : 'img', 'aria-label': onToggle ? t('wicketz.field.ariaEditing') : t('wicketz.field.aria') }, parts);

@@ -82,7 +82,7 @@ function fieldSection(rules) {
   const field = { keeper: def.keeper_pace, bowler: def.bowler, fielders: def.fielders || [] };
   return [
     h('figure', { class: 'wz-learn-field' },
-      fieldPicture(field),
+      fieldPicture(field, { ringLabels: true }),
       h('figcaption', { class: 'muted small' }, L('field.caption', { keeper: t('wicketz.field.keeperMark'), bowler: t('wicketz.field.bowlerMark') }))),
     p('field.letters'),
     p('field.rings'),
@@ -97,14 +97,14 @@ function indicatorSection(rules) {
     attrs: { 'data-segment': s.segment, 'data-testid': 'wz-indicator-row' },
     cells: [
       segmentName(s.segment),
-      h('span', { class: 'wz-weight' }, L('indicator.weight', { weight: s.weight, total })),
-      h('span', { class: ['wz-bar', !RESPECT.has(s.segment) && 'loose'], style: `width: ${Math.round((s.weight / total) * 100)}%` }),
+      [h('span', { class: 'wz-weight' }, L('indicator.weight', { weight: s.weight, total })),
+        h('span', { class: ['wz-bar', !RESPECT.has(s.segment) && 'loose'], style: `width: ${Math.round((s.weight / total) * 100)}%` })],
       RESPECT.has(s.segment) ? L('indicator.respect') : L('indicator.loose'),
     ],
   }));
   return [
     p('indicator.what'),
-    table([L('indicator.segment'), L('indicator.chance'), L('indicator.picture'), L('indicator.kind')], rows, { class: 'wz-indicator' }),
+    table([L('indicator.segment'), L('indicator.chance'), L('indicator.kind')], rows, { class: 'wz-indicator' }),
     h('ul', {}, DELIVERIES.concat('wide').map((d) => h('li', {}, h('strong', {}, deliveryName(d)), ' ', L(`indicator.about.${d}`)))),
   ];
 }

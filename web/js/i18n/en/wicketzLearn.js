@@ -50,7 +50,7 @@ export default {
     restriction: 'In the first {overs} overs of a {per}-over innings (scaled to the agreed overs, rounded down) at most {max} players may stand outside rings 0 and 1.',
   },
   field: {
-    caption: 'The rulebook\'s field for pace: {keeper} the keeper, {bowler} the bowler, white dots the nine fielders.',
+    caption: 'The rulebook\'s field for pace: {keeper} the keeper, {bowler} the bowler, white dots the nine fielders; the yellow figures number the rings.',
     letters: 'The field has 17 directions round the bat, lettered A to Q: A is behind the keeper, E is square leg, I and J are straight down the ground towards the bowler, the off side is K to Q.',
     rings: 'Each direction has four rings: 0 next to the bat, then 1, 2 and 3 out to the boundary.',
     position: 'A position is a letter and a ring, such as B2. When you bowl, click a dot of the picture to take a fielder off it or to put one on it.',
@@ -59,7 +59,6 @@ export default {
     what: 'The bowling indicator gives the delivery of each ball. Its segments, and how often each comes up:',
     segment: 'Segment',
     chance: 'Chance',
-    picture: 'Share',
     kind: 'Kind',
     weight: '{weight} in {total}',
     respect: 'to respect',

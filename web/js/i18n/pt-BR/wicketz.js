@@ -69,7 +69,7 @@ export default {
     ariaEditing: 'Campo de Wicketz: escolha as posições dos seus defensores',
     position: 'Posição {code}',
     keeperMark: 'WK',
-    bowlerMark: 'A',
+    bowlerMark: 'Ar',
   },
   scoreboard: {
     inningsBatting: 'Entrada {number} · {name} no ataque',

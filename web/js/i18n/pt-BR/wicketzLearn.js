@@ -50,7 +50,7 @@ export default {
     restriction: 'Nos primeiros {overs} overs de uma entrada de {per} overs (proporcional aos overs combinados, arredondado para baixo) no máximo {max} jogadores podem ficar fora dos círculos 0 e 1.',
   },
   field: {
-    caption: 'O campo do manual para pace: {keeper} o wicket keeper, {bowler} o arremessador, pontos brancos os nove defensores.',
+    caption: 'O campo do manual para pace: {keeper} o wicket keeper, {bowler} o arremessador, pontos brancos os nove defensores; os números amarelos numeram os círculos.',
     letters: 'O campo tem 17 direções em volta do bastão, de A a Q: A fica atrás do wicket keeper, E é o square leg, I e J vão reto em direção ao arremessador, o lado off vai de K a Q.',
     rings: 'Cada direção tem quatro círculos: 0 junto ao bastão, depois 1, 2 e 3 até o limite do campo.',
     position: 'Uma posição é uma letra e um círculo, como B2. Quando você arremessa, clique num ponto da figura para tirar ou pôr um defensor ali.',
@@ -59,7 +59,6 @@ export default {
     what: 'O indicador de arremesso dá o arremesso de cada bola. Seus segmentos, e com que frequência cada um sai:',
     segment: 'Segmento',
     chance: 'Chance',
-    picture: 'Fatia',
     kind: 'Tipo',
     weight: '{weight} em {total}',
     respect: 'a respeitar',
