@@ -18,6 +18,71 @@ const cards = data('cards').cards;
 const printed = data('printed_cards').cards;
 const outcomes = data('outcomes');
 
+// Every decision the engine can ask (src/rules/wicketz/view.rs `Ask`) and every way a ball
+// can end (`Reading`, `HowOut`, wides, no-balls, the wild card), for the help and the coach.
+const DELIVERIES = ['good_length', 'yorker', 'bouncer', 'googly', 'half_volley', 'full_toss', 'long_hop', 'no_ball'];
+const ASKS = [
+  { decision: 'choose_innings' },
+  { decision: 'set_over', over: 0, styles: ['pace', 'spin'], lines: ['wicket'], max_outside_inner: null },
+  { decision: 'set_over', over: 0, styles: ['pace', 'spin'], lines: ['wicket', 'off_side', 'leg_side'], max_outside_inner: 2 },
+  ...DELIVERIES.map((delivery) => ({ decision: 'play', delivery, legal_strokes: ['cut'], wild_card: null, batter_number: 1 })),
+  { decision: 'play', delivery: 'yorker', legal_strokes: ['cut'], wild_card: { id: 12, window: 2 }, batter_number: 3 },
+];
+const ball = (b) => ({ type: 'ball_completed', ball: { delivery: 'good_length', striker: 0, stroke: 'cut', card: 57, wild_card: false, reading: null, catch: null, bat_runs: 0, byes: 0, extras: 0, legal: true, dismissal: null, ...b } });
+const BALLS = [
+  ball({ delivery: 'wide', stroke: null, card: null, extras: 1, legal: false }),
+  ball({ reading: { kind: 'bowled' }, dismissal: { batter: 0, how: { kind: 'bowled' } } }),
+  ball({ reading: { kind: 'lbw' }, dismissal: { batter: 0, how: { kind: 'lbw' } } }),
+  ball({ reading: { kind: 'run_out', zone: 'H1' }, dismissal: { batter: 0, how: { kind: 'run_out', zone: 'H1' } } }),
+  ball({ reading: { kind: 'catch_chance', zone: 'P1' }, catch: { lives: 3, spins: [false, false, false] }, dismissal: { batter: 0, how: { kind: 'caught', zone: 'P1' } } }),
+  ball({ reading: { kind: 'catch_chance', zone: 'P1' }, catch: { lives: 1, spins: [true] } }),
+  ball({ reading: { kind: 'runs', zone: 'F2', runs: 2 }, bat_runs: 2 }),
+  ball({ reading: { kind: 'fielded', zone: 'F2' } }),
+  ball({ reading: { kind: 'four', letter: 'C' }, bat_runs: 4 }),
+  ball({ reading: { kind: 'saved_boundary', letter: 'C', runs: 1 }, bat_runs: 1 }),
+  ball({ reading: { kind: 'six', letter: 'J' }, bat_runs: 6 }),
+  ball({ reading: { kind: 'byes', runs: 1 }, byes: 1 }),
+  ball({ reading: { kind: 'played_and_missed' } }),
+  ball({ reading: { kind: 'no_score' } }),
+  ball({ reading: { kind: 'overthrows', zone: 'D2', occupied: true, runs: 1 }, bat_runs: 1 }),
+  ball({ reading: { kind: 'overthrows', zone: 'D2', occupied: false, runs: 2 }, bat_runs: 2 }),
+  ball({ delivery: 'no_ball', reading: { kind: 'no_score' }, extras: 1, legal: false }),
+  ball({ delivery: 'no_ball', reading: { kind: 'runs', zone: 'F2', runs: 2 }, bat_runs: 2, legal: false }),
+  ball({ wild_card: true, reading: { kind: 'runs', zone: 'F2', runs: 1 }, bat_runs: 1 }),
+];
+const SECTION_IDS = ['match', 'sequence', 'toss', 'over-setup', 'field', 'indicator', 'strokes', 'cards', 'outcomes', 'catch', 'scoring', 'wild-card', 'variations', 'end'];
+
+test('help and coach for every decision and every kind of ball, in both languages (Node)', async () => {
+  const i18n = await import(join(REPO, 'web/js/i18n.js'));
+  const learn = (await import(join(REPO, 'web/js/learn/wicketz.js'))).default;
+  for (const code of ['en', 'pt-BR']) {
+    i18n.setLang(code);
+    const keys = new Set();
+    for (const ask of ASKS) {
+      const view = { ask };
+      const help = learn.help(view, {});
+      assert.ok(help && help.text && SECTION_IDS.includes(help.section), `${code}: help for ${JSON.stringify(ask)}`);
+      assert.doesNotMatch(help.text, /wicketzLearn\.|\{\w+\}/, `${code}: ${help.text}`);
+      const coach = learn.tutorial.ask(view, {});
+      assert.ok(coach && coach.key && coach.text, `${code}: the coach on ${ask.decision}`);
+      assert.doesNotMatch(coach.text, /wicketzLearn\.|wicketz\.|\{\w+\}/, `${code}: ${coach.text}`);
+      keys.add(coach.key);
+    }
+    assert.deepEqual([...keys].sort(), ['choose_innings', 'play', 'set_over'], 'one coach key per kind of decision');
+    const texts = new Set();
+    for (const event of BALLS) {
+      const text = learn.tutorial.ball({}, [{ type: 'delivered', delivery: event.ball.delivery }, event], {});
+      assert.ok(text && !/wicketzLearn\.|wicketz\.|\{\w+\}|undefined/.test(text), `${code}: why ${JSON.stringify(event.ball)} ended so: ${text}`);
+      texts.add(text);
+    }
+    assert.equal(texts.size, BALLS.length, 'each kind of ball has its own explanation');
+    const end = learn.tutorial.end({ outcome: { placings: [1, 2], summary: 'Seat 0 won by 3 wickets (20 to 18)' } }, { seatName: () => 'you' });
+    assert.ok(!/wicketzLearn\.|\{\w+\}/.test(end) && end.includes('20'), end);
+    assert.deepEqual([...i18n.missingKeys], [], 'no key missing');
+  }
+  i18n.setLang('en');
+});
+
 let server;
 before(async () => { server = await startServer(); });
 after(async () => { await server?.stop(); });
@@ -109,7 +174,11 @@ test('the reference shows the values of the data files', { timeout: 120000 }, as
     assert.ok(shown.lineSpin.includes(`${ruleset.line_pre_spin_good.numerator} times in ${ruleset.line_pre_spin_good.denominator}`), shown.lineSpin);
     assert.ok(shown.wild.includes(`added ${runs(ruleset.wild_card_max_over_runs)} or fewer`), shown.wild);
 
-    // Every section has a title and the page is no wider than the phone.
+    // The sections the help lines name are all in the reference, each with its title.
+    const ids = await page.evaluate(() => [...document.querySelectorAll('.reference-section')].map((el) => [el.dataset.section, el.querySelector('h3').textContent.trim()]));
+    assert.deepEqual(ids.map(([id]) => id), SECTION_IDS);
+    for (const [id, title] of ids) assert.ok(title.length > 3 && !title.includes('wicketzLearn'), `section ${id} has a title`);
+    // The page is no wider than the phone.
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `the reference fits the phone (${width} px)`);
     assert.deepEqual(errors, []);

@@ -303,7 +303,7 @@ function whyBall(outcome, events) {
   const zone = r.zone ? (typeof r.zone === 'string' ? r.zone : `${'ABCDEFGHIJKLMNOPQ'[r.zone.letter]}${r.zone.ring}`) : '';
   const params = {
     stroke: b.stroke ? strokeName(b.stroke) : '', card: b.card, delivery: deliveryName(b.delivery), zone, letter: r.letter,
-    runs: t('wicketz.runs', { count: (b.bat_runs || 0) + (b.byes || 0) }),
+    runs: (b.bat_runs || 0) + (b.byes || 0) ? t('wicketz.runs', { count: (b.bat_runs || 0) + (b.byes || 0) }) : t('wicketz.noRun'),
     extras: t('wicketz.extras', { count: b.extras || 0 }),
   };
   if (!b.stroke) return L('ball.wide', params);
