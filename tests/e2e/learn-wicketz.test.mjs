@@ -58,8 +58,9 @@ test('help and coach for every decision and every kind of ball, in both language
   for (const code of ['en', 'pt-BR']) {
     i18n.setLang(code);
     const keys = new Set();
-    for (const ask of ASKS) {
-      const view = { ask };
+    const lineViews = ['off_side', 'leg_side'].map((line) => ({ over: { line, line_good: true }, ask: { decision: 'play', delivery: 'good_length', legal_strokes: ['cut'], wild_card: null, batter_number: 1 } }));
+    for (const view of [...ASKS.map((ask) => ({ ask })), ...lineViews]) {
+      const { ask } = view;
       const help = learn.help(view, {});
       assert.ok(help && help.text && SECTION_IDS.includes(help.section), `${code}: help for ${JSON.stringify(ask)}`);
       assert.doesNotMatch(help.text, /wicketzLearn\.|\{\w+\}/, `${code}: ${help.text}`);

@@ -510,6 +510,8 @@ function describeOptions(options = {}) {
 
 export default {
   board, decision, describe, story, optionFields, replay, describeOptions, headline, dicePanel, ball,
+  // The engine's result line ("Seat 1 won by 12 runs (40 to 28)") in the language on screen.
+  resultText,
   // Read at draw time, so the panel follows the language on screen.
   get help() { return HELP_KEYS.map((key) => t(`wicketz.help.${key}`)); },
 };

@@ -284,6 +284,10 @@ function help(view) {
     case 'play': {
       const delivery = deliveryName(ask.delivery);
       if (ask.wild_card) return { text: L('help.playWild', { id: ask.wild_card.id, window: ask.wild_card.window }), section: 'wild-card' };
+      const over = view.over;
+      if (over && over.line && over.line !== 'wicket' && over.line_good && GOOD_LINE[over.line]) {
+        return { text: L('help.playLine', { line: lineName(over.line), strokes: list(GOOD_LINE[over.line].map(strokeName)) }), section: 'variations' };
+      }
       if (ask.delivery === 'bouncer') return { text: L('help.playBouncer'), section: 'strokes' };
       if (ask.delivery === 'no_ball') return { text: L('help.playNoBall'), section: 'scoring' };
       if (RESPECT.has(ask.delivery)) return { text: L('help.playRespect', { delivery }), section: 'outcomes' };

@@ -173,6 +173,7 @@ export default {
     playLoose: 'A {delivery} is loose: no card bowls you or traps you L.B.W. on it, so attack. Only a catch or a run out can get you out.',
     playBouncer: 'A bouncer can be hit, but a catch off it gives you one life only, whatever your place in the order. Avoiding Action is allowed only now.',
     playNoBall: 'A no-ball: you can only be run out, and an extra comes if you score nothing. Have a go.',
+    playLine: 'The bowler holds a good line ({line}): your only attacking strokes are {strokes}; defensive strokes are always allowed.',
     playWild: 'You hold the wild card (card {id}, window {window}): tick it to use that card instead of the dealt one on this ball. It is yours for this over only.',
   },
   ball: {

@@ -173,6 +173,7 @@ export default {
     playLoose: 'Arremesso solto ({delivery}): nenhuma carta dá bowled ou L.B.W. nele, então ataque. Só uma pegada ou um run out podem eliminar você.',
     playBouncer: 'Um bouncer pode ser rebatido, mas uma pegada nele dá só uma vida, seja qual for sua posição na ordem. A Esquiva só é permitida agora.',
     playNoBall: 'Um no-ball: você só pode sair por run out, e um extra vem se você não marcar nada. Arrisque.',
+    playLine: 'O arremessador mantém uma boa linha ({line}): suas únicas tacadas de ataque são {strokes}; as de defesa são sempre permitidas.',
     playWild: 'Você tem a carta coringa (carta {id}, janela {window}): marque-a para usá-la no lugar da carta distribuída nesta bola. Ela vale só neste over.',
   },
   ball: {
