@@ -203,19 +203,26 @@ test('the reference shows the values of the data files', { timeout: 120000 }, as
 
 /**
  * Words on screen that belong to other helpers' parts, being translated at the same time
- * (issue 27): the shared header and match screen (`common.*`: nav links, "Your move",
- * "Commentary", "How to play", the connection state, the clock, the rematch and result
- * panel) and the seat names ("you", "the bot", from words.js `nameOfSeat`). Only those are let
- * through; anything else English in the Wicketz board, decision panel, banner, commentary,
- * coach or help fails the test.
+ * (issue 27): the shared header and match screen (game.js, `common.*`: "Your move" in the
+ * turn badge and the decision title, "Result" over the result box, "Your profile", the
+ * notification and sound switches' titles, the raw view, the turn states "Server is
+ * resolving…" and "Waiting for the bot") and the seat names inside otherwise Portuguese
+ * sentences ("you", "the bot", from words.js `nameOfSeat`). Only those are let through;
+ * anything else English in the Wicketz board, decision panel, banner, commentary, coach or
+ * help fails the test.
  */
 const SHARED_TEXTS = [
-  'Your move', 'Result', 'Match over', 'connected', 'Commentary', 'How to play', 'Lobby', 'Rematch', 'Replay',
-  'Raw view', 'Your profile', 'Server is resolving…',
-  'Notify me when it is my move and this tab is hidden', 'Play a short sound when it is my move', 'Waiting for the bot', 'Waiting for you', 'mock data',
+  'Your move', 'Result', 'Raw view', 'Your profile', 'Server is resolving…', 'Waiting for the bot',
+  'Notify me when it is my move and this tab is hidden', 'Play a short sound when it is my move',
 ];
 const SEAT_NAMES = /\b(you|You|the bot|The bot|bot \d|player \d)\b/g;
+const letThrough = new Set();
 function sharedWords(line) {
+  const shared = isShared(line);
+  if (shared) letThrough.add(line);
+  return shared;
+}
+function isShared(line) {
   const match = line.match(/^[^:]+: "(.*)" \((.*)\)$/s);
   if (!match) return false;
   const [, text, where] = match;
@@ -265,10 +272,16 @@ for (const run of [
         // server's summary, the scorecard, the after-match links) are the shared match
         // screen's (game.js drawFinal and afterMatchLinks, scorecard.js: the shell helper's
         // `common`), so they are left out of this check; the coach's closing words are not.
-        await page.evaluate(() => {
-          for (const el of document.querySelectorAll('[data-testid=final], [data-testid=result]')) el.setAttribute('data-no-i18n', '');
+        const mark = () => page.evaluate(() => {
+          const over = Boolean(document.querySelector('[data-testid=result]'));
+          for (const el of document.querySelectorAll(over ? '[data-testid=final], [data-testid=decision]' : '[data-testid=final]')) el.setAttribute('data-no-i18n', '');
+          return over;
         });
-        for (const line of (await englishOnScreen(page)).filter((l) => !sharedWords(l))) if (!english.has(line)) english.set(line, where);
+        const overBefore = await mark();
+        let lines = await englishOnScreen(page);
+        // The match may have ended during the check: mark the result box and look again.
+        if ((await mark()) !== overBefore) lines = await englishOnScreen(page);
+        for (const line of lines.filter((l) => !sharedWords(l))) if (!english.has(line)) english.set(line, where);
       };
       const firstOfKind = new Set();
       const coachKeys = [];
@@ -346,6 +359,8 @@ for (const run of [
       await shot(page, name('end'));
       await checkPortuguese('the end screen');
       assert.deepEqual([...english].map(([line, where]) => `${where}: ${line}`), [], 'no English in the Wicketz parts of the Portuguese page');
+      // What the filter let through (the shared parts' English), for the record.
+      if (run.lang === 'pt-BR') for (const line of letThrough) console.log(`# shared, not checked here: ${line}`);
       const view = await page.evaluate(() => window.crease.screen.state.view);
       assert.ok(view.outcome, 'the tutorial match finished');
       await real.click();
