@@ -344,7 +344,8 @@ const tutorial = {
     switch (ask.decision) {
       case 'choose_innings': return { key: 'choose_innings', text: L('tutorial.toss', { bat: t('wicketz.toss.bat'), bowl: t('wicketz.toss.bowl') }) };
       case 'set_over': return { key: 'set_over', text: L('tutorial.setOver', { button: t('wicketz.setOver.bowl') }) };
-      case 'play': return { key: 'play', text: L('tutorial.play', { delivery: deliveryName(ask.delivery) }) };
+      // Shown until the next kind of decision, so it names no delivery (the next ball's differs).
+      case 'play': return { key: 'play', text: L('tutorial.play') };
       default: return null;
     }
   },

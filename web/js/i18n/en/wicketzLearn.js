@@ -204,7 +204,7 @@ export default {
     intro3: 'Under every decision a line says what the choices risk; its Rules link opens the rules at the right place without leaving the match.',
     toss: 'You won the toss. {bat}: you set the bot a target. {bowl}: you bat second, knowing how many runs you need.',
     setOver: 'You bowl this over. Choose pace or spin, then place your fielders on the picture: click a white dot to take a fielder off, an empty spot to put one on. The suggested field is legal; when it suits you, click {button}.',
-    play: 'You are batting, and the indicator shows a {delivery}. Choose a stroke: respect good lengths, yorkers, bouncers and googlies (defend, or attack with care); attack the loose ones. A card is then dealt and its row for your stroke decides the ball.',
+    play: 'You are batting: each ball the indicator shows the delivery before you choose. Choose a stroke: respect good lengths, yorkers, bouncers and googlies (defend, or attack with care); attack the loose ones. A card is then dealt and its row for your stroke decides the ball.',
     end: 'The match is over: {result}. A real match has more overs, and options: two innings each, bowling variations and the wild card.',
     endNoResult: 'The match is over. A real match has more overs, and options: two innings each, bowling variations and the wild card.',
   },

@@ -204,7 +204,7 @@ export default {
     intro3: 'Sob cada decisão uma linha diz o que as escolhas arriscam; o link Regras abre as regras no lugar certo sem sair da partida.',
     toss: 'Você ganhou o sorteio. {bat}: você define um alvo para o bot. {bowl}: você ataca em segundo, sabendo quantas corridas faltam.',
     setOver: 'Você arremessa este over. Escolha pace ou spin e posicione seus defensores na figura: clique num ponto branco para tirar um defensor, num ponto vazio para pôr um. O campo sugerido é válido; quando estiver bom, clique em {button}.',
-    play: 'Você está atacando, e o indicador mostra: {delivery}. Escolha uma tacada: respeite comprimentos bons, yorkers, bouncers e googlies (defenda, ou ataque com cuidado); ataque os soltos. Uma carta sai e a linha da sua tacada decide a bola.',
+    play: 'Você está atacando: a cada bola o indicador mostra o arremesso antes da sua escolha. Escolha uma tacada: respeite comprimentos bons, yorkers, bouncers e googlies (defenda, ou ataque com cuidado); ataque os soltos. Uma carta sai e a linha da sua tacada decide a bola.',
     end: 'A partida terminou: {result}. Uma partida de verdade tem mais overs, e opções: duas entradas para cada lado, variações de arremesso e a carta coringa.',
     endNoResult: 'A partida terminou. Uma partida de verdade tem mais overs, e opções: duas entradas para cada lado, variações de arremesso e a carta coringa.',
   },
