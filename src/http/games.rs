@@ -82,8 +82,8 @@ async fn rules(State(state): State<AppState>, Path(game): Path<String>) -> Resul
 }
 
 /// Starts the game's tutorial for the caller: a short match against the bot with the
-/// tutorial's fixed, public seed (never rated), so the browser's guide meets the same balls
-/// every time.
+/// tutorial's fixed, public seed (never rated): the same dice stream for everyone, so the
+/// same choices meet the same rolls (the bot's own choices stay private and vary).
 #[utoipa::path(operation_id = "start_tutorial", post, path = "/v1/games/{game}/tutorial", tag = "games", security(("bearer" = [])),
     params(("game" = String, Path, description = "a game id from `GET /v1/games`")),
     responses(

@@ -154,7 +154,8 @@ pub trait GameExtras: Game {
     }
 
     /// The tutorial match (JSON text, [`TutorialSpec`]): a fixed seed and short options, so
-    /// every newcomer meets the same balls and the guide can be tested to its end. `None`:
+    /// every newcomer's dice come from the same stream (the bot's choices are drawn from its own
+    /// private stream, as in every match) and the guide can be tested to its end. `None`:
     /// the game has no tutorial.
     const TUTORIAL: Option<&'static str> = None;
 

@@ -1,7 +1,7 @@
 //! Learning a game in the app, as the server serves it: the rules data the browser's
 //! reference draws from (`GET /v1/games/{game}/rules`) is the engine's own, and a game's
 //! tutorial (`POST /v1/games/{game}/tutorial`) is the same short match against the bot for
-//! everyone: its fixed seed is public, it is never rated, and it plays to its end.
+//! everyone (one seed, so one dice stream; the bot's own choices are private and vary): its fixed seed is public, it is never rated, and it plays to its end.
 
 use crate::common::{self, Backend};
 use crease::matches::GameRegistry;
