@@ -4,11 +4,12 @@
 //     sets, the championship cards' points, in English and in Portuguese;
 // (b) the tutorial (2 players, you and the easy bot, a fixed seed) played to its end by
 //     clicking, in English at 1280x800 and in Portuguese (browser locale pt-BR) at 390x844:
-//     the coach explains each kind of decision once, every decision has its help line, every
-//     over its coach line, the end has the coach's closing words and "play a real match";
+//     the coach explains each kind of decision once (and every kind that came up), every
+//     decision has its help line with a Rules link, the coach says why an over ended, the end
+//     has the coach's closing words and "play a real match" (which opens the Champions lobby);
 //     in Portuguese no English is left in the Champions parts at any decision;
 // (c) the reference opened from a decision's help link shows the named section in a dialog.
-// Screenshots `learn-champions-*`.
+// Screenshots `learn-champions-*` (both languages at both sizes).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -75,8 +76,8 @@ async function browserFor(size, locale) {
   return browser;
 }
 
-test('(a) the reference shows every ruleset value: cards, dice faces, run sets, championships', { skip: !!process.env.ONLY_PT, timeout: 120000 }, async () => {
-  for (const [locale, size, cat] of [['en-US', 'desktop', EN], ['pt-BR', 'phone', PT]]) {
+test('(a) the reference shows every ruleset value: cards, dice faces, run sets, championships', { timeout: 120000 }, async () => {
+  for (const [locale, size, cat] of [['en-US', 'desktop', EN], ['pt-BR', 'phone', PT], ['en-US', 'phone', EN], ['pt-BR', 'desktop', PT]]) {
     const browser = await browserFor(size, locale);
     try {
       const page = await browser.context.newPage();
@@ -270,7 +271,7 @@ async function playTutorial({ locale, size, tag }) {
   }
 }
 
-test('(b, c) the tutorial in English at 1280x800, by clicking, with the reference from a decision', { skip: !!process.env.ONLY_PT, timeout: 10 * 60 * 1000 }, async () => {
+test('(b, c) the tutorial in English at 1280x800, by clicking, with the reference from a decision', { timeout: 10 * 60 * 1000 }, async () => {
   const { coachKeys } = await playTutorial({ locale: 'en-US', size: 'desktop', tag: 'en-desktop' });
   console.log(`coach (en): ${coachKeys.join(', ')}`);
 });
@@ -278,4 +279,10 @@ test('(b, c) the tutorial in English at 1280x800, by clicking, with the referenc
 test('(b, c) the tutorial in Portuguese (pt-BR) at 390x844, by clicking, no English in the Champions parts', { timeout: 10 * 60 * 1000 }, async () => {
   const { coachKeys } = await playTutorial({ locale: 'pt-BR', size: 'phone', tag: 'pt-phone' });
   console.log(`coach (pt-BR): ${coachKeys.join(', ')}`);
+});
+
+// The other two sizes, for their screenshots and the same checks.
+test('(b) the tutorial in English at 390x844 and in Portuguese at 1280x800', { timeout: 10 * 60 * 1000 }, async () => {
+  await playTutorial({ locale: 'en-US', size: 'phone', tag: 'en-phone' });
+  await playTutorial({ locale: 'pt-BR', size: 'desktop', tag: 'pt-desktop' });
 });

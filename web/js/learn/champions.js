@@ -22,7 +22,7 @@ const p = (text) => h('p', {}, text);
 const ul = (items) => h('ul', {}, items.map((item) => h('li', {}, item)));
 
 function table(caption, heads, rows, attrs = {}) {
-  return h('div', { class: 'table-scroll' }, h('table', { class: 'card-table', ...attrs },
+  return h('div', { class: 'table-scroll' }, h('table', { class: 'card-table champions-ref', ...attrs },
     caption ? h('caption', {}, caption) : null,
     h('thead', {}, h('tr', {}, heads.map((x) => h('th', {}, x)))),
     h('tbody', {}, rows)));
@@ -43,7 +43,7 @@ function diceSection(rules) {
       h('h4', {}, L(`dice.${kind}Die`, { count: rules.dice_per_roll })),
       h('div', { class: 'dice-row', 'data-testid': `die-faces-${kind}` }, faces.map((f) => die(f, kind))),
       table(null, [L('dice.face'), L('dice.sides'), L('dice.means')], distinct.map((face) => h('tr', { 'data-face': face },
-        h('td', {}, die(face, kind), ' ', faceName(face)),
+        h('td', {}, die(face, kind), faceName(face) !== faceText(face) ? ` ${faceName(face)}` : null),
         h('td', { 'data-field': 'sides' }, String(faces.filter((f) => f === face).length)),
         h('td', { 'data-field': 'means' }, faceMeaning(face, rules))))));
   };
@@ -61,11 +61,14 @@ function cardsSection(rules) {
     p(L('cards.lead', { count: cards.length })),
     ul(colours.map((c) => L(`cards.colour.${c}`, { colour: colourName(c), count: cards.filter((x) => x.colour === c).length }))),
     p(L('cards.once')),
-    table(L('cards.caption'), [L('cards.name'), L('cards.cost'), L('cards.colourHead'), L('cards.effect')],
-      cards.map((card) => h('tr', { 'data-card': card.id },
-        h('td', { 'data-field': 'name' }, h('strong', {}, cardName(card))),
-        h('td', { 'data-field': 'cost' }, L('xp', { count: card.cost })),
-        h('td', { 'data-field': 'colour', class: ['xp-colour', card.colour] }, colourName(card.colour)),
+    // Two columns, so the power has room on a phone: the card (name, cost, colour), its power.
+    table(L('cards.caption'), [L('cards.name'), L('cards.effect')],
+      cards.map((card) => h('tr', { 'data-card': card.id, class: ['xp-row', card.colour] },
+        h('td', {},
+          h('strong', { 'data-field': 'name' }, cardName(card)), h('br'),
+          h('small', {},
+            h('span', { 'data-field': 'cost', class: 'cost' }, L('xp', { count: card.cost })), ' · ',
+            h('span', { 'data-field': 'colour' }, colourName(card.colour)))),
         h('td', { 'data-field': 'effect' }, cardEffect(card)))),
       { 'data-testid': 'champions-cards-table' }),
     p(L('cards.whenLongGame')),
@@ -131,7 +134,7 @@ export function sections(data) {
     { id: 'scoring', title: L('scoring.title'), body: h('div', {}, scoringSection(rules)) },
     { id: 'cards', title: L('cards.title'), body: h('div', {}, cardsSection(rules)) },
     { id: 'market', title: L('market.title'), body: h('div', {},
-      p(L('market.lead', { market: rules.market_size })),
+      p(L('market.lead', { count: rules.market_size })),
       ul([L('market.buy'), L('market.replace'), L('market.permanent'), L('market.worth', { count: rules.xp_per_point })])) },
     { id: 'championships', title: L('championships.title'), body: h('div', {}, championshipsSection(rules)) },
     { id: 'elimination', title: L('elimination.title'), body: h('div', {},
