@@ -206,7 +206,8 @@ const tutorial = {
       if (e.type === 'turn_ended') bought[e.role] = e.bought_defence || 0;
     }
     const name = ctx && ctx.seatName ? ctx.seatName(end.batsman) : '';
-    const lines = [L('tutorial.ball.runs', { name, count: r.dice_runs || 0 })];
+    const mine = ctx && !ctx.spectate && ctx.seat !== null && ctx.seat !== undefined && Number(ctx.seat) === Number(end.batsman);
+    const lines = [mine ? L('tutorial.ball.runsYou', { count: r.dice_runs || 0 }) : L('tutorial.ball.runs', { name, count: r.dice_runs || 0 })];
     if (r.wides) lines.push(L('tutorial.ball.wides', { count: r.wides }));
     if (r.saved) lines.push(L('tutorial.ball.saved', { count: r.saved }));
     if (r.bonus_runs) lines.push(L('tutorial.ball.bonus', { count: r.bonus_runs }));

@@ -139,6 +139,7 @@ export default {
       buy: 'The Xp market: click a card you can pay for to buy it, or Pass. Cards work for the rest of the match; Xp you keep is worth a point for every three at the end.',
     },
     ball: {
+      runsYou: { one: 'Your batting dice made {count} run from their sets; dice left over scored nothing.', other: 'Your batting dice made {count} runs from their sets; dice left over scored nothing.' },
       runs: { one: 'The batting dice of {name} made {count} run from their sets; dice left over scored nothing.', other: 'The batting dice of {name} made {count} runs from their sets; dice left over scored nothing.' },
       wides: { one: '{count} Wide added a run.', other: '{count} Wides added a run each.' },
       saved: { one: 'Saves took back {count} run.', other: 'Saves took back {count} runs.' },

@@ -138,6 +138,7 @@ export default {
       buy: 'O mercado de Xp: clique numa carta que você pode pagar para comprá-la, ou Passe. As cartas funcionam pelo resto da partida; o Xp que você guarda vale um ponto a cada três no fim.',
     },
     ball: {
+      runsYou: { one: 'Seus dados de rebatida fizeram {count} corrida com seus conjuntos; os dados que sobraram não marcaram nada.', other: 'Seus dados de rebatida fizeram {count} corridas com seus conjuntos; os dados que sobraram não marcaram nada.' },
       runs: { one: 'Os dados de rebatida de {name} fizeram {count} corrida com seus conjuntos; os dados que sobraram não marcaram nada.', other: 'Os dados de rebatida de {name} fizeram {count} corridas com seus conjuntos; os dados que sobraram não marcaram nada.' },
       wides: { one: '{count} Wide somou uma corrida.', other: '{count} Wides somaram uma corrida cada.' },
       saved: { one: 'As Salvas tiraram {count} corrida.', other: 'As Salvas tiraram {count} corridas.' },
