@@ -65,8 +65,9 @@ export function awardText(award) {
   return tOr(`champions.award.${award.kind}`, summary(award), { ...award });
 }
 
-const runsText = (n) => t('champions.n.runs', { count: Number(n) || 0 });
-const wicketsText = (n) => t('champions.n.wickets', { count: Number(n) || 0 });
+// Zero has its own message: CLDR counts 0 as "one" in Portuguese ("0 corrida").
+export const runsText = (n) => (Number(n) ? t('champions.n.runs', { count: Number(n) }) : t('champions.n.noRuns'));
+export const wicketsText = (n) => (Number(n) ? t('champions.n.wickets', { count: Number(n) }) : t('champions.n.noWickets'));
 
 function playerName(ctx, seat) {
   return ctx.seatName ? ctx.seatName(seat) : t('champions.player', { n: Number(seat) + 1 });
@@ -328,7 +329,7 @@ function diceDecision(ask, ctx) {
     powers.length ? h('div', { class: 'powers' }, h('h4', {}, t('champions.decision.powers')), powers) : null,
     h('div', { class: 'buttons' },
       ask.rolls_left > 0
-        ? h('button', { 'data-action': 'reroll', disabled: ctx.busy || reroll.size === 0, onclick: () => ctx.send({ type: 'roll', dice: [...reroll].sort((a, b) => a - b) }) }, t('champions.decision.rerollButton', { count: reroll.size }))
+        ? h('button', { 'data-action': 'reroll', disabled: ctx.busy || reroll.size === 0, onclick: () => ctx.send({ type: 'roll', dice: [...reroll].sort((a, b) => a - b) }) }, (reroll.size ? t('champions.decision.rerollButton', { count: reroll.size }) : t('champions.decision.rerollNone')))
         : null,
       h('button', { class: 'primary', 'data-action': 'stop', disabled: ctx.busy, onclick: stop }, t('champions.decision.stop'))));
 }

@@ -10,7 +10,7 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import {
-  faceText, faceName, colourName, cardName, championshipName, cardEffect, awardText, overScore,
+  faceText, faceName, colourName, cardName, championshipName, cardEffect, awardText, overScore, runsText, wicketsText,
 } from '../games/champions.js';
 
 const L = (key, params) => t(`championsLearn.${key}`, params);
@@ -94,7 +94,7 @@ function scoringSection(rules) {
     h('h4', {}, L('scoring.exampleTitle')),
     h('div', { class: 'dice-row' }, example.batting.faces.map((f) => die(f, 'batting'))),
     h('div', { class: 'dice-row' }, example.bowling.faces.map((f) => die(f, 'bowling'))),
-    p(L('scoring.example', { runs: t('champions.n.runs', { count: score.runs }), wickets: t('champions.n.wickets', { count: score.wickets }), defence: score.defence })),
+    p(L('scoring.example', { runs: runsText(score.runs), wickets: wicketsText(score.wickets), defence: score.defence })),
     p(L('scoring.order')),
   ];
 }
@@ -170,7 +170,7 @@ export function help(view) {
   }
   if (role === 'bowling' && view.over) {
     const now = overScore(rules.run_sets, { batting: view.over.batting, bowling: { faces: [] } });
-    return { text: L('help.reroll.bowling', { runs: t('champions.n.runs', { count: now.runs }), defence: now.defence }), section: 'scoring' };
+    return { text: L('help.reroll.bowling', { runs: runsText(now.runs), defence: now.defence }), section: 'scoring' };
   }
   return { text: L('help.reroll.batting'), section: 'scoring' };
 }
@@ -207,7 +207,10 @@ const tutorial = {
     }
     const name = ctx && ctx.seatName ? ctx.seatName(end.batsman) : '';
     const mine = ctx && !ctx.spectate && ctx.seat !== null && ctx.seat !== undefined && Number(ctx.seat) === Number(end.batsman);
-    const lines = [mine ? L('tutorial.ball.runsYou', { count: r.dice_runs || 0 }) : L('tutorial.ball.runs', { name, count: r.dice_runs || 0 })];
+    const diceRuns = r.dice_runs || 0;
+    const lines = [diceRuns
+      ? (mine ? L('tutorial.ball.runsYou', { count: diceRuns }) : L('tutorial.ball.runs', { name, count: diceRuns }))
+      : (mine ? L('tutorial.ball.noRunsYou') : L('tutorial.ball.noRuns', { name }))];
     if (r.wides) lines.push(L('tutorial.ball.wides', { count: r.wides }));
     if (r.saved) lines.push(L('tutorial.ball.saved', { count: r.saved }));
     if (r.bonus_runs) lines.push(L('tutorial.ball.bonus', { count: r.bonus_runs }));
@@ -216,11 +219,11 @@ const tutorial = {
     } else {
       const attack = countOf(finals.bowling, 'wicket');
       const defence = countOf(finals.batting, 'defence') + (bought.batting || 0);
-      lines.push(attack
-        ? L('tutorial.ball.wickets', { attack, defence, count: r.wickets || 0 })
-        : L('tutorial.ball.noWicket'));
+      if (!attack) lines.push(L('tutorial.ball.noWicket'));
+      else if (!r.wickets) lines.push(L('tutorial.ball.blocked', { attack, defence }));
+      else lines.push(L('tutorial.ball.wickets', { attack, defence, count: r.wickets }));
     }
-    lines.push(L('tutorial.ball.total', { runs: t('champions.n.runs', { count: r.runs || 0 }), batsmanXp: r.batsman_xp || 0, bowlerXp: r.bowler_xp || 0 }));
+    lines.push(L('tutorial.ball.total', { runs: runsText(r.runs || 0), batsmanXp: r.batsman_xp || 0, bowlerXp: r.bowler_xp || 0 }));
     return lines.join(' ');
   },
   end(view, ctx) {

@@ -8,6 +8,8 @@ export default {
   championshipsTitle: 'Championship cards',
   championship: '{name} +{points}',
   n: {
+    noRuns: '0 runs',
+    noWickets: '0 wickets',
     runs: { one: '{count} run', other: '{count} runs' },
     wickets: { one: '{count} wicket', other: '{count} wickets' },
     points: { one: '{count} pt', other: '{count} pts' },
@@ -80,6 +82,7 @@ export default {
     roll: 'Roll the dice',
     powers: 'Card powers when you stop',
     rerollButton: { one: 'Re-roll {count} die', other: 'Re-roll {count} dice' },
+    rerollNone: 'Re-roll 0 dice',
     stop: 'Stop: these dice are final',
     buy: 'Your turn at the market: you have {xp} Xp. Click a card in the market to buy it, or pass.',
     buyCard: 'Buy {card} ({cost} Xp)',

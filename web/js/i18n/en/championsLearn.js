@@ -139,6 +139,9 @@ export default {
       buy: 'The Xp market: click a card you can pay for to buy it, or Pass. Cards work for the rest of the match; Xp you keep is worth a point for every three at the end.',
     },
     ball: {
+      noRuns: 'The batting dice of {name} made no set, so no runs from the dice.',
+      noRunsYou: 'Your batting dice made no set, so no runs from the dice.',
+      blocked: '{attack} Wicket face(s) against {defence} Defence: no wicket fell.',
       runsYou: { one: 'Your batting dice made {count} run from their sets; dice left over scored nothing.', other: 'Your batting dice made {count} runs from their sets; dice left over scored nothing.' },
       runs: { one: 'The batting dice of {name} made {count} run from their sets; dice left over scored nothing.', other: 'The batting dice of {name} made {count} runs from their sets; dice left over scored nothing.' },
       wides: { one: '{count} Wide added a run.', other: '{count} Wides added a run each.' },

@@ -9,6 +9,8 @@ export default {
   championshipsTitle: 'Cartas de campeonato',
   championship: '{name} +{points}',
   n: {
+    noRuns: '0 corridas',
+    noWickets: '0 wickets',
     runs: { one: '{count} corrida', other: '{count} corridas' },
     wickets: { one: '{count} wicket', other: '{count} wickets' },
     points: { one: '{count} pt', other: '{count} pts' },
@@ -81,6 +83,7 @@ export default {
     roll: 'Rolar os dados',
     powers: 'Poderes das cartas ao parar',
     rerollButton: { one: 'Rolar {count} dado de novo', other: 'Rolar {count} dados de novo' },
+    rerollNone: 'Rolar dados de novo',
     stop: 'Parar: estes dados são finais',
     buy: 'Sua vez no mercado: você tem {xp} Xp. Clique numa carta do mercado para comprá-la, ou passe.',
     buyCard: 'Comprar {card} ({cost} Xp)',

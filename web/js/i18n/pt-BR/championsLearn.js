@@ -138,6 +138,9 @@ export default {
       buy: 'O mercado de Xp: clique numa carta que você pode pagar para comprá-la, ou Passe. As cartas funcionam pelo resto da partida; o Xp que você guarda vale um ponto a cada três no fim.',
     },
     ball: {
+      noRuns: 'Os dados de rebatida de {name} não formaram nenhum conjunto, então nenhuma corrida dos dados.',
+      noRunsYou: 'Seus dados de rebatida não formaram nenhum conjunto, então nenhuma corrida dos dados.',
+      blocked: '{attack} face(s) de Wicket contra {defence} de Defesa: nenhum wicket caiu.',
       runsYou: { one: 'Seus dados de rebatida fizeram {count} corrida com seus conjuntos; os dados que sobraram não marcaram nada.', other: 'Seus dados de rebatida fizeram {count} corridas com seus conjuntos; os dados que sobraram não marcaram nada.' },
       runs: { one: 'Os dados de rebatida de {name} fizeram {count} corrida com seus conjuntos; os dados que sobraram não marcaram nada.', other: 'Os dados de rebatida de {name} fizeram {count} corridas com seus conjuntos; os dados que sobraram não marcaram nada.' },
       wides: { one: '{count} Wide somou uma corrida.', other: '{count} Wides somaram uma corrida cada.' },
