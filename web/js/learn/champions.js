@@ -161,6 +161,10 @@ export function help(view) {
   }
   if (ask.ask !== 'dice') return null;
   const role = ask.role === 'bowling' ? 'bowling' : 'batting';
+  if (ask.first_roll && ask.rolls_left <= 1) {
+    // A last over (the bowler was eliminated): one roll, no bowling dice.
+    return { text: L('help.lastOver'), section: 'elimination' };
+  }
   if (ask.first_roll) {
     return { text: L(`help.first.${role}`, { count: Math.max(0, ask.rolls_left - 1) }), section: role === 'batting' ? 'rolling' : 'dice' };
   }

@@ -110,6 +110,7 @@ export default {
     winner: 'The active player with the most points wins; equal points share the win. Eliminated players are placed after every active player.',
   },
   help: {
+    lastOver: 'A last over: you roll once, there are no bowling dice, and your card powers still apply.',
     first: {
       batting: { one: 'Roll all your dice; you can then re-roll any of them {count} more time. 1s, pairs of 2s, three 4s and four 6s score; each Defence stops a Wicket; Xp buys cards.', other: 'Roll all your dice; you can then re-roll any of them up to {count} more times. 1s, pairs of 2s, three 4s and four 6s score; each Defence stops a Wicket; Xp buys cards.' },
       bowling: { one: 'Roll against the batsman’s final dice: each Wicket beyond their Defence takes a wicket, each Save takes back a run, each Wide gives one. You can re-roll {count} more time.', other: 'Roll against the batsman’s final dice: each Wicket beyond their Defence takes a wicket, each Save takes back a run, each Wide gives one. You can re-roll up to {count} more times.' },

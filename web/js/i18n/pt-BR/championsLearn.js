@@ -109,6 +109,7 @@ export default {
     winner: 'O jogador ativo com mais pontos vence; pontos iguais dividem a vitória. Jogadores eliminados ficam atrás de todos os ativos.',
   },
   help: {
+    lastOver: 'Um último over: você rola uma vez, não há dados de arremesso, e os poderes das suas cartas continuam valendo.',
     first: {
       batting: { one: 'Role todos os seus dados; depois você pode rolar de novo qualquer um deles mais {count} vez. 1s, pares de 2, trincas de 4 e quadras de 6 marcam; cada Defesa bloqueia um Wicket; Xp compra cartas.', other: 'Role todos os seus dados; depois você pode rolar de novo qualquer um deles até mais {count} vezes. 1s, pares de 2, trincas de 4 e quadras de 6 marcam; cada Defesa bloqueia um Wicket; Xp compra cartas.' },
       bowling: { one: 'Role contra os dados finais do batedor: cada Wicket além das Defesas dele derruba um wicket, cada Salva tira uma corrida, cada Wide dá uma. Você pode rolar de novo mais {count} vez.', other: 'Role contra os dados finais do batedor: cada Wicket além das Defesas dele derruba um wicket, cada Salva tira uma corrida, cada Wide dá uma. Você pode rolar de novo até mais {count} vezes.' },
