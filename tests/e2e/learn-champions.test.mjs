@@ -60,6 +60,9 @@ async function championsEnglish(page) {
   });
 }
 
+/** Keys the page asked for that no catalogue has (in English too). */
+const missingKeys = (page) => page.evaluate(async () => [...(await import('/js/i18n.js')).missingKeys]);
+
 let server;
 
 before(async () => {
@@ -137,6 +140,7 @@ test('(a) the reference shows every ruleset value: cards, dice faces, run sets, 
         assert.ok(text.includes(String(n)), `the reference states ${n}`);
       }
       if (!en) assert.deepEqual(await championsEnglish(page), [], 'no English on the Portuguese reference');
+      assert.deepEqual(await missingKeys(page), [], 'every key of the reference exists');
       await shot(page, `learn-champions-rules-${en ? 'en' : 'pt'}-${size}`);
       assert.deepEqual(errors, [], 'no client errors');
     } finally {
@@ -262,6 +266,7 @@ async function playTutorial({ locale, size, tag }) {
       assert.deepEqual(heads, Object.values(PT.board.col), 'the Champions scoreboard in Portuguese');
     }
     await shot(page, `learn-champions-end-${tag}`);
+    assert.deepEqual(await missingKeys(page), [], 'every key the tutorial asked for exists');
     await real.click();
     await page.waitForURL(/#\/play\/champions$/);
     assert.deepEqual(errors, [], 'no client errors');
