@@ -157,7 +157,7 @@ export default {
       won: 'You won the tutorial match!',
       lost: 'The bot won this time.',
       points: 'Your points: {runs} for runs, {wickets} for wickets, {cards} from championship cards and {xp} for unused Xp, {total} in all.',
-      next: 'Play a real match against the bot or other people from the button below; the Rules stay one click away.',
+      next: 'Play a real match next, against the bot or other people; the Rules stay one click away.',
     },
   },
 };

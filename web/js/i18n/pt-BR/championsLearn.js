@@ -156,7 +156,7 @@ export default {
       won: 'Você venceu a partida do tutorial!',
       lost: 'Desta vez o bot venceu.',
       points: 'Seus pontos: {runs} pelas corridas, {wickets} pelos wickets, {cards} das cartas de campeonato e {xp} pelo Xp não usado, {total} ao todo.',
-      next: 'Jogue uma partida de verdade contra o bot ou outras pessoas pelo botão abaixo; as Regras continuam a um clique.',
+      next: 'Agora jogue uma partida de verdade, contra o bot ou outras pessoas; as Regras continuam a um clique.',
     },
   },
 };
