@@ -142,7 +142,10 @@ export function t(key, params = {}) {
     return key;
   }
   if (isPlural(message)) {
-    const category = new Intl.PluralRules(current).select(Number(params.count) || 0);
+    const count = Number(params.count) || 0;
+    // An explicit `zero` form wins for 0 (ICU's `=0`): CLDR puts Portuguese 0 with "one"
+    // ("0 corrida"), where a sentence wants "nenhuma corrida".
+    const category = count === 0 && message.zero ? 'zero' : new Intl.PluralRules(current).select(count);
     message = message[category] ?? message.other;
   }
   return message.replace(/\{(\w+)\}/g, (whole, name) => {
