@@ -12,6 +12,11 @@ import { fieldPicture, readField, ZONE_SHOTS, fieldProblems, maskFromSpots } fro
 import { CTG_DATA } from './ctg-data.js';
 import { t, tOr, num } from '../i18n.js';
 
+/** A pitch card's name ("Green" / "Verde"), as the rules reference names it. */
+function pitchName(name) {
+  return tOr(`ctg.pitchCard.${String(name).toLowerCase()}`, label(name));
+}
+
 const ADVANTAGE = [-1, 0, 1, 2, 3];
 const NONE = 255;
 
@@ -70,8 +75,8 @@ export function model(view, seat) {
     score: scores[batting] || {},
     otherScore: scores[fielding] || {},
     target: view.target,
-    // A pitch card's name (Green, Dusty, Dead) is the card's, as printed.
-    pitch: view.pitch ? label(view.pitch) : null,
+    // A pitch card's name (Green, Dusty, Dead): the card's, in the reference's words.
+    pitch: view.pitch ? pitchName(view.pitch) : null,
     striker: batter(view.striker),
     nonStriker: batter(view.non_striker),
     bowler,
@@ -855,7 +860,7 @@ function describe(event, ctx) {
       return you ? t('ctg.say.squadYou') : t('ctg.say.squadOther', { name: ctx.seatName(event.seat) });
     }
     case 'squads_revealed': return t('ctg.say.squadsRevealed');
-    case 'pitch_drawn': return t('ctg.say.pitch', { card: CTG_DATA.pitch_cards[event.card] || event.card });
+    case 'pitch_drawn': return t('ctg.say.pitch', { card: pitchName(CTG_DATA.pitch_cards[event.card] || String(event.card)) });
     case 'toss_won': return t('ctg.say.toss', { name: ctx.seatName(event.seat) });
     case 'innings_started': return t('ctg.say.innings', { innings: event.innings + 1, side: side(event.batting) });
     case 'bowler_chosen': return t('ctg.say.bowler', { name: name(m.fielding, event.bowler) });

@@ -134,6 +134,8 @@ export default {
     drs: 'DRS',
     drsTitle: 'DRS: once per innings',
   },
+  // Pitch cards, as the rules reference names them (Campo Verde: the card Green).
+  pitchCard: { green: 'Green', dusty: 'Dusty', dead: 'Dead' },
   board: {
     innings: 'Innings {innings} · {team} batting',
     inningsYouBat: 'Innings {innings} · {team} batting · you are batting',

@@ -139,6 +139,8 @@ export default {
     drs: 'DRS',
     drsTitle: 'DRS: uma vez por Entrada',
   },
+  // Pitch cards, as the rules reference names them (Campo Verde: the card Green).
+  pitchCard: { green: 'Verde', dusty: 'Empoeirado', dead: 'Morto' },
   board: {
     innings: 'Entrada {innings} · {team} no Ataque',
     inningsYouBat: 'Entrada {innings} · {team} no Ataque · você ataca',
