@@ -16,9 +16,14 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
 let server;
+// The rule values the engine holds in code, as the rules endpoint serves them (`data.engine`).
+let ENGINE;
 
 before(async () => {
   server = await startServer();
+  const answer = await (await fetch(`${server.url}/v1/games/ctg/rules`)).json();
+  ENGINE = answer.data.engine;
+  assert.ok(ENGINE && ENGINE.formats && ENGINE.formats.t10, 'the rules endpoint serves data.engine');
 });
 
 after(async () => {
@@ -36,11 +41,17 @@ const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 /**
  * What the English reference must show for the value at `path` of ruleset.json (or of
- * squads.json for `squads.*`): numbers as they are, shot and effect codes by their English
- * names.
+ * squads.json for `squads.*`, of the rules endpoint's `data.engine` for `engine.*`): numbers
+ * as they are (plus `plus` where the page shows a value after it), a format's switch as
+ * yes / no, shot and effect codes by their English names.
  */
-function expected(path, ruleset = RULESET) {
+function expected(path, ruleset = RULESET, plus = 0, engine = ENGINE) {
   if (path.startsWith('squads.')) return String(at(SQUADS.squads, path.slice('squads.'.length)));
+  if (path.startsWith('engine.')) {
+    const raw = at(engine, path.slice('engine.'.length));
+    if (typeof raw === 'boolean') return raw ? en.sequence.yes : en.sequence.no;
+    return typeof raw === 'number' ? String(raw + plus) : undefined;
+  }
   const raw = at(ruleset, path);
   if (raw === undefined) return undefined;
   if (/^bowling_decks\.\w+\.\d+\.shots\.\d+$/.test(path)) return en.shots[raw];
@@ -52,15 +63,20 @@ function expected(path, ruleset = RULESET) {
 
 /** Every `[data-rule]` value the reference shows, with its path. */
 async function shownValues(page) {
-  return page.$$eval('[data-testid=reference] [data-rule]', (els) => els.map((el) => ({ path: el.dataset.rule, text: el.textContent.trim(), svg: el instanceof SVGElement })));
+  return page.$$eval('[data-testid=reference] [data-rule]', (els) => els.map((el) => ({
+    path: el.dataset.rule, text: el.textContent.trim(), svg: el instanceof SVGElement, plus: Number(el.dataset.rulePlus || 0),
+  })));
 }
 
-/** The values the page shows that differ from `ruleset` (read from disk): [] when it agrees. */
+/**
+ * The values the page shows that differ from `ruleset` (read from disk) or from the engine's
+ * values (the rules endpoint's `data.engine`): [] when it agrees.
+ */
 function mismatches(shown, ruleset = RULESET) {
   const wrong = [];
-  for (const { path, text, svg } of shown) {
+  for (const { path, text, svg, plus } of shown) {
     if (path === 'red_outlines') continue; // checked through the picture below
-    const want = expected(path, ruleset);
+    const want = expected(path, ruleset, plus);
     const got = svg ? text.replace(/\+$/, '') : text;
     if (want === undefined || got !== want) wrong.push(`${path}: page "${text}", data "${want}"`);
   }
@@ -86,14 +102,18 @@ function requiredPaths() {
   RULESET.catch_values.forEach((_, i) => paths.push(`catch_values.${i}`));
   for (const a of ['aggressive', 'defensive']) paths.push(`bowled_chance.bowled_paragraph.${a}.sides`, `bowled_chance.bowled_paragraph.${a}.min`);
   for (const key of Object.keys(RULESET.skills)) paths.push(`skills.${key}`);
-  paths.push('drs_overturn_min', 'patience_confidence.aggressive', 'patience_confidence.defensive');
+  paths.push('drs_overturn_min', 'patience_confidence.aggressive', 'patience_confidence.defensive', 'express_run_out_min', 'slip_catch_min');
+  // Every value the engine holds in code: each format's, and the rolls and limits.
+  const engineLeaves = (value, prefix) => (value && typeof value === 'object'
+    ? Object.entries(value).flatMap(([key, v]) => engineLeaves(v, `${prefix}.${key}`)) : [prefix]);
+  paths.push(...engineLeaves(ENGINE, 'engine'));
   RULESET.pitch_cards.forEach((_, i) => paths.push(`pitch_cards.${i}.name`));
   return paths;
 }
 
 /** Screenshots of the screen as a reader scrolls to the pictures and the tables. */
 async function sectionShots(page, tag) {
-  for (const [id, what] of [['rules-sequence', 'sequence'], ['rules-decisions', 'decisions'], ['rules-scoring', 'scoring'], ['rules-field', 'field'], ['ctg-advantage-picture', 'advantage'], ['ctg-dice-picture', 'dice'], ['ctg-bowl-deck-pace', 'cards'], ['ctg-effects-table', 'effects']]) {
+  for (const [id, what] of [['rules-sequence', 'sequence'], ['rules-decisions', 'decisions'], ['rules-scoring', 'scoring'], ['rules-field', 'field'], ['ctg-advantage-picture', 'advantage'], ['ctg-dice-picture', 'dice'], ['ctg-bowl-deck-pace', 'cards'], ['ctg-effects-table', 'effects'], ['ctg-format-table', 'formats']]) {
     await page.getByTestId(id).evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: join(REPO, 'test-artifacts', 'screenshots', `learn-ctg-${what}-${tag}.png`) });
   }
@@ -117,8 +137,19 @@ test('the CTG reference shows the ruleset\'s values, and a changed value is caug
     const shown = await shownValues(page);
     const paths = new Set(shown.map((s) => s.path));
     const missing = requiredPaths().filter((p) => !paths.has(p));
-    assert.deepEqual(missing, [], 'every card, die face, table value and limit of the ruleset is on the page');
-    assert.deepEqual(mismatches(shown), [], 'the page agrees with data/ctg/ruleset.json');
+    assert.deepEqual(missing, [], 'every card, die face, table value and limit of the ruleset and of the engine is on the page');
+    assert.deepEqual(mismatches(shown), [], 'the page agrees with data/ctg/ruleset.json and the engine\'s data.engine');
+    assert.ok(shown.filter((s) => s.path.startsWith('engine.')).length >= 30, 'the engine\'s values are marked where the text names them');
+    // The format table as a reader sees it, column by column from data.engine.
+    const formats = Object.keys(ENGINE.formats);
+    const formatRows = await page.$$eval('[data-testid=ctg-format-table] tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim())));
+    assert.deepEqual(formatRows[0].slice(1), formats.map((f) => f.toUpperCase()));
+    assert.deepEqual(formatRows[1].slice(1), formats.map((f) => String(ENGINE.formats[f].overs)), 'overs per innings');
+    assert.deepEqual(formatRows[2].slice(1), formats.map((f) => `D${ENGINE.formats[f].distance_sides}`), 'distance die');
+    assert.ok(formatRows.some((r) => r[0] === `Overs with at most ${ENGINE.restricted_outfield_limit} fielders in the outfield`
+      && r.slice(1).join('|') === formats.map((f) => `overs 1-${ENGINE.formats[f].restricted_overs}`).join('|')), formatRows.map((r) => r.join(' | ')).join('\n'));
+    const t10 = ENGINE.formats.t10;
+    assert.ok(formatRows.some((r) => r[1] === `yes: once, in overs ${t10.restricted_overs + 1}-${t10.overs}`), 'the T10 Power Play overs');
     // The distance table (areas and their catch numbers) as a reader sees it.
     const areaRows = await page.$$eval('[data-testid=ctg-areas-table] tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent.trim())));
     assert.deepEqual(areaRows.map((r) => [r[0], r[1], r[3]]), RULESET.catch_values.map((v, i) => [String(i + 1), `${2 * i + 1}-${2 * i + 2}`, `${v}+`]));
@@ -144,10 +175,14 @@ test('the CTG reference shows the ruleset\'s values, and a changed value is caug
       const body = await response.json();
       body.data.ruleset.over_decks.pace.effects[0] = 'great_shot';
       body.data.ruleset.catch_values[2] = 4;
+      body.data.engine.howzat_min = 3;
+      body.data.engine.formats.t20.distance_sides = 10;
       await route.fulfill({ response, json: body });
     });
     await openReference(bad);
     const wrong = mismatches(await shownValues(bad));
+    assert.ok(wrong.some((w) => w.startsWith('engine.howzat_min:')), wrong.join('\n'));
+    assert.ok(wrong.some((w) => w.startsWith('engine.formats.t20.distance_sides:')), wrong.join('\n'));
     assert.ok(wrong.some((w) => w.startsWith('over_decks.pace.effects.0:')), wrong.join('\n'));
     assert.ok(wrong.some((w) => w.startsWith('catch_values.2:')), wrong.join('\n'));
     assert.throws(() => assert.deepEqual(wrong, []), 'the comparison fails on a changed value');
@@ -405,7 +440,7 @@ for (const [label, viewport, locale, name] of [['English 1280x800', DESKTOP, 'en
 }
 
 test('the CTG reference reads at 390x844 and 1280x800 in both languages', { timeout: 5 * 60 * 1000 }, async () => {
-  for (const [viewport, locale] of [[PHONE, 'en-US'], [DESKTOP, 'pt-BR']]) {
+  for (const [viewport, locale] of [[PHONE, 'en-US'], [DESKTOP, 'pt-BR'], [PHONE, 'pt-BR']]) {
     const browser = await browserFor(viewport, locale);
     try {
       const page = await browser.context.newPage();
@@ -489,6 +524,12 @@ for (const locale of ['en-US', 'pt-BR']) {
         assert.ok(sectionIds.includes(help.section), `${kind} points to a section of the reference: ${help.section}`);
         assert.ok(coach && coach.key === kind && coach.text.length > 20, `coach for ${kind}`);
         for (const text of [help.text, coach.text]) assert.doesNotMatch(text, /\{\w+\}|ctgLearn\.|undefined|NaN/, `${kind}: ${text}`);
+        if (kind === 'power_play') {
+          // The Power Play's limit is the engine's, in the help line and the coach alike.
+          for (const text of [help.text, coach.text]) {
+            assert.ok(text.includes(String(ENGINE.restricted_outfield_limit)) && !text.includes('?'), `power_play: ${text}`);
+          }
+        }
       }
       for (const [what, text] of Object.entries(said.balls)) {
         assert.ok(text && text.length > 20, `a ${what} ball is explained`);
@@ -510,7 +551,7 @@ for (const locale of ['en-US', 'pt-BR']) {
 test('every literal key js/learn/ctg.js asks for is in both catalogues', async () => {
   const source = readFileSync(join(REPO, 'web', 'js', 'learn', 'ctg.js'), 'utf8');
   const pt = (await import('../../web/js/i18n/pt-BR/ctgLearn.js')).default;
-  const keys = [...source.matchAll(/\bk\('([\w.]+)'/g)].map((m) => m[1]);
+  const keys = [...source.matchAll(/\bkr?\('([\w.]+)'/g)].map((m) => m[1]);
   assert.ok(keys.length > 100, `keys found: ${keys.length}`);
   for (const key of keys) {
     assert.notEqual(at(en, key), undefined, `en ctgLearn.${key}`);

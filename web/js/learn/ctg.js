@@ -1,8 +1,12 @@
 // Cricket: The Game: the rules reference, the help line under each decision and the
 // tutorial's coach (see js/learn.js for the contract). Every rule value the reference shows
 // (card effects, decks, dice faces, catch values, express tables, skill limits) is read from
-// `data` = GET /v1/games/ctg/rules (the engine's data/ctg/*.json); each such value sits in an
-// element with `data-rule="<path in ruleset.json>"` so a test can hold the page to the file.
+// `data` = GET /v1/games/ctg/rules (the engine's data/ctg/*.json, and `data.engine`: the
+// values it holds in code, such as each format's overs and dice, the field limits and the
+// over cards' rolls); each such value sits in an element with `data-rule="<path>"` (a path
+// in ruleset.json, or `engine.<path>` in data.engine) so a test can hold the page to them.
+// The catalogue's sentences name these values as {placeholders}, filled by `kr` with marked
+// spans in the reference and by `plainRules` in the help lines and the coach.
 // The words are the `ctgLearn` catalogue's (English and Brazilian Portuguese, with the
 // Portuguese rulebook's cricket terms).
 
@@ -22,18 +26,92 @@ const SECTION_OF = {
   reroll_to_hit: 'dice', miss: 'dice', distance: 'dice', reroll_bounce: 'dice', run: 'scoring', review: 'scoring',
 };
 
-// The ruleset, once loaded: the coach needs an over card's effect and value by index.
+// The ruleset and the engine's own values (`data.engine`), once loaded: the coach needs an
+// over card's effect and value by index, and the help lines the engine's limits.
 let RULES = null;
+let ENGINE = null;
 function rules() {
-  if (!RULES) loadRulesData('ctg').then((data) => { RULES = data && data.ruleset; }).catch(() => {});
+  if (!RULES) {
+    loadRulesData('ctg').then((data) => {
+      RULES = data && data.ruleset;
+      ENGINE = (data && data.engine) || null;
+    }).catch(() => {});
+  }
   return RULES;
 }
 rules();
 
 const k = (key, params) => t(`ctgLearn.${key}`, params);
 const signed = (n) => (n > 0 ? `+${num(n)}` : num(n));
-/** A rule value on the page, tagged with its path in ruleset.json. */
+/**
+ * A rule value on the page, tagged with its path: in ruleset.json, `squads.*` in squads.json,
+ * or `engine.*` in the rules answer's `engine` (the values the engine holds in code).
+ */
 const val = (path, text, tag = 'span') => h(tag, { 'data-rule': path }, text);
+
+/**
+ * The rule values the catalogue's sentences name, by placeholder: [path, value, plus] (the
+ * page shows value + plus: the Power Play starts the over after the restricted ones). From
+ * the ruleset and the engine; nothing here is typed in.
+ */
+function ruleValues(ruleset, engine) {
+  const r = ruleset || {};
+  const e = engine || {};
+  const formats = e.formats || {};
+  const f = (format, key) => [`engine.formats.${format}.${key}`, (formats[format] || {})[key]];
+  const top = (key) => [`engine.${key}`, e[key]];
+  return {
+    howzatMin: top('howzat_min'),
+    greatCatchMin: top('great_catch_min'),
+    sixesBowledMin: top('express_sixes_bowled_min'),
+    runOutFieldedMin: top('run_out_fielded_min'),
+    runOutExtraMin: top('run_out_extra_run_min'),
+    runOutCardMin: top('run_out_card_min'),
+    addOneMax: top('pace_add_one_max_distance'),
+    outfieldLimit: top('outfield_limit'),
+    restrictedLimit: top('restricted_outfield_limit'),
+    t10Overs: f('t10', 'overs'),
+    t20Overs: f('t20', 'overs'),
+    t10Sides: f('t10', 'distance_sides'),
+    t20Sides: f('t20', 'distance_sides'),
+    t10Restricted: f('t10', 'restricted_overs'),
+    t20Restricted: f('t20', 'restricted_overs'),
+    powerFrom: [...f('t10', 'restricted_overs'), 1],
+    powerTo: f('t10', 'overs'),
+    runOut: ['express_run_out_min', r.express_run_out_min],
+    slip: ['slip_catch_min', r.slip_catch_min],
+  };
+}
+/** How a rule value reads: numbers in the language's digits, yes / no for a format's switch. */
+function ruleText(value, plus = 0) {
+  if (typeof value === 'boolean') return k(value ? 'sequence.yes' : 'sequence.no');
+  if (typeof value !== 'number') return '?';
+  return num(value + plus);
+}
+/** The same values as plain text, for the help line and the coach (strings, not nodes). */
+function plainRules() {
+  const out = {};
+  for (const [name, [, value, plus]] of Object.entries(ruleValues(RULES, ENGINE))) out[name] = ruleText(value, plus);
+  return out;
+}
+// The values of the reference being drawn (set by sections()).
+let SHOWN = ruleValues(null, null);
+/**
+ * A catalogue sentence with each rule value it names in its own tagged element: `kr` fills
+ * the placeholders of `rules` (default: the reference's values) with marked spans, the rest
+ * from `params` as `k` does.
+ */
+function kr(key, params = {}, rules = SHOWN) {
+  const marks = {};
+  for (const name of Object.keys(rules)) marks[name] = `\u0001${name}\u0002`;
+  const text = k(key, { ...marks, ...params });
+  const parts = text.split(/\u0001(\w+)\u0002/);
+  return h('span', {}, parts.map((part, i) => {
+    if (i % 2 === 0) return part;
+    const [path, value, plus = 0] = rules[part];
+    return h('span', { 'data-rule': path, ...(plus ? { 'data-rule-plus': String(plus) } : {}) }, ruleText(value, plus));
+  }));
+}
 const shotName = (shot) => k(`shots.${shot}`);
 const typeName = (type) => k(`types.${type}`);
 const effectName = (effect) => k(`effects.${effect}.name`);
@@ -60,7 +138,7 @@ function faceWords(face) {
 // ---------------------------------------------------------------- pictures
 
 /** The field: six zones round the batter, each cut into distance areas, from the ruleset. */
-function fieldFigure(ruleset) {
+function fieldFigure(ruleset, t10Areas) {
   const catchValues = ruleset.catch_values || [];
   const areas = catchValues.length;
   const red = new Set((ruleset.red_outlines || []).map((o) => `${o.zone}:${o.area}`));
@@ -85,7 +163,7 @@ function fieldFigure(ruleset) {
       const value = Number(catchValues[area - 1]) - (isRed ? 1 : 0);
       parts.push(h('svg:path', {
         d: wedge(r1, r2, centre[zone] - 30, centre[zone] + 30),
-        class: ['ctgl-area', outfield ? 'out' : 'in', zone === 0 && 'bye', area === areas && areas > 3 && 't20', isRed && 'red'],
+        class: ['ctgl-area', outfield ? 'out' : 'in', zone === 0 && 'bye', area > t10Areas && 't20', isRed && 'red'],
       }, h('svg:title', {}, k('field.areaTitle', { zone, area, value }))));
       const [x, y] = pt((r1 + r2) / 2, centre[zone]);
       parts.push(h('svg:text', { x: f(x), y: f(y + 3), class: 'ctgl-catch', 'data-rule': isRed ? 'red_outlines' : `catch_values.${area - 1}` }, `${value}+`));
@@ -100,7 +178,7 @@ function fieldFigure(ruleset) {
     h('ul', { class: 'ctgl-legend' },
       h('li', {}, h('i', { class: 'ctgl-key in' }), k('field.keyInfield')),
       h('li', {}, h('i', { class: 'ctgl-key out' }), k('field.keyOutfield')),
-      areas > 3 ? h('li', {}, h('i', { class: 'ctgl-key t20' }), k('field.keyT20', { area: areas })) : null,
+      areas > t10Areas ? h('li', {}, h('i', { class: 'ctgl-key t20' }), kr('field.keyT20', { area: areas })) : null,
       h('li', {}, h('i', { class: 'ctgl-key red' }), k('field.keyRed')),
       h('li', {}, h('i', { class: 'ctgl-key bye' }), k('field.keyBye'))));
 }
@@ -138,7 +216,32 @@ function pips(value) {
 
 // ---------------------------------------------------------------- the reference
 
-function sequenceSection(ruleset, squads) {
+/** T10 and T20 side by side, every value from the engine's formats. */
+function formatTable(engine) {
+  const formats = (engine && engine.formats) || {};
+  const names = Object.keys(formats);
+  const path = (format, key) => `engine.formats.${format}.${key}`;
+  const cell = (key, show = (format) => val(path(format, key), ruleText(formats[format][key]))) => names.map(show);
+  const switchCell = (key, yesKey, extra = () => ({})) => cell(key, (format) => (formats[format][key]
+    ? kr(yesKey, {}, { yes: [path(format, key), true], ...extra(format) })
+    : val(path(format, key), ruleText(false))));
+  return table([k('sequence.formatRule'), ...names.map((format) => format.toUpperCase())], [
+    [k('sequence.fOvers'), ...cell('overs')],
+    [k('sequence.fDistance'), ...cell('distance_sides', (format) => kr('sequence.die', {}, { sides: [path(format, 'distance_sides'), formats[format].distance_sides] }))],
+    [k('sequence.fAreas'), ...cell('areas')],
+    [k('sequence.fBowlerCap'), ...cell('max_overs_per_bowler')],
+    [kr('sequence.fRestricted'), ...cell('restricted_overs', (format) => h('span', { style: 'white-space: nowrap' },
+      kr('sequence.overRange', { from: 1 }, { to: [path(format, 'restricted_overs'), formats[format].restricted_overs] })))],
+    [k('sequence.fOutfield'), ...names.map(() => val('engine.outfield_limit', ruleText(engine.outfield_limit)))],
+    [k('sequence.fZoneOfThree'), ...switchCell('one_zone_of_three', 'sequence.yesZone')],
+    [k('sequence.fPowerPlay'), ...switchCell('has_power_play', 'sequence.powerPlayOvers', (format) => ({
+      from: [path(format, 'restricted_overs'), formats[format].restricted_overs, 1], to: [path(format, 'overs'), formats[format].overs],
+    }))],
+    [k('sequence.fDrs'), ...switchCell('has_drs', 'sequence.yesOnce')],
+  ], { 'data-testid': 'ctg-format-table' });
+}
+
+function sequenceSection(ruleset, squads, engine) {
   const squadList = (squads && squads.squads) || [];
   return [
     ...para(k('sequence.lead')),
@@ -153,14 +256,7 @@ function sequenceSection(ruleset, squads) {
     h('h4', {}, k('sequence.ballTitle')),
     list([k('sequence.ball1'), k('sequence.ball2'), k('sequence.ball3'), k('sequence.ball4'), k('sequence.ball5'), k('sequence.ball6'), k('sequence.ball7'), k('sequence.ball8')], 'ol'),
     h('h4', {}, k('sequence.formatTitle')),
-    table([k('sequence.formatRule'), 'T10', 'T20'], [
-      [k('sequence.fOvers'), num(10), num(20)],
-      [k('sequence.fDistance'), 'D6', 'D8'],
-      [k('sequence.fBowlerCap'), num(2), num(3)],
-      [k('sequence.fRestricted'), k('sequence.overRange', { from: 1, to: 2 }), k('sequence.overRange', { from: 1, to: 6 })],
-      [k('sequence.fPowerPlay'), k('sequence.powerPlayT10'), k('sequence.no')],
-      [k('sequence.fDrs'), k('sequence.no'), k('sequence.yes')],
-    ]),
+    formatTable(engine),
     ...para(k('sequence.tutorialNote')),
     h('h4', {}, k('sequence.squadsTitle')),
     ...para(k('sequence.squadsText')),
@@ -202,7 +298,7 @@ function decisionsSection() {
     ...para(k('decisions.lead')),
     h('dl', { class: 'ctgl-decisions' }, ASKS.flatMap((ask) => [
       h('dt', { 'data-ask': ask }, k(`asks.${ask}.name`)),
-      h('dd', {}, k(`asks.${ask}.ref`), ' ', sectionLink(SECTION_OF[ask])),
+      h('dd', {}, kr(`asks.${ask}.ref`), ' ', sectionLink(SECTION_OF[ask])),
     ])),
   ];
 }
@@ -229,13 +325,12 @@ function diceSection(ruleset) {
       h('span', {}, 'D', val(`bowled_chance.bowled_paragraph.${a}.sides`, num(reading[a] ? reading[a].sides : 0))),
       h('span', {}, val(`bowled_chance.bowled_paragraph.${a}.min`, num(reading[a] ? reading[a].min : 0)), '+'),
     ]), { 'data-testid': 'ctg-bowled-table' }),
-    ...para(k('dice.missText', {
-      slip: ruleset.slip_catch_min,
+    ...para(kr('dice.missText', {
       aSides: other.aggressive ? other.aggressive.sides : '', aMin: other.aggressive ? other.aggressive.min : '',
       dSides: other.defensive ? other.defensive.sides : '', dMin: other.defensive ? other.defensive.min : '',
     })),
     h('h4', {}, k('dice.distanceTitle')),
-    ...para(k('dice.distanceText')),
+    ...para(kr('dice.distanceText')),
     h('h4', {}, k('dice.bounceTitle')),
     ...para(k('dice.bounceText')),
     diceFigure(ruleset),
@@ -251,24 +346,25 @@ function diceSection(ruleset) {
   ];
 }
 
-function fieldSection(ruleset) {
+function fieldSection(ruleset, engine) {
   const catchValues = ruleset.catch_values || [];
+  const t10Areas = ((engine && engine.formats && engine.formats.t10) || {}).areas ?? catchValues.length;
   return [
     ...para(k('field.lead')),
-    fieldFigure(ruleset),
+    fieldFigure(ruleset, t10Areas),
     h('h4', {}, k('field.zonesTitle')),
     table([k('field.zoneCol'), k('field.shotsCol')], [0, 1, 2, 3, 4, 5].map((z) => [num(z), zoneName(z)])),
     h('h4', {}, k('field.areasTitle')),
     table([k('field.areaCol'), k('field.distanceCol'), k('field.partCol'), k('field.catchCol')], catchValues.map((value, i) => [
       num(i + 1), k('field.distances', { from: 2 * i + 1, to: 2 * i + 2 }),
-      i < 2 ? k('field.infield') : i === catchValues.length - 1 && catchValues.length > 3 ? k('field.outfieldT20') : k('field.outfield'),
+      i < 2 ? k('field.infield') : i + 1 > t10Areas ? k('field.outfieldT20') : k('field.outfield'),
       h('span', {}, val(`catch_values.${i}`, num(value)), '+'),
     ]), { 'data-testid': 'ctg-areas-table' }),
     ...para(k('field.redText', { places: (ruleset.red_outlines || []).map((o) => k('field.place', { zone: o.zone, area: o.area })).join(', ') })),
     h('h4', {}, k('field.restrictTitle')),
-    list([k('field.r1'), k('field.r2'), k('field.r3'), k('field.r4'), k('field.r5'), k('field.r6')]),
+    list([k('field.r1'), k('field.r2'), k('field.r3'), kr('field.r4'), k('field.r5'), k('field.r6')]),
     h('h4', {}, k('field.powerTitle')),
-    ...para(k('field.powerText')),
+    ...para(kr('field.powerText')),
   ];
 }
 
@@ -308,7 +404,7 @@ function cardsSection(ruleset) {
     ...para(k('cards.overText')),
     h('dl', { class: 'ctgl-effects', 'data-testid': 'ctg-effects-table' }, EFFECTS.flatMap((effect) => [
       h('dt', { 'data-effect': effect }, effectName(effect)),
-      h('dd', {}, k(`effects.${effect}.text`), ' ',
+      h('dd', {}, kr(`effects.${effect}.text`), ' ',
         h('span', { class: 'muted' }, k('cards.effectCounts', { pace: counts('pace', effect), spin: counts('spin', effect), medium: counts('medium', effect) }))),
     ])),
     h('h5', {}, k('cards.everyCard')),
@@ -321,8 +417,8 @@ function cardsSection(ruleset) {
       ]), { 'data-testid': `ctg-over-deck-${type}` })))),
     h('h4', {}, k('cards.expressTitle')),
     ...para(k('cards.expressText')),
-    table([k('cards.expressCol'), k('cards.meansCol')], [1, 2, 3, 4, 5, 6, 7, 8, 9].map((v) => [num(v), k(`express.v${v}`, {
-      runOut: ruleset.express_run_out_min, aggressive: signed((ruleset.patience_confidence || {}).aggressive ?? 0), defensive: signed((ruleset.patience_confidence || {}).defensive ?? 0),
+    table([k('cards.expressCol'), k('cards.meansCol')], [1, 2, 3, 4, 5, 6, 7, 8, 9].map((v) => [num(v), kr(`express.v${v}`, {
+      aggressive: signed((ruleset.patience_confidence || {}).aggressive ?? 0), defensive: signed((ruleset.patience_confidence || {}).defensive ?? 0),
     })]), { 'data-testid': 'ctg-express-table' }),
     h('h5', {}, k('cards.sevenTitle')),
     table([k('cards.d8Col'), ...TYPES.map(typeName)], [1, 2, 3, 4, 5, 6, 7, 8].map((face) => [num(face),
@@ -339,14 +435,14 @@ function scoringSection(ruleset) {
   return [
     ...para(k('scoring.lead')),
     h('h4', {}, k('scoring.runsTitle')),
-    list([k('scoring.runs1'), k('scoring.runs2'), k('scoring.runs3'), k('scoring.runs4')]),
+    list([k('scoring.runs1'), kr('scoring.runs2'), kr('scoring.runs3'), k('scoring.runs4')]),
     h('h4', {}, k('scoring.boundaryTitle')),
-    list([k('scoring.b1'), k('scoring.b2'), k('scoring.b3'), k('scoring.b4')]),
+    list([kr('scoring.b1'), k('scoring.b2'), k('scoring.b3'), k('scoring.b4')]),
     h('h4', {}, k('scoring.extrasTitle')),
     list([k('scoring.e1'), k('scoring.e2')]),
     h('h4', {}, k('scoring.wicketsTitle')),
     table([k('scoring.howCol'), k('scoring.whenCol')], ['clean_bowled', 'bowled', 'lbw', 'caught', 'caught_in_slips', 'run_out'].map((w) =>
-      [h('strong', {}, k(`wickets.${w}.name`)), k(`wickets.${w}.text`, { slip: ruleset.slip_catch_min, runOut: ruleset.express_run_out_min })])),
+      [h('strong', {}, k(`wickets.${w}.name`)), kr(`wickets.${w}.text`)])),
     h('h4', {}, k('scoring.drsTitle')),
     ...para(h('span', {}, k('scoring.drsText'), ' ', val('drs_overturn_min', num(ruleset.drs_overturn_min)), '+')),
   ];
@@ -355,19 +451,21 @@ function scoringSection(ruleset) {
 function endSection() {
   return [
     ...para(k('end.lead')),
-    list([k('end.e1'), k('end.e2'), k('end.e3'), k('end.e4')]),
+    list([kr('end.e1'), k('end.e2'), k('end.e3'), k('end.e4')]),
   ];
 }
 
 function sections(data) {
   const ruleset = (data && data.ruleset) || {};
   const squads = data && data.squads;
+  const engine = (data && data.engine) || {};
+  SHOWN = ruleValues(ruleset, engine);
   const body = (nodes) => h('div', { class: 'ctgl' }, nodes);
   return [
-    { id: 'sequence', title: k('sections.sequence'), body: body(sequenceSection(ruleset, squads)) },
+    { id: 'sequence', title: k('sections.sequence'), body: body(sequenceSection(ruleset, squads, engine)) },
     { id: 'decisions', title: k('sections.decisions'), body: body(decisionsSection()) },
     { id: 'dice', title: k('sections.dice'), body: body(diceSection(ruleset)) },
-    { id: 'field', title: k('sections.field'), body: body(fieldSection(ruleset)) },
+    { id: 'field', title: k('sections.field'), body: body(fieldSection(ruleset, engine)) },
     { id: 'advantage', title: k('sections.advantage'), body: body(advantageSection(ruleset)) },
     { id: 'cards', title: k('sections.cards'), body: body(cardsSection(ruleset)) },
     { id: 'scoring', title: k('sections.scoring'), body: body(scoringSection(ruleset)) },
@@ -384,7 +482,7 @@ function askOf(view) {
 function help(view) {
   const ask = askOf(view);
   if (!ask || !SECTION_OF[ask.ask]) return null;
-  const params = { ...ask };
+  const params = { ...plainRules(), ...ask };
   if (ask.ask === 'miss') {
     const tries = [];
     if (ask.options & 1) tries.push(k('asks.miss.bowled', { sides: ask.bowled_sides, min: ask.bowled_min }));
@@ -455,7 +553,7 @@ function ballWhy(outcome, events, ctx) {
   if (b.express) {
     lines.push(k('coach.ball.express', { value: card ? card.express : '?' }));
     if (card) lines.push(k(`express.v${card.express}`, {
-      runOut: RULES ? RULES.express_run_out_min : 5,
+      ...plainRules(),
       aggressive: signed(RULES ? RULES.patience_confidence.aggressive : -1),
       defensive: signed(RULES ? RULES.patience_confidence.defensive : 1),
     }));
@@ -535,7 +633,7 @@ const tutorial = {
     rules();
     const ask = askOf(view);
     if (!ask || !SECTION_OF[ask.ask]) return null;
-    return { key: ask.ask, text: k(`asks.${ask.ask}.coach`) };
+    return { key: ask.ask, text: k(`asks.${ask.ask}.coach`, plainRules()) };
   },
   ball(outcome, events, ctx) {
     return ballWhy(outcome, Array.isArray(events) ? events : [], ctx);
@@ -546,7 +644,7 @@ const tutorial = {
     let key = 'tutorial.endTie';
     if (winner !== null && winner !== undefined && winner !== 'null') key = seat !== null && Number(winner) === seat ? 'tutorial.endWon' : 'tutorial.endLost';
     if (winner === undefined) key = 'tutorial.endOver';
-    return `${k(key)} ${k('tutorial.end')}`;
+    return `${k(key)} ${k('tutorial.end', plainRules())}`;
   },
 };
 
