@@ -13,7 +13,7 @@ import { CATALOGUES } from './i18n/index.js';
 
 export const LANGUAGES = [
   { code: 'en', name: 'English' },
-  { code: 'pt-BR', name: 'Português (Brasil)' },
+  { code: 'pt-BR', name: 'Português' },
 ];
 
 const STORAGE_KEY = 'crease.lang';
