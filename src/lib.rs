@@ -18,6 +18,8 @@
 //!   connection cap, request-head deadline, peer address.
 //! * [`moderation`]: the admin actions (ban, unban, rename, end a match) over accounts,
 //!   the lobby and the store, each recorded in the audit log; the admin tokens' check.
+//! * [`competitions`]: leagues and knockouts; so far their pure decisions: fixtures (round
+//!   robin, a knockout seeded by rating with byes) and the cricket table (net run rate).
 //! * [`matchmaking`]: the [`Matchmaker`](crate::matchmaking::Matchmaker) holds the lobby
 //!   and pairs tickets (the pairing itself is a pure plan).
 //! * [`matches`](mod@crate::matches): the lobby (seating and starting matches, nothing
@@ -68,6 +70,7 @@ pub mod accounts;
 pub mod app;
 pub mod cli;
 pub mod cluster;
+pub mod competitions;
 pub mod config;
 pub mod error;
 pub mod fairness;

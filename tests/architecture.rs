@@ -49,6 +49,8 @@ const FLOORS: &[&str] = &[
     "listener",
     // The admin actions: bans reach accounts (sockets) and matches (forfeits), so above both.
     "moderation",
+    // Leagues and knockouts: fixtures become matches through the lobby.
+    "competitions",
     // Tickets and passes: creates matches through the lobby.
     "matchmaking",
     // The match actors, the lobby and the game registry.

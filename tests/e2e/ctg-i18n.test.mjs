@@ -163,7 +163,7 @@ async function createShortMatch(page) {
 
 for (const { lang, locale, viewport, name } of [
   { lang: 'pt-BR', locale: 'pt-BR', viewport: { width: 390, height: 844 }, name: 'Marta' },
-  { lang: 'en', locale: 'en-US', viewport: { width: 1280, height: 800 }, name: 'Ellyse' },
+  { lang: 'en', locale: 'en-US', viewport: { width: 1280, height: 800 }, name: 'Shafali' },
 ]) {
   test(`CTG T10 of 2 overs against the bot in ${lang} at ${viewport.width}x${viewport.height}, played to the end`, { timeout: 15 * 60 * 1000 }, async () => {
     const browser = await launch({ viewport, locale });

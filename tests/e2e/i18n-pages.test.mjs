@@ -193,7 +193,7 @@ test('an English browser switches to Português in the header, keeps it on a rel
     const page = await browser.context.newPage();
     const errors = watchErrors(page);
     await page.goto(`${server.url}/`);
-    await page.getByTestId('name-input').fill('Harmanpreet');
+    await page.getByTestId('name-input').fill('Smriti');
     await page.getByTestId('name-submit').click();
     const heading = page.locator('.lobby h2').first();
     await heading.filter({ hasText: 'New match' }).waitFor();

@@ -165,7 +165,7 @@ async function playTutorial({ locale, size, tag }) {
   try {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);
-    await signIn(page, server.url, pt ? 'Marta' : 'Meg');
+    await signIn(page, server.url, pt ? 'Marta' : 'Renuka');
     await page.goto(`${server.url}/#/learn/champions`);
     await page.getByTestId('learn-page').waitFor();
     await page.locator('.tutorial-intro p').nth(2).waitFor();

@@ -252,7 +252,7 @@ for (const run of [
   test(`the Wicketz tutorial to its end by clicking (${run.lang}, ${size})`, { timeout: 6 * 60 * 1000 }, async () => {
     const { browser, page, errors } = await open(run.viewport, run.locale);
     try {
-      await signIn(page, server.url, run.lang === 'en' ? 'Ellyse' : 'Beatriz');
+      await signIn(page, server.url, run.lang === 'en' ? 'Radha' : 'Beatriz');
       await page.goto(`${server.url}/#/learn/wicketz`);
       await page.getByTestId('start-tutorial').waitFor();
       await page.locator('.tutorial-intro p').nth(2).waitFor();
