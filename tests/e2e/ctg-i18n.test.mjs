@@ -24,51 +24,9 @@ after(async () => {
 /** The first screenful, what a player sees without scrolling. */
 const screenful = (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 
-/** The CTG module's parts of the match screen (the shared header and words are not ours). */
-const CTG_PARTS = ['scorebar', 'board', 'decision', 'ball-banner', 'dice-panel', 'commentary'];
-
-/**
- * Seat names come from the shared words (web/js/words.js, translated by another helper at
- * the same time): "you", "the bot", "bot 2", "player 2". A line of ours that is English only
- * by such a name ("Entrada 1: Harbour Gulls (you) no Ataque.") is not counted against the CTG
- * module; each one filtered out is printed, so the report can list them.
- */
-const SEAT_WORDS = /\b(you|the bot|bot \d+|player \d+)\b/gi;
-const ENGLISH_WORDS = /\b(the|you|your|is|are|with|this|that|from|have|has|will|was|were|what|which|when|there|their|waiting|click|choose|play again)\b/i;
-
-/** englishOnScreen's hits inside the CTG parts, and the seat-name hits filtered out. */
-async function englishInCtgParts(page, parts = CTG_PARTS) {
-  const hits = await englishOnScreen(page);
-  const texts = await page.evaluate((parts) => {
-    const out = new Set();
-    for (const id of parts) {
-      for (const root of document.querySelectorAll(`[data-testid="${id}"]`)) {
-        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) out.add(node.textContent.replace(/\s+/g, ' ').trim());
-        for (const el of [root, ...root.querySelectorAll('[title], [aria-label], [placeholder]')]) {
-          for (const attr of ['title', 'aria-label', 'placeholder']) if (el.hasAttribute(attr)) out.add(el.getAttribute(attr).replace(/\s+/g, ' ').trim());
-        }
-      }
-    }
-    return [...out];
-  }, parts);
-  const ours = new Set(texts);
-  const found = [];
-  const seatOnly = [];
-  for (const hit of hits) {
-    if (hit.startsWith('missing key: ')) {
-      if (hit.startsWith('missing key: ctg.')) found.push(hit);
-      continue;
-    }
-    const m = /^[^:]+: "(.*)" \((.*)\)$/s.exec(hit);
-    if (!m || !ours.has(m[1])) continue;
-    if (m[2] === 'not in any catalogue' && !ENGLISH_WORDS.test(m[1].replace(SEAT_WORDS, ''))) {
-      seatOnly.push(m[1]);
-      continue;
-    }
-    found.push(hit);
-  }
-  return { found, seatOnly };
+/** englishOnScreen over the WHOLE page (header, shared match screen, seat names, CTG parts). */
+async function englishOnPage(page) {
+  return englishOnScreen(page);
 }
 
 const readJson = (page, path) => page.evaluate(async (url) => {
@@ -94,7 +52,6 @@ async function playAndCheck(page, { lang, width, matchId }) {
   const checked = new Set();
   const asks = new Set();
   const kinds = {};
-  const seatOnly = new Set();
   let decisions = 0;
   const clicks = await playByClicking(page, {
     timeout: 60000,
@@ -106,12 +63,10 @@ async function playAndCheck(page, { lang, width, matchId }) {
       if (!state.settled) return Math.floor(Math.random() * count);
       decisions += 1;
       if (lang === 'pt-BR') {
-        const { found, seatOnly: names } = await englishInCtgParts(p);
-        for (const text of names) seatOnly.add(text);
-        assert.deepEqual(found, [], `English in the CTG parts (asked ${state.ask})`);
+        assert.deepEqual(await englishOnPage(p), [], `English on the page (asked ${state.ask})`);
       } else {
-        const missing = await p.evaluate(async () => [...(await import('/js/i18n.js')).missingKeys].filter((k) => k.startsWith('ctg.')));
-        assert.deepEqual(missing, [], `no missing ctg keys (asked ${state.ask})`);
+        const missing = await p.evaluate(async () => [...(await import('/js/i18n.js')).missingKeys]);
+        assert.deepEqual(missing, [], `no missing keys (asked ${state.ask})`);
       }
       if (state.ask && !asks.has(state.ask)) {
         asks.add(state.ask);
@@ -144,7 +99,7 @@ async function playAndCheck(page, { lang, width, matchId }) {
       return Math.floor(Math.random() * count);
     },
   });
-  return { clicks, decisions, balls: checked.size, kinds, asks: [...asks], seatOnly: [...seatOnly] };
+  return { clicks, decisions, balls: checked.size, kinds, asks: [...asks] };
 }
 
 async function createShortMatch(page) {
@@ -192,9 +147,7 @@ for (const { lang, locale, viewport, name } of [
       const legal = scorecard.entries.filter((e) => e.payload.type === 'ball_ended' && e.payload.ball.legal).length;
       assert.ok(legal <= 24, `two innings of at most 2 overs: ${legal} legal balls`);
       if (lang === 'pt-BR') {
-        // The question's place now holds the shared result and links (game.js), not ours.
-        const { found } = await englishInCtgParts(page, CTG_PARTS.filter((part) => part !== 'decision'));
-        assert.deepEqual(found, [], 'English in the CTG parts at the end');
+        assert.deepEqual(await englishOnPage(page), [], 'English on the page at the end');
         assert.match(await page.getByTestId('commentary').textContent(), /Fim de partida|Entrada 2/);
       }
       if (lang === 'en') {
@@ -202,8 +155,7 @@ for (const { lang, locale, viewport, name } of [
         await page.getByTestId('lang').selectOption('pt-BR');
         await page.getByTestId('headline-overs').filter({ hasText: / de 2 ov$/ }).waitFor();
         await page.getByTestId('commentary').filter({ hasText: /Fim de partida/ }).waitFor();
-        const { found } = await englishInCtgParts(page, CTG_PARTS.filter((part) => part !== 'decision'));
-        assert.deepEqual(found, [], 'English in the CTG parts after switching to Portuguese');
+        assert.deepEqual(await englishOnPage(page), [], 'English on the page after switching to Portuguese');
         await screenful(page, `ctg-i18n-${lang}-${viewport.width}-switched-pt-BR`);
         await page.getByTestId('lang').selectOption('en');
         await page.getByTestId('headline-overs').filter({ hasText: / of 2 ov$/ }).waitFor();

@@ -193,68 +193,10 @@ test('the CTG reference shows the ruleset\'s values, and a changed value is caug
   }
 });
 
-/**
- * Words left in English inside the learn parts of a Portuguese page: the coach, the help line
- * and the reference (the board and the shared words are translated by others in parallel, so
- * the check is scoped: everything else is marked `data-no-i18n` for the moment of the check).
- * Missing keys count only for the learn namespaces.
- */
+/** englishOnScreen over the WHOLE Portuguese page (board, header, shared words, learn parts). */
 async function englishInLearnParts(page) {
-  await page.evaluate(() => {
-    const SCOPE = '[data-testid=coach], [data-testid=decision-help], [data-testid=reference], [data-testid=learn-page] .tutorial-intro';
-    const ATTRS = ['title', 'aria-label', 'placeholder'];
-    const inScope = (el) => Boolean(el.closest(SCOPE));
-    const park = (el) => {
-      for (const attr of ATTRS) {
-        if (el.hasAttribute(attr)) { el.setAttribute(`data-parked-${attr}`, el.getAttribute(attr)); el.removeAttribute(attr); }
-      }
-    };
-    // Everything outside the learn parts: out of the check (text by data-no-i18n, attributes
-    // parked, since englishOnScreen reads attributes page-wide).
-    const hide = (el) => {
-      if (inScope(el) || el.querySelector(SCOPE)) return false;
-      el.setAttribute('data-no-i18n', 'learn-ctg');
-      for (const node of [el, ...el.querySelectorAll('*')]) park(node);
-      return true;
-    };
-    const walk = (el) => {
-      for (const child of el.children) if (!inScope(child) && !hide(child)) walk(child);
-    };
-    walk(document.body);
-    // The match screen redraws while the check runs (the clock, the socket): keep new parts
-    // out of it as they come.
-    window.__learnCtgScope = new MutationObserver((records) => {
-      for (const record of records) {
-        if (record.type === 'attributes') {
-          if (record.target.nodeType === 1 && !inScope(record.target) && record.target.hasAttribute(record.attributeName)) park(record.target);
-          continue;
-        }
-        for (const node of record.addedNodes) {
-          if (node.nodeType === 1 && !inScope(node)) { if (!hide(node)) walk(node); }
-          else if (node.nodeType === 3 && node.parentElement && !inScope(node.parentElement)) node.parentElement.setAttribute('data-no-i18n', 'learn-ctg');
-        }
-      }
-    });
-    window.__learnCtgScope.observe(document.body, { subtree: true, childList: true, characterData: false, attributes: true, attributeFilter: ATTRS });
-  });
-  const found = await englishOnScreen(page);
-  await page.evaluate(() => {
-    window.__learnCtgScope.disconnect();
-    document.querySelectorAll('[data-no-i18n=learn-ctg]').forEach((el) => el.removeAttribute('data-no-i18n'));
-    for (const attr of ['title', 'aria-label', 'placeholder']) {
-      document.querySelectorAll(`[data-parked-${attr}]`).forEach((el) => { el.setAttribute(attr, el.getAttribute(`data-parked-${attr}`)); el.removeAttribute(`data-parked-${attr}`); });
-    }
-  });
-  return found
-    .filter((line) => !line.startsWith('missing key: ') || /missing key: (ctgLearn|learn)\./.test(line))
-    // The game's proper name has "The" in it, which the English-word heuristic reads as English
-    // ("Regras de Cricket: The Game", the dialog's label): a hit with nothing else is not one.
-    .filter((line) => !(line.endsWith('(not in any catalogue)') && line.includes('Cricket: The Game')
-      && !ENGLISH_WORDS.test(line.replace(/\(not in any catalogue\)$/, '').replace(/Cricket: The Game/g, '').replace(/^[^:]*:/, ''))));
+  return englishOnScreen(page);
 }
-
-// The words englishOnScreen (helpers.mjs) takes for English outside a catalogue.
-const ENGLISH_WORDS = /\b(the|you|your|is|are|with|this|that|from|have|has|will|was|were|what|which|when|there|their|waiting|click|choose|play again)\b/i;
 
 const askOf = (page) => page.evaluate(() => window.crease.screen?.state?.view?.ask?.ask ?? null);
 
@@ -449,7 +391,7 @@ test('the CTG reference reads at 390x844 and 1280x800 in both languages', { time
       const tag = `${locale === 'pt-BR' ? 'pt' : 'en'}-${viewport.width}`;
       if (locale === 'pt-BR') {
         assert.deepEqual(await englishInLearnParts(page), [], 'the Portuguese reference');
-        // The scoped check does look inside the reference: an English line there is caught.
+        // The check does look inside the reference: an English line there is caught.
         await page.evaluate(() => document.querySelector('[data-testid=rules-cards]').append(Object.assign(document.createElement('p'), { id: 'planted', textContent: 'The batter is out when the bowler wins.' })));
         const planted = await englishInLearnParts(page);
         assert.ok(planted.some((line) => line.includes('The batter is out')), planted.join('\n'));

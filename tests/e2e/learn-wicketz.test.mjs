@@ -193,48 +193,13 @@ test('the reference shows the values of the data files', { timeout: 120000 }, as
     await pt.page.goto(`${server.url}/#/rules/wicketz/cards`);
     await pt.page.getByTestId('rules-cards').waitFor();
     await shot(pt.page, 'learn-wicketz-rules-pt-BR-1280x800');
-    const english = (await englishOnScreen(pt.page)).filter((line) => !sharedWords(line));
+    const english = await englishOnScreen(pt.page);
     assert.deepEqual(english, [], 'no English in the Portuguese reference');
     assert.deepEqual(pt.errors, []);
   } finally {
     await pt.browser.close();
   }
 });
-
-/**
- * Words on screen that belong to other helpers' parts, being translated at the same time
- * (issue 27): the shared header and match screen (game.js, `common.*`: "Your move" in the
- * turn badge and the decision title, "Result" over the result box, "Your profile", the
- * notification and sound switches' titles, the raw view, the turn states "Server is
- * resolving…" and "Waiting for the bot") and the seat names inside otherwise Portuguese
- * sentences ("you", "the bot", from words.js `nameOfSeat`). Only those are let through;
- * anything else English in the Wicketz board, decision panel, banner, commentary, coach or
- * help fails the test.
- */
-const SHARED_TEXTS = [
-  'Your move', 'Result', 'Raw view', 'Your profile', 'Server is resolving…', 'Waiting for the bot',
-  'Notify me when it is my move and this tab is hidden', 'Play a short sound when it is my move',
-];
-const SEAT_NAMES = /\b(you|You|the bot|The bot|bot \d|player \d)\b/g;
-const letThrough = new Set();
-function sharedWords(line) {
-  const shared = isShared(line);
-  if (shared) letThrough.add(line);
-  return shared;
-}
-function isShared(line) {
-  const match = line.match(/^[^:]+: "(.*)" \((.*)\)$/s);
-  if (!match) return false;
-  const [, text, where] = match;
-  if (where.startsWith('common.')) return true;
-  if (SHARED_TEXTS.some((s) => text === s || text.startsWith(`${s} `) || text.startsWith(`${s}:`))) return true;
-  if (where === 'not in any catalogue') {
-    // English only because of a seat's name inside a Portuguese sentence.
-    const rest = text.replace(SEAT_NAMES, '');
-    return !/\b(the|you|your|is|are|with|this|that|from|have|has|will|was|were|what|which|when|there|their|waiting|click|choose|play again)\b/i.test(rest);
-  }
-  return false;
-}
 
 /** A stroke for this delivery: attack the loose ones, defend the rest (deterministic). */
 function strokeFor(ask) {
@@ -257,7 +222,7 @@ for (const run of [
       await page.getByTestId('start-tutorial').waitFor();
       await page.locator('.tutorial-intro p').nth(2).waitFor();
       await shot(page, name('start'));
-      if (run.lang === 'pt-BR') assert.deepEqual((await englishOnScreen(page)).filter((l) => !sharedWords(l)), [], 'the start page in Portuguese');
+      if (run.lang === 'pt-BR') assert.deepEqual(await englishOnScreen(page), [], 'the start page in Portuguese');
       await page.getByTestId('start-tutorial').click();
       await page.waitForURL(/#\/learn\/wicketz\/[^/]+$/);
       const matchId = page.url().split('/').pop();
@@ -281,7 +246,7 @@ for (const run of [
         let lines = await englishOnScreen(page);
         // The match may have ended during the check: mark the result box and look again.
         if ((await mark()) !== overBefore) lines = await englishOnScreen(page);
-        for (const line of lines.filter((l) => !sharedWords(l))) if (!english.has(line)) english.set(line, where);
+        for (const line of lines) if (!english.has(line)) english.set(line, where);
       };
       const firstOfKind = new Set();
       const coachKeys = [];
@@ -360,7 +325,6 @@ for (const run of [
       await checkPortuguese('the end screen');
       assert.deepEqual([...english].map(([line, where]) => `${where}: ${line}`), [], 'no English in the Wicketz parts of the Portuguese page');
       // What the filter let through (the shared parts' English), for the record.
-      if (run.lang === 'pt-BR') for (const line of letThrough) console.log(`# shared, not checked here: ${line}`);
       const view = await page.evaluate(() => window.crease.screen.state.view);
       assert.ok(view.outcome, 'the tutorial match finished');
       await real.click();
