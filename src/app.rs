@@ -60,7 +60,10 @@ impl Application {
         }
         let games = Arc::new(games);
         let journal = Journal::spawn_with(store.clone(), GroupPolicy::for_store(&store), config.db);
-        let actors = Arc::new(Actors::new(store.clone(), journal, games.clone()));
+        let actors = Arc::new(
+            Actors::new(store.clone(), journal, games.clone())
+                .with_adjourn_limit(config.matches.adjourn_limit()),
+        );
         let live = actors.live().clone();
         let (shutdown, stopping) = watch::channel(false);
         let (placement, membership): (Arc<dyn Placement>, _) = match &cluster {

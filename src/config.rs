@@ -37,6 +37,9 @@ pub struct ServeConfig {
     pub disconnect_grace_secs: u64,
 
     #[command(flatten)]
+    pub matches: crate::matches::MatchesConfig,
+
+    #[command(flatten)]
     pub matchmaking: MatchmakingConfig,
 
     #[command(flatten)]
@@ -70,6 +73,7 @@ impl ServeConfig {
             log_json: false,
             turn_clock_secs: 60,
             disconnect_grace_secs: 300,
+            matches: crate::matches::MatchesConfig::default(),
             matchmaking: MatchmakingConfig::default(),
             abuse: crate::http::limits::AbuseConfig::default(),
             accounts: crate::accounts::AccountConfig::default(),

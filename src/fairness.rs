@@ -7,7 +7,9 @@
 //! the logged events: [`replay`] is that check, and recovery after a restart uses the same
 //! code path, so a log that would not verify is also one the server refuses to resume.
 
-use crate::record::{AbandonRecord, CommandRecord, CommandSource, EntryKind, ForfeitRecord, LogEntry};
+use crate::record::{
+    AbandonRecord, AdjournmentRecord, CommandRecord, CommandSource, EntryKind, ForfeitRecord, LogEntry,
+};
 use crate::rules::{BotPolicy, Dice, Game, MatchCore, Outcome, Seat, Seed, Viewer};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -247,6 +249,18 @@ pub fn replay<G: Game>(
                 let record: AbandonRecord = serde_json::from_value(entry.payload.clone())
                     .map_err(|error| mismatch(entry.seq, format!("unreadable abandonment: {error}")))?;
                 replayed.ending = Some(Ending::Abandon(record));
+            }
+            // Adjourning changes the clocks, never the game: it is checked for its place
+            // (never inside a command's events) and its shape, and otherwise passed over.
+            EntryKind::Adjournment => {
+                if !expected.is_empty() {
+                    return Err(mismatch(
+                        entry.seq,
+                        format!("{} produced events are missing", expected.len()),
+                    ));
+                }
+                serde_json::from_value::<AdjournmentRecord>(entry.payload.clone())
+                    .map_err(|error| mismatch(entry.seq, format!("unreadable adjournment: {error}")))?;
             }
         }
     }

@@ -253,6 +253,9 @@ impl BotClient {
                 }
                 // `crease bot` speaks protocol 1 (it never asks for 2): no step comes.
                 ServerMessage::Step(_) => continue,
+                // An offer to adjourn stands unanswered: this bot plays on (the offer can be
+                // withdrawn), and while adjourned its commands are refused until resumed.
+                ServerMessage::Adjournment(_) => continue,
                 ServerMessage::Event { seq, .. } => {
                     events += 1;
                     seen = seen.max(seq);

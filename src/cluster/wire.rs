@@ -153,6 +153,7 @@ mod tests {
             deadline_ms: Some(900),
             seed_commitment: "c".into(),
             result: None,
+            adjournment: None,
         };
         let backlog = vec![Frame::from(r#"{"type":"event","seq":12}"#.to_string())];
         let (decoded, frames) =

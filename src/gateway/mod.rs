@@ -432,7 +432,7 @@ pub async fn run_before_start<I, O, F>(
                 open = match crate::input::client_message(&text, max_command_bytes) {
                     Err(error) => session.send(&ServerMessage::Error(error)).await,
                     Ok(ClientMessage::Ping { id }) => session.send(&ServerMessage::Pong { id }).await,
-                    Ok(ClientMessage::Command { id, .. }) => {
+                    Ok(ClientMessage::Command { id, .. } | ClientMessage::Adjourn { id, .. }) => {
                         // The same precedence as a live match: a spectator is refused as such.
                         let (code, message) = match viewer {
                             Viewer::Spectator => (ErrorCode::NotSeated, "spectators cannot play"),
@@ -599,19 +599,42 @@ impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
             Ok(message) => message,
             Err(error) => return self.send(&ServerMessage::Error(error)).await,
         };
-        let (id, after, command) = match message {
-            ClientMessage::Ping { id } => return self.send(&ServerMessage::Pong { id }).await,
-            ClientMessage::Command { id, after, command } => (id, after, command),
+        let id = match &message {
+            ClientMessage::Ping { id } => return self.send(&ServerMessage::Pong { id: id.clone() }).await,
+            ClientMessage::Command { id, .. } | ClientMessage::Adjourn { id, .. } => id.clone(),
         };
         let Viewer::Seat(seat) = self.viewer else {
             return self
                 .error(Some(id), ErrorCode::NotSeated, "spectators cannot play", None)
                 .await;
         };
-        // A client that does not say what it had seen decided on what this socket sent it.
-        let after = after.unwrap_or(self.seen);
-        match handle.command(seat, Some(after), command).await {
-            Ok(last_seq) => {
+        let answer = match message {
+            // A client that does not say what it had seen decided on what this socket sent it.
+            ClientMessage::Command { after, command, .. } => {
+                handle
+                    .command(seat, Some(after.unwrap_or(self.seen)), command)
+                    .await
+            }
+            ClientMessage::Adjourn {
+                action, resume_at, ..
+            } => handle.adjourn(seat, action, resume_at).await,
+            ClientMessage::Ping { .. } => return true,
+        };
+        match answer {
+            Ok(last_seq) => self.acked(id, last_seq, feed).await,
+            Err(error) => self.refused(id, error).await,
+        }
+    }
+
+    /// An accepted command (or adjournment step): its frames, then the ack.
+    async fn acked(
+        &mut self,
+        id: String,
+        last_seq: i64,
+        feed: &mut broadcast::Receiver<Arc<ViewerBatch>>,
+    ) -> bool {
+        {
+            {
                 // Deliver the acknowledged events first, so the ack always follows them (all
                 // in one write). A local actor broadcast them before acking; a routed ack (the
                 // match runs on another node) may overtake its events, so wait for them, briefly.
@@ -654,7 +677,6 @@ impl<'a, O: Sink<Outbound> + Unpin> Session<'a, O> {
                 frames.insert(at, ack);
                 self.send_frames(frames).await && self.ending.is_none()
             }
-            Err(error) => self.refused(id, error).await,
         }
     }
 
@@ -716,6 +738,7 @@ mod tests {
             deadline_ms: None,
             seed_commitment: String::new(),
             result: None,
+            adjournment: None,
         };
         let subscription = Subscription {
             snapshot,

@@ -59,21 +59,23 @@ async fn log(
             .log(&id)
             .await?
             .into_iter()
-            .map(|entry| LogEntryBody {
-                seq: entry.seq,
-                kind: entry.kind,
-                payload: entry.payload,
-                at: Some(entry.at),
-            })
+            .map(LogEntryBody::from)
             .collect(),
-        MatchStatus::Live => match state.lobby.handle_for(&row) {
-            Some(handle) => handle
-                .log(viewer)
-                .await
-                .map(|(_, entries)| entries)
-                .unwrap_or_default(),
-            None => Vec::new(),
-        },
+        MatchStatus::Live => {
+            let mut entries = match state.lobby.handle_for(&row) {
+                Some(handle) => handle
+                    .log(viewer)
+                    .await
+                    .map(|(_, entries)| entries)
+                    .unwrap_or_default(),
+                None => Vec::new(),
+            };
+            // Offers to adjourn and their answers are public: everyone sees them, in place.
+            let adjournments = state.store.adjournment_log(&id).await?;
+            entries.extend(adjournments.into_iter().map(LogEntryBody::from));
+            entries.sort_by_key(|entry| entry.seq);
+            entries
+        }
         MatchStatus::Open | MatchStatus::Cancelled => Vec::new(),
     };
     Ok(Json(MatchLog {

@@ -129,6 +129,7 @@ fn player_match(row: PlayerMatchRow) -> PlayerMatch {
         result,
         rating_before: row.rating_before,
         rating_after: row.rating_after,
+        adjourned_at: row.adjourned_at,
     }
 }
 

@@ -166,13 +166,20 @@ fn envelope(members: Vec<(String, Value)>) -> Result<ClientMessage, serde_json::
         }
     }
     let tag = tag.ok_or_else(|| Error::missing_field("type"))?;
+    if tag == "adjourn" {
+        // No command to move and nothing to salvage: serde's own reading of the variant
+        // (unknown fields refused, `resume_at` an RFC 3339 time) is the check.
+        let mut object: serde_json::Map<String, Value> = fields.into_iter().collect();
+        object.insert("type".into(), Value::String(tag));
+        return serde_json::from_value(Value::Object(object));
+    }
     let mut id: Option<Option<String>> = None;
     let mut command = None;
     let mut after = None;
     let known: &[&str] = match tag.as_str() {
         "command" => &["id", "after", "command"],
         "ping" => &["id"],
-        other => return Err(Error::unknown_variant(other, &["command", "ping"])),
+        other => return Err(Error::unknown_variant(other, &["command", "adjourn", "ping"])),
     };
     for (key, value) in fields {
         match key.as_str() {

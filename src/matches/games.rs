@@ -359,6 +359,8 @@ mod tests {
             started_at: None,
             finished_at: None,
             result: None,
+            adjourned_at: None,
+            resume_at: None,
         }
     }
 

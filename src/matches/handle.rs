@@ -3,7 +3,7 @@
 
 pub use crate::protocol::{CommandError, Subscription, ViewerBatch};
 
-use crate::protocol::{LogEntryBody, MatchMailbox, MatchReply, MatchRequest, Protocol};
+use crate::protocol::{AdjournAsk, LogEntryBody, MatchMailbox, MatchReply, MatchRequest, Protocol};
 use crate::rules::{Seat, Viewer};
 use serde_json::Value;
 
@@ -88,6 +88,25 @@ impl MatchHandle {
         };
         match self.mailbox.ask(request).await {
             Some(MatchReply::Abandon(result)) => result,
+            _ => Err(self.mailbox.gone()),
+        }
+    }
+
+    /// A seat's step in adjourning the match by agreement: the adjournment entry's seq once
+    /// durable, or why it was refused.
+    pub async fn adjourn(
+        &self,
+        seat: Seat,
+        action: AdjournAsk,
+        resume_at: Option<chrono::DateTime<chrono::Utc>>,
+    ) -> Result<i64, CommandError> {
+        let request = MatchRequest::Adjourn {
+            seat,
+            action,
+            resume_at,
+        };
+        match self.mailbox.ask(request).await {
+            Some(MatchReply::Adjourn(result)) => result,
             _ => Err(self.mailbox.gone()),
         }
     }

@@ -412,6 +412,8 @@ impl Lobby {
             started_at: row.started_at,
             finished_at: row.finished_at,
             result,
+            adjourned_at: row.adjourned_at,
+            resume_at: row.resume_at,
         })
     }
 
@@ -475,6 +477,8 @@ fn match_row_with_seed(game: &str, options: Value, seat_count: u8, clocks: Clock
         started_at: None,
         finished_at: None,
         result: None,
+        adjourned_at: None,
+        resume_at: None,
     }
 }
 

@@ -16,6 +16,7 @@
 //! * [`sockets`]: what a match socket opens onto (live, before the start, finished).
 
 pub mod actor;
+pub mod config;
 pub mod games;
 pub mod handle;
 pub mod live;
@@ -24,6 +25,7 @@ pub mod placement;
 pub mod recent;
 pub mod sockets;
 
+pub use config::MatchesConfig;
 pub use games::{GameError, GameKind, GameRegistry, Simulated};
 pub use handle::{CommandError, MatchHandle, Subscription, ViewerBatch};
 pub use live::LiveMatches;
@@ -50,4 +52,6 @@ pub struct ActorContext {
     /// In a cluster, the epoch of this node's lease on the match: every write carries it,
     /// and the database refuses it once another node has taken the match over.
     pub fence: Option<Fence>,
+    /// How long an adjourned match may wait to resume before it ends as abandoned.
+    pub adjourn_limit: std::time::Duration,
 }

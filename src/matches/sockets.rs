@@ -131,6 +131,8 @@ fn snapshot(
         deadline_ms: None,
         seed_commitment: row.seed_commitment.clone(),
         result,
+        // No actor runs the match: it is not live, so nothing about adjourning stands.
+        adjournment: None,
     }
 }
 

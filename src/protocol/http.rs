@@ -97,6 +97,12 @@ pub struct MatchInfo {
     pub started_at: Option<DateTime<Utc>>,
     pub finished_at: Option<DateTime<Utc>>,
     pub result: Option<Outcome>,
+    /// While the match stands adjourned by agreement (its `status` stays `live`): since when.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjourned_at: Option<DateTime<Utc>>,
+    /// The time its players agreed to resume it, if they named one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume_at: Option<DateTime<Utc>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -124,8 +130,9 @@ pub struct Ticket {
     pub match_id: Option<String>,
 }
 
-/// One log entry as the caller may see it. While a match is live only redacted events are
-/// listed; once it is over, every entry, commands included.
+/// One log entry as the caller may see it. While a match is live only redacted events and
+/// the adjournment entries (which are public) are listed; once it is over, every entry,
+/// commands included.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct LogEntryBody {
     pub seq: i64,
@@ -133,6 +140,18 @@ pub struct LogEntryBody {
     pub payload: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<DateTime<Utc>>,
+}
+
+impl From<crate::record::LogEntry> for LogEntryBody {
+    /// A stored entry as it is, with its time.
+    fn from(entry: crate::record::LogEntry) -> Self {
+        LogEntryBody {
+            seq: entry.seq,
+            kind: entry.kind,
+            payload: entry.payload,
+            at: Some(entry.at),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]

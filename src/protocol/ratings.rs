@@ -57,6 +57,9 @@ pub struct PlayerMatch {
     /// Present for rated matches only.
     pub rating_before: Option<f64>,
     pub rating_after: Option<f64>,
+    /// While the match stands adjourned by agreement (its `status` stays `live`): since when.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjourned_at: Option<DateTime<Utc>>,
 }
 
 /// `GET /v1/players/{id}`.

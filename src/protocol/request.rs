@@ -9,7 +9,7 @@
 //! The types live on this floor, below the cluster and the matches, so that the cluster can
 //! carry a match's requests without knowing what a match is.
 
-use super::{ErrorCode, LogEntryBody, Protocol, Subscription};
+use super::{AdjournAsk, ErrorCode, LogEntryBody, Protocol, Subscription};
 use crate::rules::{Seat, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -59,6 +59,13 @@ pub enum MatchRequest {
         reason: String,
         by: String,
     },
+    /// A seat's step in adjourning the match by agreement.
+    Adjourn {
+        seat: Seat,
+        action: AdjournAsk,
+        #[serde(default)]
+        resume_at: Option<chrono::DateTime<chrono::Utc>>,
+    },
 }
 
 /// The answer to a [`MatchRequest`], one variant per request that has one.
@@ -74,6 +81,8 @@ pub enum MatchReply {
     Log(Value, Vec<LogEntryBody>),
     Forfeit(Result<(), CommandError>),
     Abandon(Result<(), CommandError>),
+    /// The adjournment entry's seq once durable, or why it was refused.
+    Adjourn(Result<i64, CommandError>),
 }
 
 impl MatchRequest {
@@ -86,6 +95,7 @@ impl MatchRequest {
             MatchRequest::Log { .. } => "log",
             MatchRequest::Forfeit { .. } => "forfeit",
             MatchRequest::Abandon { .. } => "abandon",
+            MatchRequest::Adjourn { .. } => "adjourn",
         }
     }
 
@@ -101,6 +111,7 @@ impl MatchRequest {
             MatchRequest::Command { .. } => |error| Some(MatchReply::Command(Err(error))),
             MatchRequest::Forfeit { .. } => |error| Some(MatchReply::Forfeit(Err(error))),
             MatchRequest::Abandon { .. } => |error| Some(MatchReply::Abandon(Err(error))),
+            MatchRequest::Adjourn { .. } => |error| Some(MatchReply::Adjourn(Err(error))),
             MatchRequest::Subscribe { .. } | MatchRequest::Connection { .. } | MatchRequest::Log { .. } => {
                 |_| None
             }
@@ -222,6 +233,12 @@ pub enum CommandError {
     /// The match is now run by another node (drain or failover); reconnect and resume.
     #[error("the match moved to another server node; reconnect with resume_from")]
     Moved,
+    /// The match is adjourned: no move until it resumes.
+    #[error("the match is adjourned; it resumes when every player is back, or at the agreed time")]
+    Adjourned,
+    /// An `adjourn` message its state refuses; `reason` is the stable word for why.
+    #[error("{message}")]
+    AdjournRefused { reason: String, message: String },
 }
 
 impl CommandError {
@@ -236,6 +253,8 @@ impl CommandError {
             CommandError::InDoubt(_) => ErrorCode::InDoubt,
             CommandError::Stale(_) => ErrorCode::StaleCommand,
             CommandError::Moved => ErrorCode::MatchMoved,
+            CommandError::Adjourned => ErrorCode::MatchAdjourned,
+            CommandError::AdjournRefused { .. } => ErrorCode::AdjournRefused,
         }
     }
 
@@ -250,7 +269,9 @@ impl CommandError {
 
     pub fn reason(&self) -> Option<String> {
         match self {
-            CommandError::IllegalMove { reason, .. } => Some(reason.clone()),
+            CommandError::IllegalMove { reason, .. } | CommandError::AdjournRefused { reason, .. } => {
+                Some(reason.clone())
+            }
             _ => None,
         }
     }

@@ -1,7 +1,9 @@
 //! WebSocket messages of `GET /v1/matches/{id}/ws`. Both directions are JSON text frames
 //! with a `type` tag.
 
+use crate::record::AdjournmentAction;
 use crate::rules::{Outcome, Seat};
+use chrono::{DateTime, Utc};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -21,6 +23,16 @@ pub enum ClientMessage {
         #[schemars(range(min = 0))]
         after: Option<i64>,
         command: Value,
+    },
+    /// Adjourning by agreement: offer to stop here and carry on later (optionally at an
+    /// agreed `resume_at`), accept or decline the other seat's offer, or withdraw one's own.
+    /// Answered with `ack` (its `last_seq` the adjournment's log entry) or an error
+    /// (`adjourn_refused`, its `reason` saying why).
+    Adjourn {
+        id: String,
+        action: AdjournAsk,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        resume_at: Option<DateTime<Utc>>,
     },
     /// Liveness check; answered with `pong`.
     Ping {
@@ -49,6 +61,9 @@ pub enum ServerMessage {
     Error(ErrorMessage),
     /// The match is over; the seed is now public, so anyone can verify the log.
     Finished { result: Outcome, seed: String },
+    /// The adjournment changed (an offer, its answer, the adjournment, the resumption):
+    /// sent to every viewer just before the `update` (or `step`) of that change.
+    Adjournment(AdjournmentView),
     Pong {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<String>,
@@ -76,6 +91,59 @@ pub struct Snapshot {
     pub seed_commitment: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<Outcome>,
+    /// An offer to adjourn that stands, or the adjournment itself; absent while the match is
+    /// played with no offer pending. Always the current one, in a resume's snapshot too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjournment: Option<AdjournmentView>,
+}
+
+/// What a seat asks of the adjournment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AdjournAsk {
+    Offer,
+    Accept,
+    Decline,
+    Withdraw,
+}
+
+/// Where a match stands with adjourning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AdjournmentState {
+    /// Played, no offer pending.
+    Playing,
+    /// A seat offers to adjourn; the others have not all answered.
+    Offered,
+    /// Adjourned: the clocks are stopped, nobody forfeits for being away and commands are
+    /// refused (`match_adjourned`) until it resumes.
+    Adjourned,
+}
+
+/// The adjournment as every viewer sees it. Absent members are unknown or do not apply
+/// (protocol 2 promises no nulls, so none is ever sent as `null`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AdjournmentView {
+    pub state: AdjournmentState,
+    /// What happened last.
+    pub action: AdjournmentAction,
+    /// Who did it; absent for `resumed`, which the server does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// While `offered`: the seats that still have to accept (every seat but the one that
+    /// offered, in a game of two).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waiting_for: Vec<Seat>,
+    /// The agreed (or offered) time to resume.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume_at: Option<DateTime<Utc>>,
+    /// While `adjourned`: since when.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjourned_at: Option<DateTime<Utc>>,
+    /// While `adjourned`: when it ends as abandoned (no result, nothing rated) unless it has
+    /// resumed by then (the server's `--adjourn-limit-secs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<DateTime<Utc>>,
 }
 
 impl Snapshot {
@@ -177,6 +245,13 @@ pub enum ErrorCode {
     /// (to any node) and send the command again if the update that ends the resume's backlog
     /// still asks for it.
     MatchMoved,
+    /// The match is adjourned: its clocks are stopped and no move is taken until it resumes
+    /// (when every player is back, or at the agreed time).
+    MatchAdjourned,
+    /// An `adjourn` message the adjournment's state refuses; `reason` says why (`no_offer`,
+    /// `own_offer`, `already_offered`, `adjourned`, `too_soon`, `resume_at_past`,
+    /// `resume_at_late`).
+    AdjournRefused,
 }
 
 /// Which error a message gets when several apply: the checks in the order the server makes
@@ -209,6 +284,14 @@ pub const PRECEDENCE: &[(ErrorCode, &str)] = &[
         "the log could not be read back to settle an earlier write",
     ),
     (ErrorCode::MatchNotLive, "the match is over"),
+    (
+        ErrorCode::MatchAdjourned,
+        "the match is adjourned: no move until it resumes",
+    ),
+    (
+        ErrorCode::AdjournRefused,
+        "an `adjourn` message the adjournment's state refuses; `reason` says why",
+    ),
     (ErrorCode::NotYourTurn, "the game is not waiting for this seat"),
     (
         ErrorCode::StaleCommand,
@@ -247,6 +330,8 @@ impl ErrorCode {
             ErrorCode::InDoubt => "in_doubt",
             ErrorCode::StaleCommand => "stale_command",
             ErrorCode::MatchMoved => "match_moved",
+            ErrorCode::MatchAdjourned => "match_adjourned",
+            ErrorCode::AdjournRefused => "adjourn_refused",
         }
     }
 }

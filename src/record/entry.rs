@@ -21,6 +21,9 @@ pub enum EntryKind {
     Forfeit,
     /// `{reason, by}`: an operator ended the match; nobody won and nothing is rated.
     Abandon,
+    /// `{action, seat?, resume_at?}`: a step of adjourning by agreement (an offer, its
+    /// answer, the adjournment, the resumption). The engine never sees it.
+    Adjournment,
 }
 
 /// What finishes a match in the transaction that writes its last entries: the result, and
@@ -95,4 +98,36 @@ impl AbandonRecord {
     /// the first one's disconnect grace ran out, so nobody takes a rated loss for leaving
     /// a few milliseconds earlier than the other.
     pub const SERVER: &'static str = "server";
+}
+
+/// A step of adjourning a match by agreement, as its log records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AdjournmentAction {
+    /// A seat offers to stop here and carry on later (at `resume_at`, if it names a time).
+    Offered,
+    /// One of the other seats accepted, in a game of more than two seats: the last to accept
+    /// writes `agreed` instead.
+    Accepted,
+    /// Another seat said no: play goes on.
+    Declined,
+    /// The seat that offered took its offer back.
+    Withdrawn,
+    /// The last seat to answer accepted: the clocks stop and nobody forfeits for being away.
+    Agreed,
+    /// Play goes on: every player came back, or the agreed time came (no seat: the server).
+    Resumed,
+}
+
+/// The payload of an `adjournment` log entry. The entry's time is when it happened: an
+/// adjournment's start is its `agreed` entry's `at`, from which the server's limit runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct AdjournmentRecord {
+    pub action: AdjournmentAction,
+    /// Who offered, answered or withdrew; absent for a resumption, which the server makes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// The agreed time to resume, if the offer named one (repeated in the `agreed` entry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume_at: Option<DateTime<Utc>>,
 }

@@ -17,7 +17,8 @@ mod status;
 pub use audit::AuditAction;
 pub use clocks::Clocks;
 pub use entry::{
-    AbandonRecord, CommandRecord, CommandSource, EntryKind, Finish, ForfeitRecord, LogEntry, NewEntry,
+    AbandonRecord, AdjournmentAction, AdjournmentRecord, CommandRecord, CommandSource, EntryKind, Finish,
+    ForfeitRecord, LogEntry, NewEntry,
 };
 pub use ids::{MatchId, PlayerId, TicketId};
 pub use status::{MatchStatus, TicketStatus};

@@ -45,6 +45,7 @@ pub struct PlayerMatchRow {
     pub result: Option<Json<Value>>,
     pub rating_before: Option<f64>,
     pub rating_after: Option<f64>,
+    pub adjourned_at: Option<DateTime<Utc>>,
 }
 
 impl Store {
@@ -84,9 +85,10 @@ impl Store {
         offset: i64,
     ) -> StoreResult<Vec<PlayerMatchRow>> {
         const SQL: &str = "SELECT m.match_id, m.game, m.status, s.seat, m.created_at, m.finished_at, m.result, \
-             mr.rating_before, mr.rating_after \
+             mr.rating_before, mr.rating_after, a.adjourned_at \
              FROM match_seat s JOIN \"match\" m ON m.match_id = s.match_id \
              LEFT JOIN match_rating mr ON mr.match_id = s.match_id AND mr.seat = s.seat \
+             LEFT JOIN match_adjourned a ON a.match_id = s.match_id \
              WHERE s.player_id = $1 ORDER BY m.created_at DESC, m.match_id DESC LIMIT $2 OFFSET $3";
         Ok(with_pool!(self, pool => sqlx::query_as::<_, PlayerMatchRow>(SQL)
             .bind(player_id).bind(limit).bind(offset).fetch_all(pool).await)?)

@@ -138,7 +138,10 @@ mod settings;
 pub use settings::{DbSettings, within};
 
 const MATCH_COLUMNS: &str = "match_id, game, options, status, seat_count, turn_clock_ms, disconnect_grace_ms, \
-     seed_commitment, seed, created_at, started_at, finished_at, result";
+     seed_commitment, seed, created_at, started_at, finished_at, result, adjourned_at, resume_at";
+
+/// A match row with its adjournment, if it stands adjourned (the `match_adjourned` view).
+const MATCH_FROM: &str = "\"match\" LEFT JOIN match_adjourned USING (match_id)";
 
 /// Every PostgreSQL connection's options: `url`, and the server ends a session that sits in
 /// an open transaction past the transaction bound.
@@ -387,7 +390,7 @@ impl Store {
 
     pub async fn get_match(&self, match_id: &MatchId) -> StoreResult<Option<MatchRow>> {
         let sql = sqlx::AssertSqlSafe(format!(
-            "SELECT {MATCH_COLUMNS} FROM \"match\" WHERE match_id = $1"
+            "SELECT {MATCH_COLUMNS} FROM {MATCH_FROM} WHERE match_id = $1"
         ));
         Ok(
             with_pool!(self, pool => sqlx::query_as::<_, MatchRow>(sql).bind(match_id)
@@ -398,7 +401,7 @@ impl Store {
     /// Matches with the given status, oldest first (lobby listing and recovery).
     pub async fn matches_with_status(&self, status: MatchStatus, limit: i64) -> StoreResult<Vec<MatchRow>> {
         let sql = sqlx::AssertSqlSafe(format!(
-            "SELECT {MATCH_COLUMNS} FROM \"match\" WHERE status = $1 ORDER BY created_at, match_id LIMIT $2"
+            "SELECT {MATCH_COLUMNS} FROM {MATCH_FROM} WHERE status = $1 ORDER BY created_at, match_id LIMIT $2"
         ));
         Ok(
             with_pool!(self, pool => sqlx::query_as::<_, MatchRow>(sql).bind(status).bind(limit)
@@ -462,6 +465,16 @@ impl Store {
     /// The whole log of a match in seq order.
     pub async fn log(&self, match_id: &MatchId) -> StoreResult<Vec<LogEntry>> {
         const SQL: &str = "SELECT seq, at, kind, payload FROM match_event WHERE match_id = $1 ORDER BY seq";
+        let rows = with_pool!(self, pool => sqlx::query_as::<_, (i64, DateTime<Utc>, EntryKind, Json<Value>)>(SQL)
+            .bind(match_id).fetch_all(pool).await)?;
+        Ok(rows.into_iter().map(log_entry).collect())
+    }
+
+    /// A match's adjournment entries in seq order (public to anyone who may watch it, and
+    /// read through their own index, not the whole log).
+    pub async fn adjournment_log(&self, match_id: &MatchId) -> StoreResult<Vec<LogEntry>> {
+        const SQL: &str = "SELECT seq, at, kind, payload FROM match_event \
+             WHERE match_id = $1 AND kind = 'adjournment' ORDER BY seq";
         let rows = with_pool!(self, pool => sqlx::query_as::<_, (i64, DateTime<Utc>, EntryKind, Json<Value>)>(SQL)
             .bind(match_id).fetch_all(pool).await)?;
         Ok(rows.into_iter().map(log_entry).collect())

@@ -22,6 +22,10 @@ pub struct MatchRow {
     pub started_at: Option<DateTime<Utc>>,
     pub finished_at: Option<DateTime<Utc>>,
     pub result: Option<Json<Value>>,
+    /// When the match was adjourned by agreement, while it stands adjourned.
+    pub adjourned_at: Option<DateTime<Utc>>,
+    /// The time its players agreed to resume it, if they named one.
+    pub resume_at: Option<DateTime<Utc>>,
 }
 
 impl MatchRow {

@@ -346,30 +346,41 @@ impl TestApp {
         resume_from: Option<i64>,
         protocol: Option<u32>,
     ) -> Client {
-        let mut url = format!("{}/v1/matches/{match_id}/ws", self.base.replacen("http", "ws", 1));
-        let mut query = Vec::new();
-        if let Some(token) = token {
-            query.push(format!("token={token}"));
-        }
-        if let Some(seq) = resume_from {
-            query.push(format!("resume_from={seq}"));
-        }
-        if let Some(version) = protocol {
-            query.push(format!("protocol={version}"));
-        }
-        if !query.is_empty() {
-            url = format!("{url}?{}", query.join("&"));
-        }
-        let (socket, _) = tokio_tungstenite::connect_async_with_config(url.as_str(), None, true)
-            .await
-            .expect("WebSocket connect");
-        Client {
-            socket,
-            transcript: Vec::new(),
-            frames: Vec::new(),
-            next_id: 0,
-            timeout: Some(Duration::from_secs(30)),
-        }
+        connect_at(&self.base, match_id, token, resume_from, protocol).await
+    }
+}
+
+/// A match socket on the server at `base` (a [`TestApp`]'s, or a child process's).
+pub async fn connect_at(
+    base: &str,
+    match_id: &str,
+    token: Option<&str>,
+    resume_from: Option<i64>,
+    protocol: Option<u32>,
+) -> Client {
+    let mut url = format!("{}/v1/matches/{match_id}/ws", base.replacen("http", "ws", 1));
+    let mut query = Vec::new();
+    if let Some(token) = token {
+        query.push(format!("token={token}"));
+    }
+    if let Some(seq) = resume_from {
+        query.push(format!("resume_from={seq}"));
+    }
+    if let Some(version) = protocol {
+        query.push(format!("protocol={version}"));
+    }
+    if !query.is_empty() {
+        url = format!("{url}?{}", query.join("&"));
+    }
+    let (socket, _) = tokio_tungstenite::connect_async_with_config(url.as_str(), None, true)
+        .await
+        .expect("WebSocket connect");
+    Client {
+        socket,
+        transcript: Vec::new(),
+        frames: Vec::new(),
+        next_id: 0,
+        timeout: Some(Duration::from_secs(30)),
     }
 }
 
@@ -464,6 +475,27 @@ impl Client {
         self.send_text(serde_json::to_string(&message).expect("encode"))
             .await;
         id
+    }
+
+    /// Sends an `adjourn` message (`offer`, `accept`, `decline`, `withdraw`); returns its id.
+    pub async fn adjourn(&mut self, action: &str, resume_at: Option<&str>) -> String {
+        self.next_id += 1;
+        let id = format!("a{}", self.next_id);
+        let mut message = json!({ "type": "adjourn", "id": id, "action": action });
+        if let Some(at) = resume_at {
+            message["resume_at"] = json!(at);
+        }
+        self.send_text(message.to_string()).await;
+        id
+    }
+
+    /// Reads until the next `adjournment` frame.
+    pub async fn adjournment(&mut self) -> crease::protocol::AdjournmentView {
+        loop {
+            if let ServerMessage::Adjournment(view) = self.recv().await {
+                return view;
+            }
+        }
     }
 
     /// Reads until the answer to command `id` (ack or error).

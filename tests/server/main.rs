@@ -14,6 +14,7 @@ mod games_common;
 mod outage_support;
 
 mod accounts;
+mod adjourn;
 mod admin;
 mod backups;
 mod bot_cli;

@@ -26,6 +26,7 @@ fn kinds(transcript: &[ServerMessage]) -> Vec<String> {
             ServerMessage::Error(_) => "error".into(),
             ServerMessage::Finished { .. } => "finished".into(),
             ServerMessage::Pong { .. } => "pong".into(),
+            ServerMessage::Adjournment(_) => "adjournment".into(),
         })
         .collect()
 }

@@ -48,6 +48,8 @@ fn match_row(match_id: &MatchId) -> MatchRow {
         started_at: None,
         finished_at: None,
         result: None,
+        adjourned_at: None,
+        resume_at: None,
     }
 }
 

@@ -23,7 +23,14 @@ const STATUSES: [MatchStatus; 4] = [
 const M1: &str = "00000000-0000-4000-8000-0000000000d1";
 const M2: &str = "00000000-0000-4000-8000-0000000000d2";
 const M3: &str = "00000000-0000-4000-8000-0000000000d3";
-const KINDS: [EntryKind; 3] = [EntryKind::Command, EntryKind::Event, EntryKind::Forfeit];
+// Every kind, so a kind a migration's CHECK forgot fails here on both backends.
+const KINDS: [EntryKind; 5] = [
+    EntryKind::Command,
+    EntryKind::Event,
+    EntryKind::Forfeit,
+    EntryKind::Abandon,
+    EntryKind::Adjournment,
+];
 
 fn match_row(match_id: &str) -> MatchRow {
     MatchRow {
@@ -40,6 +47,8 @@ fn match_row(match_id: &str) -> MatchRow {
         started_at: None,
         finished_at: None,
         result: None,
+        adjourned_at: None,
+        resume_at: None,
     }
 }
 

@@ -19,7 +19,12 @@ impl<G: Game> MatchActor<G> {
     pub(super) async fn play_automatic_moves(&mut self) {
         for _ in 0..MAX_AUTOMATIC_MOVES {
             // A retry is already scheduled: the database failed a moment ago.
-            if self.finished.is_some() || self.retry_at.is_some() || self.moved {
+            // Adjourned: the bot waits with the clocks.
+            if self.finished.is_some()
+                || self.retry_at.is_some()
+                || self.moved
+                || self.adjournment.is_adjourned()
+            {
                 return;
             }
             let Some(seat) = self.pending().into_iter().find(|seat| self.is_bot(*seat)) else {

@@ -37,6 +37,9 @@ impl<G: Game> MatchActor<G> {
         let Some(since) = self.resumed_since.take() else {
             return;
         };
+        if self.adjournment.is_adjourned() {
+            return;
+        }
         let used = (chrono::Utc::now() - since).to_std().unwrap_or_default();
         let left = self.context.clocks.turn.saturating_sub(used);
         for seat in self.pending() {
@@ -48,6 +51,11 @@ impl<G: Game> MatchActor<G> {
 
     /// Gives every newly pending human seat a fresh turn clock and drops the others.
     pub(super) fn refresh_clocks(&mut self) {
+        if self.adjournment.is_adjourned() {
+            // Stopped: a resumption gives every pending seat a fresh clock.
+            self.deadlines.clear();
+            return;
+        }
         let pending = self.pending();
         self.deadlines.retain(|seat, _| pending.contains(seat));
         let turn = self.context.clocks.turn;
@@ -64,6 +72,9 @@ impl<G: Game> MatchActor<G> {
     /// connected (that seat forfeits), or the last one when every player has left (the match
     /// is abandoned then, unless one of them comes back first: the others forfeit to it).
     fn grace_end(&self) -> Option<Instant> {
+        if self.adjournment.is_adjourned() {
+            return None;
+        }
         let ends = self.grace_expiries().map(|(_, at)| at);
         if self.every_player_left() {
             ends.max()
@@ -96,7 +107,11 @@ impl<G: Game> MatchActor<G> {
     /// clocks wait for the database rather than spin.
     pub(super) fn next_wake(&self) -> Option<Instant> {
         let turn = self.deadlines.values().copied();
-        let next = turn.chain(self.grace_end()).chain(self.retry_at).min()?;
+        let next = turn
+            .chain(self.grace_end())
+            .chain(self.adjournment_wake())
+            .chain(self.retry_at)
+            .min()?;
         Some(self.retry_at.map_or(next, |retry| next.max(retry)))
     }
 
@@ -131,7 +146,7 @@ impl<G: Game> MatchActor<G> {
 
     /// Forfeits `seat`, or (none) abandons the match as the server; if the database fails
     /// the write, schedules a retry and says so.
-    async fn end_or_retry(&mut self, seat: Option<Seat>, reason: &str) -> bool {
+    pub(super) async fn end_or_retry(&mut self, seat: Option<Seat>, reason: &str) -> bool {
         let ended = match seat {
             Some(seat) => self.forfeit(seat, reason).await,
             None => self.abandon(reason, AbandonRecord::SERVER).await,
@@ -201,6 +216,9 @@ impl<G: Game> MatchActor<G> {
                 Ok(_) => self.refresh_clocks(),
                 Err(error) => return self.retry_later(&error),
             }
+        }
+        if self.adjournment.is_adjourned() {
+            return self.on_adjournment_clock().await;
         }
         let gone = self
             .grace_expiries()

@@ -12,7 +12,9 @@
 //! * [`writes`]: appending through the journal, fencing, and writes left in doubt.
 //! * [`clocks`]: turn clocks, disconnect grace, and the retries of the server's own moves.
 //! * [`bots`]: server-side bots.
+//! * [`adjourn`]: adjourning by agreement (offers, the stopped clocks, the resumption).
 
+mod adjourn;
 mod asks;
 mod bots;
 mod clocks;
@@ -85,6 +87,10 @@ struct MatchActor<G: Game> {
     /// Per seat, the seq after which its current decision was asked: a command decided
     /// before it (its `after` is lower) answers a closed decision and is refused as stale.
     asked_at: Vec<i64>,
+    /// Where the match stands with adjourning, folded from its log.
+    adjournment: adjourn::Adjournment,
+    /// Per seat, whether its player has opened a socket since the match was adjourned.
+    back_since_adjourned: Vec<bool>,
 }
 
 /// Rebuilds a match from its log (an empty log means it has not started yet) and runs it.
@@ -116,6 +122,7 @@ pub(crate) fn spawn<G: Game>(
         None => G::outcome(&core.state),
     };
     let rated = ending.as_ref().is_none_or(fairness::Ending::is_rated);
+    let adjournment = adjourn::Adjournment::from_log(&log, seat_total).map_err(SpawnError::Setup)?;
     let now = Instant::now();
     let mut actor = MatchActor::<G> {
         needs_start: log.is_empty(),
@@ -140,6 +147,8 @@ pub(crate) fn spawn<G: Game>(
         resumed_since: log.last().map(|entry| entry.at),
         recent,
         asked_at,
+        adjournment,
+        back_since_adjourned: vec![false; seat_total],
     };
     let (mailbox, receiver) = MatchMailbox::channel();
     actor.moved_flag = mailbox.moved_flag();
@@ -285,7 +294,12 @@ impl<G: Game> MatchActor<G> {
                 let subscription = self.subscribe(viewer, resume_from, protocol).await;
                 send_reply(reply, MatchReply::Subscribed(subscription));
             }
-            MatchRequest::Connection { seat, connected } => self.on_connection(seat, connected),
+            MatchRequest::Connection { seat, connected } => {
+                self.on_connection(seat, connected);
+                if connected {
+                    self.on_back(seat).await;
+                }
+            }
             MatchRequest::Log { viewer } => {
                 let (view, entries) = self.log(viewer).await;
                 send_reply(reply, MatchReply::Log(view, entries));
@@ -297,6 +311,14 @@ impl<G: Game> MatchActor<G> {
             MatchRequest::Abandon { reason, by } => {
                 let result = self.abandon(&reason, &by).await;
                 send_reply(reply, MatchReply::Abandon(result));
+            }
+            MatchRequest::Adjourn {
+                seat,
+                action,
+                resume_at,
+            } => {
+                let result = self.adjourn(seat, action, resume_at).await;
+                send_reply(reply, MatchReply::Adjourn(result));
             }
         }
     }
@@ -333,6 +355,7 @@ impl<G: Game> MatchActor<G> {
             deadline_ms: self.deadline_ms(viewer),
             seed_commitment: self.context.seed_commitment.clone(),
             result: self.finished.clone(),
+            adjournment: self.adjournment_view(),
         }
     }
 }

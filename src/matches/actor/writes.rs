@@ -19,8 +19,8 @@ use crate::fairness;
 use crate::matches::recent::Recent;
 use crate::protocol::CommandError;
 use crate::record::{
-    AbandonRecord, CommandRecord, CommandSource, EntryKind, Finish, ForfeitRecord, LogEntry, MatchId,
-    NewEntry,
+    AbandonRecord, AdjournmentRecord, CommandRecord, CommandSource, EntryKind, Finish, ForfeitRecord,
+    LogEntry, MatchId, NewEntry,
 };
 use crate::rules::{Game, MatchCore, Outcome, Reject, RejectKind, Seat};
 use crate::store::{DbSettings, Receipt, StoreError, within};
@@ -38,7 +38,7 @@ pub(super) enum Move<G: Game> {
 }
 
 /// What a write makes current once it has committed.
-struct Change<G: Game> {
+pub(super) struct Change<G: Game> {
     /// The copy of the match after the events (`None` for a forfeit: no engine events).
     next: Option<MatchCore<G>>,
     events: Vec<G::Event>,
@@ -53,6 +53,25 @@ struct Change<G: Game> {
     acted: Option<Seat>,
     /// The seat whose turn clock ran out, when the command is the default move played for it.
     timed_out: Option<Seat>,
+    /// Adjournment steps written (only by [`Change::adjournment`]).
+    adjournment: Vec<AdjournmentRecord>,
+}
+
+impl<G: Game> Change<G> {
+    /// A write of adjournment steps from `first_seq`: no engine events, no result.
+    pub(super) fn adjournment(first_seq: i64, steps: Vec<AdjournmentRecord>) -> Self {
+        Change {
+            next: None,
+            events: Vec::new(),
+            first_event_seq: first_seq + steps.len() as i64,
+            last_seq: first_seq + steps.len() as i64 - 1,
+            outcome: None,
+            rated: true,
+            acted: None,
+            timed_out: None,
+            adjournment: steps,
+        }
+    }
 }
 
 /// A write that failed or timed out: it may have committed nonetheless.
@@ -126,6 +145,9 @@ impl<G: Game> MatchActor<G> {
         self.reconcile(self.write_deadline()).await?;
         if self.finished.is_some() {
             return Err(CommandError::MatchNotLive);
+        }
+        if self.adjournment.is_adjourned() {
+            return Err(CommandError::Adjourned);
         }
         let pending = G::pending(&self.core.state);
         if !pending.contains(&seat) {
@@ -228,13 +250,14 @@ impl<G: Game> MatchActor<G> {
                 .map(|record| record.seat),
             rated: true,
             acted: command.map(|record| record.seat),
+            adjournment: Vec::new(),
         };
         self.write(entries, change, redacted).await
     }
 
     /// Writes `entries` through the journal, waiting at most `--db-timeout-ms`, and adopts
     /// `change` once they have committed. A write that fails or times out is kept in doubt.
-    async fn write(
+    pub(super) async fn write(
         &mut self,
         entries: Vec<NewEntry>,
         change: Change<G>,
@@ -317,6 +340,10 @@ impl<G: Game> MatchActor<G> {
         });
         self.recent.push(change.first_event_seq, &change.events);
         let (after, timed_out) = (self.next_seq - 1, change.timed_out);
+        let adjourned = !change.adjournment.is_empty();
+        if adjourned {
+            self.adopt_adjournment(&change.adjournment, after + 1);
+        }
         let pending_before = self.pending();
         self.next_seq = change.last_seq + 1;
         // Every write comes after the start's, so the match has started now.
@@ -342,7 +369,8 @@ impl<G: Game> MatchActor<G> {
         self.retries = 0;
         self.retry_at = None;
         self.refresh_clocks();
-        self.broadcast(&redacted, after, timed_out);
+        let notice = adjourned.then(|| self.adjournment_frame()).flatten();
+        self.broadcast(&redacted, after, timed_out, notice);
     }
 
     /// Settles a write in doubt before `deadline`: adopted if it landed, dropped if not.
@@ -441,6 +469,8 @@ impl<G: Game> MatchActor<G> {
             super::asks::replay::<G>(&self.options, &self.seed, &log, self.seat_count())
                 .map_err(|mismatch| CommandError::Internal(format!("the log does not replay: {mismatch}")))?;
         self.asked_at = asked_at;
+        self.adjournment = super::adjourn::Adjournment::from_log(&log, self.seat_count())
+            .map_err(|error| CommandError::Internal(format!("the log does not replay: {error}")))?;
         self.finished = match &replayed.ending {
             Some(ending) => Some(ending.outcome(self.seat_count())),
             None => G::outcome(&replayed.core.state),
@@ -481,6 +511,7 @@ impl<G: Game> MatchActor<G> {
             rated,
             acted: None,
             timed_out: None,
+            adjournment: Vec::new(),
         };
         self.write(entries, change, Vec::new()).await.map(|_| ())
     }

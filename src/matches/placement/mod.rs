@@ -55,6 +55,8 @@ pub struct Actors {
     games: Arc<GameRegistry>,
     live: Arc<LiveMatches>,
     joins: Mutex<Vec<JoinHandle<()>>>,
+    /// How long an adjourned match may wait to resume (`--adjourn-limit-secs`).
+    adjourn_limit: Duration,
 }
 
 impl Actors {
@@ -65,7 +67,14 @@ impl Actors {
             games,
             live: Arc::new(LiveMatches::default()),
             joins: Mutex::new(Vec::new()),
+            adjourn_limit: super::MatchesConfig::default().adjourn_limit(),
         }
+    }
+
+    /// Replaces the default limit on adjournments.
+    pub fn with_adjourn_limit(mut self, limit: Duration) -> Self {
+        self.adjourn_limit = limit;
+        self
     }
 
     /// The running actors by match id.
@@ -106,6 +115,7 @@ impl Actors {
             seed_commitment: row.seed_commitment.clone(),
             seed_hex: row.seed.clone(),
             fence,
+            adjourn_limit: self.adjourn_limit,
         };
         let (handle, join) = game.spawn(context, &row.options.0, log)?;
         self.live.insert(row.match_id.clone(), handle.clone());
