@@ -6,6 +6,7 @@
 
 use crate::accounts::Accounts;
 use crate::cluster::Cluster;
+use crate::competitions::Competitions;
 use crate::config::ServeConfig;
 use crate::http::{self, AppState};
 use crate::matches::{
@@ -27,6 +28,8 @@ pub struct Application {
     shutdown: watch::Sender<bool>,
     server: JoinHandle<std::io::Result<()>>,
     matchmaking: JoinHandle<()>,
+    /// Moves running competitions on (bot fixtures, results) without a reader.
+    competition_ticker: JoinHandle<()>,
     /// A cluster node's membership loop (heartbeat, claims, start requests).
     membership: Option<JoinHandle<()>>,
     session_upkeep: Vec<JoinHandle<()>>,
@@ -86,10 +89,12 @@ impl Application {
             .spawn_upkeep(config.accounts.session_recheck, stopping.clone())
             .await;
         let matchmaker = Arc::new(Matchmaker::new(lobby.clone(), store.clone(), config.matchmaking));
+        let competitions = Arc::new(Competitions::new(store.clone(), lobby.clone()));
         let state = AppState {
             accounts: accounts.clone(),
             lobby: lobby.clone(),
             matchmaker: matchmaker.clone(),
+            competitions: competitions.clone(),
             socket_plans: Arc::new(SocketPlanner::new(lobby.clone(), store.clone())),
             store: store.clone(),
             db: config.db,
@@ -106,6 +111,8 @@ impl Application {
             admin: Arc::new(config.admin.clone()),
         };
         let matchmaking = matchmaker.clone().spawn_ticker(stopping.clone());
+        let competition_ticker =
+            competitions.spawn_ticker(crate::competitions::service::TICK, stopping.clone());
         let membership = membership.map(|placement| placement.spawn_membership(stopping.clone()));
         let app = http::router(state);
         let server = tokio::spawn(crate::listener::serve(
@@ -125,6 +132,7 @@ impl Application {
             shutdown,
             server,
             matchmaking,
+            competition_ticker,
             membership,
             session_upkeep,
         })
@@ -158,6 +166,7 @@ impl Application {
         let _ = self.shutdown.send(true);
         let _ = self.server.await;
         let _ = self.matchmaking.await;
+        let _ = self.competition_ticker.await;
         if let Some(membership) = self.membership {
             let _ = membership.await;
         }

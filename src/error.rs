@@ -72,6 +72,13 @@ pub enum ApiError {
     /// Another player holds the display name, compared case-insensitively.
     #[error("the display name {0:?} is taken (names are compared case-insensitively)")]
     NameTaken(String),
+    /// A request the resource's state refuses (409), with its own code (`already_entered`,
+    /// `competition_not_open`, ...).
+    #[error("{1}")]
+    Conflict(&'static str, String),
+    /// A request the caller may not make (403), with its own code (`not_creator`, ...).
+    #[error("{1}")]
+    Refused(&'static str, String),
     #[error("storage failure")]
     Store(StoreError),
     #[error("internal error")]
@@ -97,7 +104,8 @@ impl ApiError {
             ApiError::Forbidden | ApiError::AdminDisabled | ApiError::Banned => StatusCode::FORBIDDEN,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::TooManyMatches { .. } => StatusCode::CONFLICT,
+            ApiError::TooManyMatches { .. } | ApiError::Conflict(..) => StatusCode::CONFLICT,
+            ApiError::Refused(..) => StatusCode::FORBIDDEN,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unavailable | ApiError::Overloaded | ApiError::SpectatorsFull => {
                 StatusCode::SERVICE_UNAVAILABLE
@@ -132,6 +140,7 @@ impl ApiError {
             ApiError::AdminDisabled => "admin_disabled",
             ApiError::Banned => "banned",
             ApiError::NameTaken(_) => "name_taken",
+            ApiError::Conflict(code, _) | ApiError::Refused(code, _) => code,
             ApiError::Store(_) | ApiError::Internal(_) => "internal",
         }
     }

@@ -62,6 +62,14 @@ pub const HTTP_SECONDS: &str = "crease_http_request_duration_seconds";
 pub const MATCHMAKING_WAITING: &str = "crease_matchmaking_waiting_tickets";
 /// Histogram: how long a ticket waited before a pass paired it (with players or a bot).
 pub const MATCHMAKING_WAIT_SECONDS: &str = "crease_matchmaking_wait_seconds";
+/// Gauge: competitions by status (`open`, `running`, `finished`), as of the latest tick.
+pub const COMPETITIONS: &str = "crease_competitions";
+/// Counter: competitions created, by format (`league`, `knockout`).
+pub const COMPETITIONS_CREATED: &str = "crease_competitions_created_total";
+/// Counter: competition fixtures whose result was recorded, by format.
+pub const COMPETITION_FIXTURES: &str = "crease_competition_fixtures_finished_total";
+/// Counter: adjournment steps written, by action (`offered`, `agreed`, `resumed`, ...).
+pub const ADJOURNMENTS: &str = "crease_adjournments_total";
 
 const SECONDS_BUCKETS: &[f64] = &[
     0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
@@ -179,6 +187,13 @@ fn describe() {
         metrics::Unit::Seconds,
         "How long a ticket waited before it was paired"
     );
+    metrics::describe_gauge!(COMPETITIONS, "Competitions by status, as of the latest tick");
+    metrics::describe_counter!(COMPETITIONS_CREATED, "Competitions created, by format");
+    metrics::describe_counter!(
+        COMPETITION_FIXTURES,
+        "Competition fixtures whose result was recorded, by format"
+    );
+    metrics::describe_counter!(ADJOURNMENTS, "Adjournment steps written to match logs, by action");
     // Gauges appear at zero before the first match or socket.
     metrics::gauge!(LIVE_MATCHES).set(0.0);
     metrics::gauge!(CONNECTED_SOCKETS).set(0.0);
@@ -240,6 +255,29 @@ pub(crate) fn record_matchmaking_pass(waits: &[Duration], waiting: usize) {
 /// Counts one refusal (see [`REFUSALS`] for the reasons).
 pub(crate) fn record_refusal(reason: &'static str) {
     metrics::counter!(REFUSALS, "reason" => reason).increment(1);
+}
+
+pub(crate) fn record_competition_created(format: &'static str) {
+    metrics::counter!(COMPETITIONS_CREATED, "format" => format).increment(1);
+}
+
+pub(crate) fn record_fixture_finished(format: &str) {
+    metrics::counter!(COMPETITION_FIXTURES, "format" => format.to_string()).increment(1);
+}
+
+/// Sets the competitions gauge from `(status, count)` pairs; a status with none reads 0.
+pub(crate) fn record_competitions(counts: &[(String, i64)]) {
+    for status in ["open", "running", "finished"] {
+        let count = counts
+            .iter()
+            .find(|(name, _)| name == status)
+            .map_or(0, |(_, count)| *count);
+        metrics::gauge!(COMPETITIONS, "status" => status).set(count as f64);
+    }
+}
+
+pub(crate) fn record_adjournment(action: &'static str) {
+    metrics::counter!(ADJOURNMENTS, "action" => action).increment(1);
 }
 
 pub(crate) fn record_fenced_write() {

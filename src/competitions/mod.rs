@@ -10,8 +10,15 @@
 //!   and net run rate, with a side bowled out counted as having faced its full quota, and
 //!   the tie-breaks in a documented order.
 //!
+//! * [`service`]: a competition's life over the lobby and the store: entries, the start
+//!   (seeding and every fixture), each fixture's match once both sides are ready, results
+//!   into the table and a knockout's winners into their next ties, the end.
+//!
 //! It sits above `matches` in the floors: creating each fixture as a match goes through the
 //! lobby, as matchmaking does.
 
 pub mod fixtures;
+pub mod service;
 pub mod standings;
+
+pub use service::{CompetitionError, Competitions};

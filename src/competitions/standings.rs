@@ -127,7 +127,7 @@ pub fn net_run_rate(runs_for: u32, balls_faced: u32, runs_against: u32, balls_bo
 }
 
 /// The balls an innings counts for the rate: the quota when the side was bowled out.
-fn counted_balls(innings: Innings, quota_balls: u32) -> u32 {
+pub fn counted_balls(innings: Innings, quota_balls: u32) -> u32 {
     if innings.all_out {
         quota_balls.max(innings.balls)
     } else {

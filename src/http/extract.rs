@@ -36,6 +36,39 @@ path_id!(MatchId);
 path_id!(TicketId);
 path_id!(PlayerId);
 
+/// A competition route's path: its id (a UUID: anything else is a 400 before any lookup)
+/// and, on a fixture's route, the fixture's number.
+pub struct CompetitionPath {
+    pub id: String,
+    pub fixture: Option<i32>,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for CompetitionPath {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Path(params) =
+            Path::<std::collections::HashMap<String, String>>::from_request_parts(parts, state)
+                .await
+                .map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
+        let raw = params.get("id").map(String::as_str).unwrap_or_default();
+        printable("the path", raw)?;
+        let id = uuid::Uuid::parse_str(raw)
+            .map_err(|_| ApiError::BadRequest(format!("{raw:?} is not a competition id")))?
+            .to_string();
+        let fixture = params
+            .get("fixture")
+            .map(|raw| {
+                raw.parse::<i32>()
+                    .ok()
+                    .filter(|number| *number > 0)
+                    .ok_or_else(|| ApiError::BadRequest(format!("{raw:?} is not a fixture number")))
+            })
+            .transpose()?;
+        Ok(CompetitionPath { id, fixture })
+    }
+}
+
 /// A route's one free-text path parameter (a game id), free of control characters.
 pub struct PathText(pub String);
 

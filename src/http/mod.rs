@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod admin;
 pub mod cluster;
+pub mod competitions;
 mod contract;
 pub mod errors;
 pub mod extract;
@@ -28,7 +29,7 @@ use crate::matchmaking::Matchmaker;
 use crate::store::{DbSettings, Store};
 use axum::Router;
 use axum::http::HeaderMap;
-pub use extract::{JsonBody, PathText, QueryParams};
+pub use extract::{CompetitionPath, JsonBody, PathText, QueryParams};
 use std::sync::Arc;
 use tokio::sync::watch;
 use utoipa::OpenApi;
@@ -40,6 +41,8 @@ pub struct AppState {
     pub lobby: Arc<Lobby>,
     /// Tickets, and the passes that pair them.
     pub matchmaker: Arc<Matchmaker>,
+    /// Leagues and knockouts.
+    pub competitions: Arc<crate::competitions::Competitions>,
     /// What each match socket opens onto.
     pub socket_plans: Arc<SocketPlanner>,
     /// The database, for the reads no floor below owns (history, ratings, profiles, health).
@@ -75,6 +78,7 @@ pub fn api_routes() -> OpenApiRouter<AppState> {
         .merge(matches::router())
         .merge(history::router())
         .merge(matchmaking::router())
+        .merge(competitions::router())
         .merge(ratings::router())
         .merge(admin::router())
         .merge(openapi::router())

@@ -91,6 +91,11 @@ pub fn document() -> Value {
     add::<VerifyBody>(&mut generator);
     add::<CreateTicket>(&mut generator);
     add::<Ticket>(&mut generator);
+    add::<CreateCompetition>(&mut generator);
+    add::<AddBots>(&mut generator);
+    add::<Competition>(&mut generator);
+    add::<CompetitionFixture>(&mut generator);
+    add::<CompetitionList>(&mut generator);
     add::<Leaderboard>(&mut generator);
     add::<GameCatalog>(&mut generator);
     add::<GameRules>(&mut generator);

@@ -125,6 +125,9 @@ pub trait GameKind: Send + Sync + 'static {
     /// [`GameExtras::rating_pools`]: the pools a leaderboard offers, the default first.
     fn rating_pools(&self) -> Vec<String>;
 
+    /// [`GameExtras::innings_quota_balls`] of stored options.
+    fn innings_quota_balls(&self, options: &Value) -> Result<Option<u32>, GameError>;
+
     /// The scorecard of a stored match from its log's events (commands are not play), or
     /// `None` for a game without one. Every event in the log is public once its ball is
     /// over, so live matches get one too.
@@ -261,6 +264,10 @@ impl<G: GameExtras> GameKind for Registered<G> {
 
     fn rating_pools(&self) -> Vec<String> {
         G::rating_pools()
+    }
+
+    fn innings_quota_balls(&self, options: &Value) -> Result<Option<u32>, GameError> {
+        Ok(G::innings_quota_balls(&stored_options::<G>(options)?))
     }
 
     fn scorecard(&self, options: &Value, log: &[LogEntry]) -> Result<Option<GameScorecard>, GameError> {

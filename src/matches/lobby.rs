@@ -82,6 +82,13 @@ fn not_written(error: CommandError) -> LobbyError {
 }
 
 /// Matches waiting for seats, and starting each the moment its last seat is taken.
+/// Who takes a seat of a match made with every seat filled at once.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Sitter {
+    Player(PlayerId),
+    Bot(BotLevel),
+}
+
 pub struct Lobby {
     store: Store,
     games: Arc<GameRegistry>,
@@ -172,8 +179,59 @@ impl Lobby {
         let row = new_match_row(game.id(), options, seat_count, clocks);
         let mut seats = vec![seat_row(&row.match_id, 0, Some(&player.player_id))];
         seats.extend((1..=bots).map(|seat| bot_seat_row(&row.match_id, seat, level.unwrap_or_default())));
+        self.insert_and_start(&row, &seats, seat_count).await
+    }
+
+    /// A match with every seat taken at once, started at once: a competition's fixture,
+    /// made when both its sides are ready. The server's default clocks.
+    pub async fn create_seated(
+        &self,
+        game_id: &str,
+        options: Value,
+        sitters: &[Sitter],
+    ) -> Result<MatchInfo, LobbyError> {
+        let game = self
+            .games
+            .get(game_id)
+            .ok_or_else(|| GameError::Unknown(game_id.to_string()))?;
+        let (options, seat_count) = game.check_options(options_object(Some(options))?)?;
+        if sitters.len() != usize::from(seat_count) {
+            return Err(LobbyError::BotSeats(format!(
+                "{} seats given for a match of {seat_count}",
+                sitters.len()
+            )));
+        }
+        if let Some(level) = sitters.iter().find_map(|sitter| match sitter {
+            Sitter::Bot(level) if !game.has_bot(*level) => Some(*level),
+            _ => None,
+        }) {
+            return Err(LobbyError::NoBotAtLevel(format!(
+                "{} has no {} bot yet: use easy or normal",
+                game.id(),
+                level.name()
+            )));
+        }
+        let row = new_match_row(game.id(), options, seat_count, self.clocks);
+        let seats: Vec<SeatRow> = sitters
+            .iter()
+            .enumerate()
+            .map(|(seat, sitter)| match sitter {
+                Sitter::Player(player_id) => seat_row(&row.match_id, seat as u8, Some(player_id)),
+                Sitter::Bot(level) => bot_seat_row(&row.match_id, seat as u8, *level),
+            })
+            .collect();
+        self.insert_and_start(&row, &seats, seat_count).await
+    }
+
+    /// Writes a new match and its seats and, when they fill it, starts it.
+    async fn insert_and_start(
+        &self,
+        row: &MatchRow,
+        seats: &[SeatRow],
+        seat_count: u8,
+    ) -> Result<MatchInfo, LobbyError> {
         let _guard = self.seats_lock.lock().await;
-        self.store.insert_match(&row, &seats).await?;
+        self.store.insert_match(row, seats).await?;
         if seats.len() == usize::from(seat_count) {
             self.start(&row.match_id).await?;
         }
@@ -205,12 +263,7 @@ impl Lobby {
         let row = match_row_with_seed(game.id(), options, seat_count, self.clocks, seed);
         let mut seats = vec![seat_row(&row.match_id, 0, Some(&player.player_id))];
         seats.extend((1..=spec.bots).map(|seat| bot_seat_row(&row.match_id, seat, spec.bot_level)));
-        let _guard = self.seats_lock.lock().await;
-        self.store.insert_match(&row, &seats).await?;
-        if seats.len() == usize::from(seat_count) {
-            self.start(&row.match_id).await?;
-        }
-        self.match_info(&row.match_id).await
+        self.insert_and_start(&row, &seats, seat_count).await
     }
 
     pub async fn join(&self, player: &Player, match_id: &MatchId) -> Result<MatchInfo, LobbyError> {
@@ -383,6 +436,7 @@ impl Lobby {
 
     async fn info_of(&self, row: MatchRow) -> Result<MatchInfo, StoreError> {
         let seats = self.store.seats_with_names(&row.match_id).await?;
+        let competition_id = self.store.competition_of_match(&row.match_id).await?;
         let status = row.status();
         let result = row
             .result
@@ -414,6 +468,7 @@ impl Lobby {
             result,
             adjourned_at: row.adjourned_at,
             resume_at: row.resume_at,
+            competition_id,
         })
     }
 

@@ -29,7 +29,7 @@ pub use config::MatchesConfig;
 pub use games::{GameError, GameKind, GameRegistry, Simulated};
 pub use handle::{CommandError, MatchHandle, Subscription, ViewerBatch};
 pub use live::LiveMatches;
-pub use lobby::{Lobby, LobbyError, new_match_row, options_object, seat_row};
+pub use lobby::{Lobby, LobbyError, Sitter, new_match_row, options_object, seat_row};
 pub use placement::{Actors, ClusterPlacement, LocalPlacement, Placement};
 pub use sockets::{SocketPlan, SocketPlanner};
 

@@ -103,6 +103,9 @@ pub struct MatchInfo {
     /// The time its players agreed to resume it, if they named one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resume_at: Option<DateTime<Utc>>,
+    /// The competition this match is a fixture of, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub competition_id: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -7,6 +7,7 @@
 
 pub mod admin;
 pub mod cluster;
+pub mod competitions;
 pub mod delta;
 pub mod feed;
 pub mod frame;
@@ -19,6 +20,7 @@ pub mod ws;
 
 pub use admin::*;
 pub use cluster::*;
+pub use competitions::*;
 pub use feed::{Subscription, ViewerBatch};
 pub use frame::{Frame, covered_by};
 pub use http::*;

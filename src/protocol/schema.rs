@@ -50,6 +50,14 @@ pub fn files(games: impl IntoIterator<Item = (&'static str, GameSchemas)>) -> Ve
         ("http/match_list.json".to_string(), pretty::<MatchList>()),
         ("http/create_ticket.json".to_string(), pretty::<CreateTicket>()),
         ("http/ticket.json".to_string(), pretty::<Ticket>()),
+        (
+            "http/create_competition.json".to_string(),
+            pretty::<super::CreateCompetition>(),
+        ),
+        (
+            "http/competition.json".to_string(),
+            pretty::<super::Competition>(),
+        ),
         ("http/match_log.json".to_string(), pretty::<MatchLog>()),
         ("http/scorecard.json".to_string(), pretty::<Scorecard>()),
         ("http/verify.json".to_string(), pretty::<VerifyBody>()),
@@ -64,6 +72,10 @@ pub fn files(games: impl IntoIterator<Item = (&'static str, GameSchemas)>) -> Ve
         (
             "log/abandon_entry.json".to_string(),
             pretty::<crate::record::AbandonRecord>(),
+        ),
+        (
+            "log/adjournment_entry.json".to_string(),
+            pretty::<crate::record::AdjournmentRecord>(),
         ),
     ];
     for (id, schemas) in games {

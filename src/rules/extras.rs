@@ -176,6 +176,13 @@ pub trait GameExtras: Game {
         "standard".to_string()
     }
 
+    /// The legal balls of one innings' full quota with these options, for a game whose
+    /// innings are limited overs (a league's net run rate counts a side bowled out as having
+    /// faced all of them); `None` for a game without innings.
+    fn innings_quota_balls(_options: &Self::Options) -> Option<u32> {
+        None
+    }
+
     /// The pools a leaderboard offers, the default options' pool first.
     fn rating_pools() -> Vec<String> {
         vec![Self::rating_pool(&Self::Options::default())]

@@ -13,10 +13,12 @@
 
 #[macro_use]
 mod backend;
+mod competitions;
 mod ratings;
 mod rows;
 mod writes;
 
+pub use competitions::{CompetitionRow, EntryRow, FixtureResult, FixtureRow, StandingsRow};
 pub use rows::{MatchRow, SeatRow};
 
 use crate::record::{EntryKind, Finish, LogEntry, MatchId, MatchStatus, NewEntry, PlayerId};

@@ -702,3 +702,34 @@ pub fn player_id(id: &str) -> PlayerId {
 pub fn ticket_id(id: &str) -> TicketId {
     TicketId::parse(id).expect("a ticket id")
 }
+
+/// Gives a player a rating in one pool, as if earned (seeding tests).
+pub async fn set_rating(app: &TestApp, player_id: &str, game: &str, format: &str, rating: f64) {
+    const SQL: &str = "INSERT INTO rating (player_id, game, format, rating, deviation, volatility, matches, wins, updated_at) \
+         VALUES ($1, $2, $3, $4, 60.0, 0.06, 20, 10, $5)";
+    let now = chrono::Utc::now();
+    match app.app().store() {
+        crease::store::Store::Sqlite(pool) => {
+            sqlx::query(SQL)
+                .bind(player_id)
+                .bind(game)
+                .bind(format)
+                .bind(rating)
+                .bind(now)
+                .execute(pool)
+                .await
+                .expect("insert a rating");
+        }
+        crease::store::Store::Postgres(pool) => {
+            sqlx::query(SQL)
+                .bind(player_id)
+                .bind(game)
+                .bind(format)
+                .bind(rating)
+                .bind(now)
+                .execute(pool)
+                .await
+                .expect("insert a rating");
+        }
+    }
+}

@@ -20,7 +20,8 @@ use crate::drills;
 use common::{Backend, TestDb, metric};
 use crease::matches::GameRegistry;
 use crease::protocol::delta::without_nulls;
-use crease::record::{EntryKind, NewEntry};
+use crease::protocol::{AdjournmentState, ServerMessage};
+use crease::record::{AdjournmentAction, EntryKind, NewEntry};
 use crease::store::{Fence, NodeRecord, Store, StoreError};
 use drills::{Drill, RemoteSeat, SeatRecord, ServerProcess, get, post, register};
 use serde_json::{Value, json};
@@ -667,6 +668,84 @@ async fn sigterm_drains_a_node_at_once() {
         handed_off < Duration::from_millis(ttl_ms / 2),
         "the matches moved at once, not at the lease's expiry: {handed_off:?}"
     );
+}
+
+/// A match adjourned on one node moves with that node's drain and stays adjourned on the
+/// next (its actor rebuilt there from the log), which resumes it once both players are back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_adjourned_match_moves_with_a_drain_and_resumes_on_the_new_node() {
+    let Some(cluster) = TestCluster::new().await else {
+        return;
+    };
+    let ttl_ms = 20_000;
+    let leaving = cluster.node("leaving", ttl_ms).await;
+    let (_, home) = register(&cluster.http, &leaving.base, "adjourn-home").await;
+    let (_, away) = register(&cluster.http, &leaving.base, "adjourn-away").await;
+    let match_id = cluster.create_t10(&leaving.base, &home, false).await;
+    let join = format!("{}/v1/matches/{match_id}/join", leaving.base);
+    let (status, joined) = post(&cluster.http, &join, &away, json!({})).await;
+    assert_eq!(status, 200, "{joined}");
+    let mut home_socket = common::connect_at(&leaving.base, &match_id, Some(&home), None, None).await;
+    let mut away_socket = common::connect_at(&leaving.base, &match_id, Some(&away), None, None).await;
+    home_socket.recv().await;
+    away_socket.recv().await;
+    let offer = home_socket.adjourn("offer", None).await;
+    assert!(matches!(
+        home_socket.answer(&offer).await,
+        ServerMessage::Ack { .. }
+    ));
+    let accept = away_socket.adjourn("accept", None).await;
+    assert!(matches!(
+        away_socket.answer(&accept).await,
+        ServerMessage::Ack { .. }
+    ));
+    drop(home_socket);
+    drop(away_socket);
+
+    let staying = cluster.node("staying", ttl_ms).await;
+    leaving.signal("TERM");
+    assert!(
+        leaving.exited_within(Duration::from_secs(30)).await,
+        "a drained node exits"
+    );
+    let store = cluster.store().await;
+    assert_eq!(Some(&lease(&store, &match_id).await.0), staying.node.as_ref());
+    let (_, shown) = get(&cluster.http, &format!("{}/v1/matches/{match_id}", staying.base)).await;
+    assert!(
+        shown["adjourned_at"].is_string(),
+        "still adjourned on the new node: {shown}"
+    );
+
+    let mut home_socket = common::connect_at(&staying.base, &match_id, Some(&home), None, None).await;
+    let ServerMessage::Snapshot(snapshot) = home_socket.recv().await else {
+        panic!("a snapshot first");
+    };
+    let standing = snapshot
+        .adjournment
+        .expect("adjourned in the new node's snapshot");
+    assert_eq!(standing.state, AdjournmentState::Adjourned);
+    let mut away_socket = common::connect_at(&staying.base, &match_id, Some(&away), None, None).await;
+    away_socket.recv().await;
+    assert_eq!(away_socket.adjournment().await.action, AdjournmentAction::Resumed);
+    let update = loop {
+        if let ServerMessage::Update(update) = home_socket.recv().await {
+            break update;
+        }
+    };
+    assert!(!update.pending.is_empty(), "play goes on: {update:?}");
+    let (_, log) = get(
+        &cluster.http,
+        &format!("{}/v1/matches/{match_id}/log", staying.base),
+    )
+    .await;
+    let steps: Vec<&Value> = log["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter(|entry| entry["kind"] == "adjournment")
+        .map(|entry| &entry["payload"]["action"])
+        .collect();
+    assert_eq!(steps, [&json!("offered"), &json!("agreed"), &json!("resumed")]);
 }
 
 fn node_record(node_id: &str, lease_ttl_ms: i64) -> NodeRecord {

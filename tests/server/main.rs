@@ -23,6 +23,7 @@ mod champions;
 mod cluster;
 mod cluster_chaos;
 mod cluster_faults;
+mod competitions;
 mod connections;
 mod ctg;
 mod deltas;

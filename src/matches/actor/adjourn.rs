@@ -306,6 +306,18 @@ pub(super) enum Wake {
     Expire,
 }
 
+/// An action's word, as the log spells it (a metric label).
+fn action_name(action: AdjournmentAction) -> &'static str {
+    match action {
+        AdjournmentAction::Offered => "offered",
+        AdjournmentAction::Accepted => "accepted",
+        AdjournmentAction::Declined => "declined",
+        AdjournmentAction::Withdrawn => "withdrawn",
+        AdjournmentAction::Agreed => "agreed",
+        AdjournmentAction::Resumed => "resumed",
+    }
+}
+
 /// A limit as a person reads it in a result's summary: "14 days", "6 hours", "90 seconds".
 fn spelled(limit: Duration) -> String {
     let secs = limit.as_secs();
@@ -381,6 +393,7 @@ impl<G: Game> MatchActor<G> {
         let now = Utc::now();
         for (offset, step) in steps.iter().enumerate() {
             self.adjournment.apply(step, now, first_seq + offset as i64);
+            crate::telemetry::record_adjournment(action_name(step.action));
         }
         if self.adjournment.is_adjourned() {
             self.deadlines.clear();

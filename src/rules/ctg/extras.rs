@@ -55,6 +55,10 @@ impl GameExtras for Ctg {
         figures: CareerFigure::CRICKET,
     });
 
+    fn innings_quota_balls(options: &Options) -> Option<u32> {
+        Some(u32::from(options.overs_per_innings()) * 6)
+    }
+
     /// A shorter match (`overs`) is rated apart from its format's full length.
     fn rating_pool(options: &Options) -> String {
         match options.overs {

@@ -25,6 +25,10 @@ impl GameExtras for Wicketz {
         figures: CareerFigure::CRICKET,
     });
 
+    fn innings_quota_balls(options: &Options) -> Option<u32> {
+        Some(u32::from(options.overs) * 6)
+    }
+
     /// `20ov` for one innings of 20 overs each, `20ov_x2` for two.
     fn rating_pool(options: &Options) -> String {
         match options.innings_per_side {
