@@ -9,6 +9,7 @@ CREATE TABLE competition (
     options         TEXT NOT NULL,             -- the game's options, as for a match
     format          TEXT NOT NULL CHECK (format IN ('league', 'knockout')),
     double_round    INTEGER NOT NULL,           -- leagues: everyone meets twice, home and away
+    round_hours     INTEGER,                    -- each round's deadline after it opens (none: no clock)
     status          TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished')),
     created_by      TEXT NOT NULL REFERENCES player (player_id),
     created_at      TEXT NOT NULL,
@@ -35,7 +36,8 @@ CREATE INDEX competition_entry_player ON competition_entry (player_id);
 -- One fixture: two entries (NULL while a knockout's earlier round decides them; `away` NULL
 -- with status 'bye' for a bye), the match it was played as, and its result in the terms
 -- the table needs: the outcome and each side's runs and the legal balls counted for the net
--- run rate (a side bowled out counts its full quota).
+-- run rate (a side bowled out counts its full quota; a walkover has no runs, so it counts
+-- in the points and not in the rate).
 CREATE TABLE competition_fixture (
     competition_id  TEXT NOT NULL REFERENCES competition (competition_id),
     fixture         INTEGER NOT NULL,
@@ -47,7 +49,8 @@ CREATE TABLE competition_fixture (
     away_ready      INTEGER NOT NULL DEFAULT 0,
     match_id        TEXT REFERENCES "match" (match_id),
     status          TEXT NOT NULL CHECK (status IN ('waiting', 'starting', 'live', 'finished', 'bye')),
-    outcome         TEXT CHECK (outcome IN ('home', 'away', 'tie', 'no_result')),
+    -- a walkover: that side was ready by the round's deadline and the other was not
+    outcome         TEXT CHECK (outcome IN ('home', 'away', 'tie', 'no_result', 'home_walkover', 'away_walkover')),
     winner_entry    INTEGER,
     home_runs       INTEGER,
     home_balls      INTEGER,
@@ -64,13 +67,15 @@ CREATE INDEX competition_fixture_match ON competition_fixture (match_id);
 CREATE VIEW competition_standings AS
 WITH sides AS (
     SELECT competition_id, home_entry AS entry, outcome,
-           CASE outcome WHEN 'home' THEN 'won' WHEN 'away' THEN 'lost' ELSE outcome END AS result,
+           CASE WHEN outcome IN ('home', 'home_walkover') THEN 'won'
+                WHEN outcome IN ('away', 'away_walkover') THEN 'lost' ELSE outcome END AS result,
            home_runs AS runs_for, home_balls AS balls_faced,
            away_runs AS runs_against, away_balls AS balls_bowled
       FROM competition_fixture WHERE status = 'finished' AND away_entry IS NOT NULL
     UNION ALL
     SELECT competition_id, away_entry, outcome,
-           CASE outcome WHEN 'away' THEN 'won' WHEN 'home' THEN 'lost' ELSE outcome END,
+           CASE WHEN outcome IN ('away', 'away_walkover') THEN 'won'
+                WHEN outcome IN ('home', 'home_walkover') THEN 'lost' ELSE outcome END,
            away_runs, away_balls, home_runs, home_balls
       FROM competition_fixture WHERE status = 'finished' AND away_entry IS NOT NULL
 )

@@ -109,6 +109,7 @@ impl Competitions {
             options: sqlx::types::Json(options),
             format: request.format.as_str().to_string(),
             double_round: request.double_round,
+            round_hours: request.round_hours.map(|hours| hours as i32),
             status: "open".into(),
             created_by: player.player_id.clone(),
             created_at: Utc::now(),
@@ -370,6 +371,9 @@ impl Competitions {
                 }
             }
         }
+        if row.round_hours.is_some() {
+            self.walk_over_late(&row, &entries).await?;
+        }
         let fixtures = self.store.competition_fixtures(competition_id).await?;
         for fixture in &fixtures {
             let (Some(home), Some(away)) = (fixture.home_entry, fixture.away_entry) else {
@@ -388,6 +392,73 @@ impl Competitions {
             .all(|fixture| matches!(fixture.status.as_str(), "finished" | "bye"))
         {
             self.store.finish_competition(competition_id, Utc::now()).await?;
+        }
+        Ok(())
+    }
+
+    /// Decides the fixtures of rounds past their deadline that nobody started: a walkover
+    /// to the side that was ready (a bot always is), no result when neither was.
+    async fn walk_over_late(
+        &self,
+        row: &CompetitionRow,
+        entries: &[EntryRow],
+    ) -> Result<(), CompetitionError> {
+        let now = Utc::now();
+        for fixture in self.store.competition_fixtures(&row.competition_id).await? {
+            let (Some(home), Some(away)) = (fixture.home_entry, fixture.away_entry) else {
+                continue;
+            };
+            if fixture.status != "waiting" || deadline(row, fixture.round).is_none_or(|at| at > now) {
+                continue;
+            }
+            let name = |entry: i32| {
+                entries
+                    .iter()
+                    .find(|e| e.entry == entry)
+                    .map(entry_name)
+                    .unwrap_or_default()
+            };
+            let is_bot = |entry: i32| entries.iter().any(|e| e.entry == entry && e.bot_level.is_some());
+            let home_ready = fixture.home_ready || is_bot(home);
+            let away_ready = fixture.away_ready || is_bot(away);
+            let result = match (home_ready, away_ready) {
+                (true, false) => FixtureResult {
+                    outcome: "home_walkover".into(),
+                    winner_entry: Some(home),
+                    summary: Some(format!(
+                        "{} won by a walkover ({} did not play by the deadline)",
+                        name(home),
+                        name(away)
+                    )),
+                    ..FixtureResult::default()
+                },
+                (false, true) => FixtureResult {
+                    outcome: "away_walkover".into(),
+                    winner_entry: Some(away),
+                    summary: Some(format!(
+                        "{} won by a walkover ({} did not play by the deadline)",
+                        name(away),
+                        name(home)
+                    )),
+                    ..FixtureResult::default()
+                },
+                _ => FixtureResult {
+                    outcome: "no_result".into(),
+                    summary: Some("No result: not played by the deadline".into()),
+                    ..FixtureResult::default()
+                },
+            };
+            if self
+                .store
+                .walk_over(&row.competition_id, fixture.fixture, &result)
+                .await?
+            {
+                crate::telemetry::record_fixture_finished(&row.format);
+                if row.format == "knockout" {
+                    self.send_on(&row.competition_id, &fixture, &result, entries)
+                        .await?;
+                }
+            }
         }
         Ok(())
     }
@@ -604,6 +675,12 @@ impl Competitions {
     }
 }
 
+/// When round `round` of a competition against the clock closes.
+fn deadline(row: &CompetitionRow, round: i32) -> Option<chrono::DateTime<Utc>> {
+    let hours = i64::from(row.round_hours?) * i64::from(round);
+    Some(row.started_at? + chrono::Duration::hours(hours))
+}
+
 /// One side's runs, and the legal balls its innings count for the net run rate: an innings
 /// that stopped short of the quota ended all out (counted at the full quota), unless it was
 /// the match's last and its side won (the target reached).
@@ -772,6 +849,7 @@ fn view(row: CompetitionRow, entries: &[EntryRow], fixtures: &[FixtureRow]) -> C
                 winner: id_of(fixture.winner_entry),
                 advances: id_of(advances),
                 summary: fixture.summary.clone(),
+                deadline: deadline(&row, fixture.round),
             }
         })
         .collect();
@@ -804,6 +882,7 @@ fn view(row: CompetitionRow, entries: &[EntryRow], fixtures: &[FixtureRow]) -> C
             CompetitionFormat::League
         },
         double_round: row.double_round,
+        round_hours: row.round_hours.map(|hours| hours as u32),
         status: row.status,
         created_by: row.created_by.to_string(),
         created_at: row.created_at,
@@ -839,6 +918,8 @@ fn table(entries: &[EntryRow], fixtures: &[FixtureRow]) -> Vec<Standing> {
                 Some("home") => TableOutcome::HomeWon,
                 Some("away") => TableOutcome::AwayWon,
                 Some("tie") => TableOutcome::Tied,
+                Some("home_walkover") => TableOutcome::Walkover { home_won: true },
+                Some("away_walkover") => TableOutcome::Walkover { home_won: false },
                 _ => TableOutcome::NoResult,
             };
             // The balls are stored as counted (a side bowled out at its quota already).

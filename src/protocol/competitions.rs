@@ -38,6 +38,12 @@ pub struct CreateCompetition {
     /// Leagues only: every pair meets twice, each side at home once.
     #[serde(default)]
     pub double_round: bool,
+    /// Play against the clock: each round must be played within this many hours of its
+    /// opening (round `n` closes `n × round_hours` after the start). A fixture not played
+    /// by then is a walkover to the side that was ready, or no result if neither was (a
+    /// knockout's goes to the higher seed). 1 to 720; none: no clock.
+    #[serde(default)]
+    pub round_hours: Option<u32>,
 }
 
 /// `POST /v1/competitions/{id}/bots`: server bots entered by the creator.
@@ -103,6 +109,9 @@ pub struct CompetitionFixture {
     pub advances: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
+    /// When the fixture's round closes (competitions against the clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<DateTime<Utc>>,
 }
 
 /// One row of a league's table, in rank order.
@@ -134,6 +143,8 @@ pub struct Competition {
     pub options: Value,
     pub format: CompetitionFormat,
     pub double_round: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_hours: Option<u32>,
     /// `open` (taking entries), `running`, `finished`.
     pub status: String,
     pub created_by: String,

@@ -18,6 +18,8 @@ pub struct CompetitionRow {
     /// `league` or `knockout`.
     pub format: String,
     pub double_round: bool,
+    /// Each round's deadline after it opens, in hours; `None`: no clock.
+    pub round_hours: Option<i32>,
     /// `open`, `running` or `finished`.
     pub status: String,
     pub created_by: PlayerId,
@@ -88,7 +90,7 @@ pub struct StandingsRow {
     pub balls_bowled: i64,
 }
 
-const COMPETITION_COLUMNS: &str = "competition_id, name, game, options, format, double_round, status, \
+const COMPETITION_COLUMNS: &str = "competition_id, name, game, options, format, double_round, round_hours, status, \
      created_by, created_at, started_at, finished_at";
 const FIXTURE_COLUMNS: &str = "fixture, round, slot, home_entry, away_entry, home_ready, away_ready, match_id, \
      status, outcome, winner_entry, home_runs, home_balls, away_runs, away_balls, summary";
@@ -97,14 +99,14 @@ impl Store {
     /// Creates a competition with its creator as the first entry, in one transaction.
     pub async fn insert_competition(&self, row: &CompetitionRow) -> StoreResult<()> {
         const SQL: &str = "INSERT INTO competition (competition_id, name, game, options, format, double_round, \
-             status, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+             round_hours, status, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
         const ENTRY_SQL: &str =
             "INSERT INTO competition_entry (competition_id, entry, player_id) VALUES ($1, 0, $2)";
         with_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             sqlx::query(SQL)
                 .bind(&row.competition_id).bind(&row.name).bind(&row.game).bind(&row.options)
-                .bind(&row.format).bind(row.double_round).bind(&row.status).bind(&row.created_by)
+                .bind(&row.format).bind(row.double_round).bind(row.round_hours).bind(&row.status).bind(&row.created_by)
                 .bind(row.created_at)
                 .execute(&mut *tx).await?;
             sqlx::query(ENTRY_SQL).bind(&row.competition_id).bind(&row.created_by)
@@ -270,6 +272,22 @@ impl Store {
             .bind(competition_id).bind(fixture).bind(&result.outcome).bind(result.winner_entry)
             .bind(result.home_runs).bind(result.home_balls).bind(result.away_runs).bind(result.away_balls)
             .bind(&result.summary)
+            .execute(pool).await.map(|done| done.rows_affected()))?;
+        Ok(done == 1)
+    }
+
+    /// Decides a fixture nobody played by its round's deadline (a walkover, or no result);
+    /// `Ok(false)` if it was no longer waiting (its match was being made, or it was decided).
+    pub async fn walk_over(
+        &self,
+        competition_id: &str,
+        fixture: i32,
+        result: &FixtureResult,
+    ) -> StoreResult<bool> {
+        const SQL: &str = "UPDATE competition_fixture SET status = 'finished', outcome = $3, winner_entry = $4, \
+             summary = $5 WHERE competition_id = $1 AND fixture = $2 AND status = 'waiting'";
+        let done = with_pool!(self, pool => sqlx::query(SQL)
+            .bind(competition_id).bind(fixture).bind(&result.outcome).bind(result.winner_entry).bind(&result.summary)
             .execute(pool).await.map(|done| done.rows_affected()))?;
         Ok(done == 1)
     }

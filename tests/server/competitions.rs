@@ -436,3 +436,143 @@ async fn bad_requests_are_refused_before_anything_is_written() {
     assert_eq!(status, 400);
     app.stop().await;
 }
+
+/// Moves a competition's start `minutes` into the past, as if its rounds' clocks had run.
+async fn backdate(app: &TestApp, id: &str, minutes: i64) {
+    const SQL: &str = "UPDATE competition SET started_at = $1 WHERE competition_id = $2";
+    let (_, competition) = app.get(&format!("/v1/competitions/{id}"), None).await;
+    let started: chrono::DateTime<chrono::Utc> =
+        serde_json::from_value(competition["started_at"].clone()).expect("started");
+    let earlier = started - chrono::Duration::minutes(minutes);
+    match app.app().store() {
+        crease::store::Store::Sqlite(pool) => {
+            sqlx::query(SQL)
+                .bind(earlier)
+                .bind(id)
+                .execute(pool)
+                .await
+                .expect("backdate");
+        }
+        crease::store::Store::Postgres(pool) => {
+            sqlx::query(SQL)
+                .bind(earlier)
+                .bind(id)
+                .execute(pool)
+                .await
+                .expect("backdate");
+        }
+    }
+}
+
+sqlite_and_postgres!(a_fixture_not_played_by_its_rounds_deadline_is_a_walkover_to_the_side_that_was_ready);
+
+async fn a_fixture_not_played_by_its_rounds_deadline_is_a_walkover_to_the_side_that_was_ready(
+    backend: Backend,
+) {
+    let Some(app) = spawn_app_on(backend, GameRegistry::standard()).await else {
+        return;
+    };
+    let ana = app.player("ana").await;
+    let bea = app.player("bea").await;
+    let body = json!({
+        "name": "Against the clock", "game": "ctg", "options": short_ctg(),
+        "format": "league", "round_hours": 1
+    });
+    let id = create(&app, &ana.token, body).await;
+    app.post(
+        &format!("/v1/competitions/{id}/join"),
+        Some(&bea.token),
+        json!({}),
+    )
+    .await;
+    app.post(
+        &format!("/v1/competitions/{id}/bots"),
+        Some(&ana.token),
+        json!({ "count": 1 }),
+    )
+    .await;
+    let (status, started) = app
+        .post(
+            &format!("/v1/competitions/{id}/start"),
+            Some(&ana.token),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let first = started["fixtures"]
+        .as_array()
+        .expect("fixtures")
+        .iter()
+        .find(|fixture| fixture["round"] == 1)
+        .expect("a first round")
+        .clone();
+    assert!(first["deadline"].is_string(), "{first}");
+    let sides = [first["home"].clone(), first["away"].clone()];
+    let humans = [json!(ana.player_id), json!(bea.player_id)];
+    // Between the two players Ana turns up and Bea does not; against the bot (always ready)
+    // the player does not turn up.
+    let expected_winner = if sides.iter().all(|side| humans.contains(side)) {
+        let path = format!("/v1/competitions/{id}/fixtures/{}/ready", first["fixture_id"]);
+        let (status, ready) = app.post(&path, Some(&ana.token), json!({})).await;
+        assert_eq!(status, 200, "{ready}");
+        json!(ana.player_id)
+    } else {
+        sides
+            .iter()
+            .find(|side| !humans.contains(side))
+            .expect("the bot")
+            .clone()
+    };
+    // Half an hour before the deadline nothing happens; half an hour after, the walkover.
+    backdate(&app, &id, 30).await;
+    let (_, before) = app.get(&format!("/v1/competitions/{id}"), None).await;
+    let waiting = &before["fixtures"].as_array().expect("fixtures")[0];
+    assert_eq!(waiting["status"], "waiting", "{waiting}");
+    backdate(&app, &id, 60).await;
+    let (_, after) = app.get(&format!("/v1/competitions/{id}"), None).await;
+    let fixtures = after["fixtures"].as_array().expect("fixtures");
+    let decided = fixtures
+        .iter()
+        .find(|fixture| fixture["fixture_id"] == first["fixture_id"])
+        .expect("the first round's fixture");
+    assert_eq!(decided["status"], "finished", "{decided}");
+    assert_eq!(decided["winner"], expected_winner, "{decided}");
+    assert!(
+        decided["summary"].as_str().expect("summary").contains("walkover"),
+        "{decided}"
+    );
+    assert!(
+        decided.get("match_id").is_none(),
+        "no match was played: {decided}"
+    );
+    // The second round's clock has not run out.
+    assert!(
+        fixtures
+            .iter()
+            .filter(|fixture| fixture["round"] == 2)
+            .all(|fixture| fixture["status"] == "waiting")
+    );
+    // The walkover counts two points and no run rate.
+    let table = after["standings"].as_array().expect("a table");
+    let top = &table[0];
+    assert_eq!(
+        (&top["player_id"], top["points"].as_u64(), top["played"].as_u64()),
+        (&expected_winner, Some(2), Some(1))
+    );
+    assert_eq!(
+        (
+            top["runs_for"].as_u64(),
+            top["overs_faced"].as_str(),
+            top["net_run_rate"].as_f64()
+        ),
+        (Some(0), Some("0.0"), Some(0.0))
+    );
+    let view = app
+        .app()
+        .store()
+        .competition_standings(&id)
+        .await
+        .expect("the view");
+    assert_eq!(view.iter().map(|row| row.points).sum::<i64>(), 2, "{view:?}");
+    app.stop().await;
+}
