@@ -12,9 +12,11 @@
 //! * [`writes`]: appending through the journal, fencing, and writes left in doubt.
 //! * [`clocks`]: turn clocks, disconnect grace, and the retries of the server's own moves.
 //! * [`bots`]: server-side bots.
-//! * [`adjourn`]: adjourning by agreement (offers, the stopped clocks, the resumption).
+//! * [`adjourn`]: adjourning by agreement (offers, the stopped clocks, the resumption), over
+//!   [`adjournment`], the pure state it folds from the log.
 
 mod adjourn;
+mod adjournment;
 mod asks;
 mod bots;
 mod clocks;
@@ -88,7 +90,7 @@ struct MatchActor<G: Game> {
     /// before it (its `after` is lower) answers a closed decision and is refused as stale.
     asked_at: Vec<i64>,
     /// Where the match stands with adjourning, folded from its log.
-    adjournment: adjourn::Adjournment,
+    adjournment: adjournment::Adjournment,
     /// Per seat, whether its player has opened a socket since the match was adjourned.
     back_since_adjourned: Vec<bool>,
 }
@@ -122,7 +124,7 @@ pub(crate) fn spawn<G: Game>(
         None => G::outcome(&core.state),
     };
     let rated = ending.as_ref().is_none_or(fairness::Ending::is_rated);
-    let adjournment = adjourn::Adjournment::from_log(&log, seat_total).map_err(SpawnError::Setup)?;
+    let adjournment = adjournment::Adjournment::from_log(&log, seat_total).map_err(SpawnError::Setup)?;
     let now = Instant::now();
     let mut actor = MatchActor::<G> {
         needs_start: log.is_empty(),

@@ -469,7 +469,7 @@ impl<G: Game> MatchActor<G> {
             super::asks::replay::<G>(&self.options, &self.seed, &log, self.seat_count())
                 .map_err(|mismatch| CommandError::Internal(format!("the log does not replay: {mismatch}")))?;
         self.asked_at = asked_at;
-        self.adjournment = super::adjourn::Adjournment::from_log(&log, self.seat_count())
+        self.adjournment = super::adjournment::Adjournment::from_log(&log, self.seat_count())
             .map_err(|error| CommandError::Internal(format!("the log does not replay: {error}")))?;
         self.finished = match &replayed.ending {
             Some(ending) => Some(ending.outcome(self.seat_count())),
