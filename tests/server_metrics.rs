@@ -237,6 +237,68 @@ async fn metrics_count_requests_by_route_refusals_by_limit_the_queue_and_the_pro
     app.stop().await;
 }
 
+/// Issue 29's series: competitions created (by format) and held (by status), and the steps
+/// of adjourning a match (by action).
+#[tokio::test]
+async fn metrics_count_competitions_and_adjournments() {
+    use common::metric;
+    let app = spawn_app_on(Backend::Sqlite, toy_games()).await.expect("sqlite");
+    let created = |app: &TestApp| {
+        let (http, base) = (app.http.clone(), app.base.clone());
+        async move {
+            metric(
+                &http,
+                &base,
+                "crease_competitions_created_total",
+                &["format=\"league\""],
+            )
+            .await
+        }
+    };
+    let before = created(&app).await;
+    let ana = app.player("ana").await;
+    let body = json!({ "name": "Metrics league", "game": "toy", "format": "league" });
+    let (status, made) = app.post("/v1/competitions", Some(&ana.token), body).await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(created(&app).await, before + 1.0);
+    // The gauge is set by the competitions' ticker (every 2 s).
+    let mut open = 0.0;
+    for _ in 0..50 {
+        open = metric(&app.http, &app.base, "crease_competitions", &["status=\"open\""]).await;
+        if open >= 1.0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(open >= 1.0, "crease_competitions{{status=\"open\"}} = {open}");
+
+    let steps = |action: &'static str| {
+        let (http, base) = (app.http.clone(), app.base.clone());
+        async move {
+            metric(
+                &http,
+                &base,
+                "crease_adjournments_total",
+                &[&format!("action=\"{action}\"")],
+            )
+            .await
+        }
+    };
+    let (offered, agreed) = (steps("offered").await, steps("agreed").await);
+    let (info, home, away) = app.live_match("toy", json!({ "rounds": 3 })).await;
+    let mut home = app.connect(&info.match_id, Some(&home.token), None).await;
+    let mut away = app.connect(&info.match_id, Some(&away.token), None).await;
+    home.recv().await;
+    away.recv().await;
+    let offer = home.adjourn("offer", None).await;
+    assert!(matches!(home.answer(&offer).await, ServerMessage::Ack { .. }));
+    let accept = away.adjourn("accept", None).await;
+    assert!(matches!(away.answer(&accept).await, ServerMessage::Ack { .. }));
+    assert_eq!(steps("offered").await, offered + 1.0);
+    assert_eq!(steps("agreed").await, agreed + 1.0);
+    app.stop().await;
+}
+
 /// Every metric name that deploy/prometheus/alerts.yml and deploy/grafana/crease-dashboard.json
 /// use (`crease_*`, `process_*`) is a series this server exports, and every label a selector
 /// there names is one the series carries: a renamed metric or label would otherwise leave an

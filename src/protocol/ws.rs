@@ -93,8 +93,9 @@ pub struct Snapshot {
     pub result: Option<Outcome>,
     /// An offer to adjourn that stands, or the adjournment itself; absent while the match is
     /// played with no offer pending. Always the current one, in a resume's snapshot too.
+    /// (Boxed: it is rarely there, and a snapshot crosses channels by value.)
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub adjournment: Option<AdjournmentView>,
+    pub adjournment: Option<Box<AdjournmentView>>,
 }
 
 /// What a seat asks of the adjournment.

@@ -13,7 +13,7 @@
 //! that decides when it resumes or expires is its own clock.
 
 use super::MatchActor;
-use super::adjournment::Wake;
+use super::adjournment::{Moment, Wake};
 use super::writes::Change;
 use crate::protocol::{AdjournAsk, AdjournmentView, CommandError, Frame, ServerMessage};
 use crate::record::{AdjournmentAction, AdjournmentRecord, EntryKind, NewEntry};
@@ -39,8 +39,8 @@ fn spelled(limit: Duration) -> String {
     let secs = limit.as_secs();
     let (count, unit) = match secs {
         0 => (0, "second"),
-        _ if secs % 86_400 == 0 => (secs / 86_400, "day"),
-        _ if secs % 3_600 == 0 => (secs / 3_600, "hour"),
+        _ if secs.is_multiple_of(86_400) => (secs / 86_400, "day"),
+        _ if secs.is_multiple_of(3_600) => (secs / 3_600, "hour"),
         _ => (secs, "second"),
     };
     let plural = if count == 1 { "" } else { "s" };
@@ -76,15 +76,13 @@ impl<G: Game> MatchActor<G> {
             .map(Seat)
             .filter(|seat| self.is_bot(*seat))
             .collect();
-        let steps = self.adjournment.decide(
-            seat,
-            ask,
-            resume_at,
-            &bots,
-            self.next_seq,
-            Utc::now(),
-            self.adjourn_limit(),
-        )?;
+        let moment = Moment {
+            bots: &bots,
+            next_seq: self.next_seq,
+            now: Utc::now(),
+            expires: self.adjourn_limit(),
+        };
+        let steps = self.adjournment.decide(seat, ask, resume_at, &moment)?;
         self.write_adjournment(steps).await
     }
 

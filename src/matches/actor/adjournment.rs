@@ -40,6 +40,18 @@ pub(super) struct Adjournment {
     seat_count: usize,
 }
 
+/// What a request is decided against besides where the match stands.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Moment<'a> {
+    /// The seats the server plays: they accept an offer at once.
+    pub bots: &'a [Seat],
+    /// The seq the first entry written will take.
+    pub next_seq: i64,
+    pub now: DateTime<Utc>,
+    /// How long an adjournment may last.
+    pub expires: Duration,
+}
+
 /// Why an `adjourn` message is refused.
 fn refuse(reason: &str, message: &str) -> CommandError {
     CommandError::AdjournRefused {
@@ -116,19 +128,20 @@ impl Adjournment {
         };
     }
 
-    /// The entries `seat`'s request writes, or why it is refused. `bots` are the seats the
-    /// server plays: they accept an offer at once. `next_seq` is the seq the first entry
-    /// will take; `expires` how long an adjournment may last.
+    /// The entries `seat`'s request writes, or why it is refused, in the match's `moment`.
     pub(super) fn decide(
         &self,
         seat: Seat,
         ask: AdjournAsk,
         resume_at: Option<DateTime<Utc>>,
-        bots: &[Seat],
-        next_seq: i64,
-        now: DateTime<Utc>,
-        expires: Duration,
+        moment: &Moment<'_>,
     ) -> Result<Vec<AdjournmentRecord>, CommandError> {
+        let Moment {
+            bots,
+            next_seq,
+            now,
+            expires,
+        } = *moment;
         let step = |action, seat: Option<Seat>, resume_at| AdjournmentRecord {
             action,
             seat,
@@ -310,11 +323,21 @@ mod tests {
         ask: AdjournAsk,
         seq: i64,
     ) -> Result<Vec<AdjournmentRecord>, String> {
-        a.decide(Seat(seat), ask, None, &[], seq, at(0), DAY)
-            .map_err(|error| match error {
-                CommandError::AdjournRefused { reason, .. } => reason,
-                other => other.to_string(),
-            })
+        a.decide(
+            Seat(seat),
+            ask,
+            None,
+            &Moment {
+                bots: &[],
+                next_seq: seq,
+                now: at(0),
+                expires: DAY,
+            },
+        )
+        .map_err(|error| match error {
+            CommandError::AdjournRefused { reason, .. } => reason,
+            other => other.to_string(),
+        })
     }
 
     /// Decides `seat`'s request and folds what it writes.
@@ -398,7 +421,17 @@ mod tests {
     fn offering_while_the_other_seat_offers_accepts_its_offer_and_its_time() {
         let mut a = Adjournment::new(2);
         let offer = a
-            .decide(Seat(1), AdjournAsk::Offer, Some(at(20)), &[], 3, at(0), DAY)
+            .decide(
+                Seat(1),
+                AdjournAsk::Offer,
+                Some(at(20)),
+                &Moment {
+                    bots: &[],
+                    next_seq: 3,
+                    now: at(0),
+                    expires: DAY,
+                },
+            )
             .unwrap();
         fold(&mut a, &offer, 3);
         let answer = decide(&a, 0, AdjournAsk::Offer, 4).unwrap();
@@ -410,7 +443,17 @@ mod tests {
     fn a_bot_agrees_in_the_same_write_and_three_players_need_both_others() {
         let a = Adjournment::new(2);
         let steps = a
-            .decide(Seat(0), AdjournAsk::Offer, None, &[Seat(1)], 2, at(0), DAY)
+            .decide(
+                Seat(0),
+                AdjournAsk::Offer,
+                None,
+                &Moment {
+                    bots: &[Seat(1)],
+                    next_seq: 2,
+                    now: at(0),
+                    expires: DAY,
+                },
+            )
             .unwrap();
         let actions: Vec<_> = steps.iter().map(|step| (step.action, step.seat)).collect();
         assert_eq!(
@@ -437,7 +480,19 @@ mod tests {
     #[test]
     fn a_time_to_resume_must_be_ahead_and_within_the_limit_and_wakes_before_the_expiry() {
         let a = Adjournment::new(2);
-        let offer = |hours| a.decide(Seat(0), AdjournAsk::Offer, Some(at(hours)), &[], 2, at(10), DAY);
+        let offer = |hours| {
+            a.decide(
+                Seat(0),
+                AdjournAsk::Offer,
+                Some(at(hours)),
+                &Moment {
+                    bots: &[],
+                    next_seq: 2,
+                    now: at(10),
+                    expires: DAY,
+                },
+            )
+        };
         assert!(
             matches!(offer(9), Err(CommandError::AdjournRefused { reason, .. }) if reason == "resume_at_past")
         );

@@ -357,7 +357,7 @@ impl<G: Game> MatchActor<G> {
             deadline_ms: self.deadline_ms(viewer),
             seed_commitment: self.context.seed_commitment.clone(),
             result: self.finished.clone(),
-            adjournment: self.adjournment_view(),
+            adjournment: self.adjournment_view().map(Box::new),
         }
     }
 }
