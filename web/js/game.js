@@ -550,6 +550,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
 
   function decisionTitle() {
     if (!s.view) return t('common.match.yourMove');
+    if (adjourned()) return t('common.adjourn.title');
     const mine = s.seat !== null && s.pendingSeats.includes(s.seat);
     if (mine) return t('common.match.yourMove');
     if (s.pendingSeats.length) return t('common.match.waitingFor', { names: list(s.pendingSeats.map(seatName)) });
@@ -601,7 +602,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
   function drawDecisionHelp() {
     const learn = s.learn;
     let help = null;
-    if (learn && learn.help && s.view && !s.spectate && !s.over && !s.notFound && !s.waiting) {
+    if (learn && learn.help && s.view && !s.spectate && !s.over && !s.notFound && !s.waiting && !adjourned()) {
       try {
         help = learn.help(s.view, ctx());
       } catch (err) {
