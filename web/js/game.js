@@ -274,6 +274,16 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
   }
 
   /**
+   * True when the latest adjournment told is this very change (the log, read as the frame
+   * came, held it already): two changes in a row are never the same action by the same seat.
+   */
+  function alreadyTold(msg) {
+    let latest = null;
+    for (const [key, event] of s.seen) if (event && event.adjournment && (!latest || key > latest[0])) latest = [key, event.adjournment];
+    return Boolean(latest && latest[1].action === msg.action && (latest[1].seat ?? null) === (msg.seat ?? null));
+  }
+
+  /**
    * An adjournment frame (or the snapshot's current adjournment): the strip, the clock (none
    * while adjourned), the header, and a commentary line for what happened.
    */
@@ -283,7 +293,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     if (s.adjournment && s.adjournment.state === 'playing') s.adjournment = null;
     if (adjourned()) s.deadline = null;
     if (s.adjournment) s.adjournForm = false;
-    if (live && msg && msg.action) {
+    if (live && msg && msg.action && !alreadyTold(msg)) {
       // The frame comes just before the update of its change and carries no seq: it is told
       // after the events seen so far, and the log's own entry replaces it on a page load.
       const base = Math.max(s.commentarySeq, s.viewSeq);
