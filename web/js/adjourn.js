@@ -6,7 +6,7 @@
 // the current one. This module holds the words and the pieces of screen; js/game.js the state.
 
 import { h, fill, proper } from './dom.js';
-import { t, lang } from './i18n.js';
+import { t, lang, list } from './i18n.js';
 import { aboutSeat } from './words.js';
 
 /** "4 Dec 2026, 18:00" / "4 de dez. de 2026 18:00": a moment in the reader's language and time zone. */
@@ -62,9 +62,10 @@ export function adjournStrip(ctx) {
     const time = adj.resume_at ? when(adj.resume_at) : null;
     if (mine) {
       const others = ctx.others.length ? ctx.others : [t('common.match.opponent')];
+      const names = others.length > 1 ? list(others) : others[0];
       return h('div', { class: 'adjourn-strip offer mine', 'data-testid': 'adjourn-banner', 'data-state': 'offered-mine', role: 'status' },
         h('span', { class: 'adjourn-text', 'data-testid': 'adjourn-text' },
-          fill(time ? t('common.adjourn.sentAt', { time }) : t('common.adjourn.sent'), { name: proper(others.join(', ')) })),
+          fill(time ? t('common.adjourn.sentAt', { time }) : t('common.adjourn.sent'), { name: proper(names) })),
         h('span', { class: 'adjourn-buttons' },
           h('button', { 'data-testid': 'adjourn-withdraw', disabled: ctx.busy, onclick: () => ctx.act('withdraw') }, t('common.adjourn.withdraw'))));
     }

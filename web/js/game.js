@@ -248,9 +248,10 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
   function drawAdjourn() {
     let node = null;
     if (!s.over && !s.notFound && !s.waiting) {
-      const others = asArray(s.info && pick(s.info, 'seats'))
-        .filter((x) => x && !x.bot && Number(x.seat) !== s.seat && x.player_id)
-        .map((x) => x.name || seatName(Number(x.seat)));
+      // Whom an offer waits for: the other seats by name ("Ann", "the bot").
+      const seats = asArray(s.info && pick(s.info, 'seats')).map((x, i) => Number(x && x.seat !== undefined ? x.seat : i));
+      const otherSeats = seats.filter((seat) => seat !== s.seat);
+      const others = (otherSeats.length ? otherSeats : [s.seat === 0 ? 1 : 0]).map(seatName);
       node = adjournStrip({
         adj: s.adjournment,
         seat: s.spectate ? null : s.seat,
