@@ -22,6 +22,8 @@ export function normalise(msg) {
   const out = { state: String(msg.state), action: msg.action ? String(msg.action) : null };
   if (typeof msg.seat === 'number') out.seat = msg.seat;
   for (const name of ['resume_at', 'adjourned_at', 'expires_at']) if (msg[name]) out[name] = String(msg[name]);
+  // While offered, the seats that still have to accept (in a game of more than two seats).
+  if (Array.isArray(msg.waiting_for) && msg.waiting_for.length) out.waiting_for = msg.waiting_for.map(Number);
   return out;
 }
 
@@ -36,7 +38,7 @@ export function adjournmentLine(change, seatName) {
   if (action === 'resumed') return t('common.adjourn.line.resumed');
   const name = typeof change.seat === 'number' ? seatName(change.seat) : t('common.match.opponent');
   if (action === 'offered' && change.resume_at) return aboutSeat('common.adjourn.line.offeredAt', name, { time: when(change.resume_at) });
-  if (['offered', 'declined', 'withdrawn', 'agreed'].includes(action)) return aboutSeat(`common.adjourn.line.${action}`, name);
+  if (['offered', 'accepted', 'declined', 'withdrawn', 'agreed'].includes(action)) return aboutSeat(`common.adjourn.line.${action}`, name);
   return null;
 }
 
@@ -68,6 +70,12 @@ export function adjournStrip(ctx) {
           fill(time ? t('common.adjourn.sentAt', { time }) : t('common.adjourn.sent'), { name: proper(names) })),
         h('span', { class: 'adjourn-buttons' },
           h('button', { 'data-testid': 'adjourn-withdraw', disabled: ctx.busy, onclick: () => ctx.act('withdraw') }, t('common.adjourn.withdraw'))));
+    }
+    // In a game of more than two seats, one that has accepted waits for the rest.
+    if (!spectate && seat !== null && Array.isArray(adj.waiting_for) && !adj.waiting_for.includes(seat)) {
+      const names = ctx.others.length > 1 ? list(ctx.others) : ctx.others[0] || t('common.match.opponent');
+      return h('div', { class: 'adjourn-strip offer mine', 'data-testid': 'adjourn-banner', 'data-state': 'accepted-waiting', role: 'status' },
+        h('span', { class: 'adjourn-text', 'data-testid': 'adjourn-text' }, fill(t('common.adjourn.acceptedWaiting'), { name: proper(names) })));
     }
     const name = typeof adj.seat === 'number' ? ctx.seatName(adj.seat) : t('common.match.opponent');
     return h('div', { class: 'adjourn-strip offer theirs', 'data-testid': 'adjourn-banner', 'data-state': spectate ? 'offered-watch' : 'offered-theirs', role: 'alert' },

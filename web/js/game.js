@@ -250,7 +250,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     if (!s.over && !s.notFound && !s.waiting) {
       // Whom an offer waits for: the other seats by name ("Ann", "the bot").
       const seats = asArray(s.info && pick(s.info, 'seats')).map((x, i) => Number(x && x.seat !== undefined ? x.seat : i));
-      const otherSeats = seats.filter((seat) => seat !== s.seat);
+      const waiting = s.adjournment && Array.isArray(s.adjournment.waiting_for) ? s.adjournment.waiting_for : null;
+      const otherSeats = waiting || seats.filter((seat) => seat !== s.seat);
       const others = (otherSeats.length ? otherSeats : [s.seat === 0 ? 1 : 0]).map(seatName);
       node = adjournStrip({
         adj: s.adjournment,

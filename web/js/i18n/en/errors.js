@@ -140,6 +140,7 @@ export default {
     adjourned: 'The match is already adjourned.',
     too_soon: 'Your offer to adjourn was declined a moment ago: play a few balls first.',
     resume_at_past: 'The time to resume must be in the future.',
+    resume_at_late: 'The time to resume is later than an adjourned match may wait.',
     spectator: 'Spectators cannot adjourn a match.',
     match_over: 'The match is over.',
   },

@@ -136,6 +136,7 @@ export default {
     adjourned: 'A partida já está adiada.',
     too_soon: 'A sua proposta de adiamento foi recusada há pouco: jogue mais algumas bolas antes.',
     resume_at_past: 'O horário de retomada precisa estar no futuro.',
+    resume_at_late: 'O horário de retomada passa do tempo que uma partida adiada pode esperar.',
     spectator: 'Espectadores não podem adiar uma partida.',
     match_over: 'A partida terminou.',
   },
