@@ -254,6 +254,18 @@ for (const run of [
       if (run.lang === 'pt-BR') await noEnglish([a, b], 'the offer');
       await screenful(b, `${tag}-b-offer`);
       await screenful(a, `${tag}-a-offer-sent`);
+      // A spectator (English run) sees the offer, with nothing to answer.
+      if (run.lang === 'en') {
+        const watcher = await alice.context.newPage();
+        errors.push(watchErrors(watcher));
+        await watcher.goto(`${server.url}/#/watch/${matchId}`);
+        const banner = watcher.locator('[data-testid=adjourn-banner][data-state=offered-watch]');
+        await banner.waitFor();
+        assert.match((await banner.getByTestId('adjourn-text').textContent()).trim(), W.theirOfferAt(nameA));
+        assert.equal(await watcher.getByTestId('adjourn-accept').count(), 0, 'a spectator cannot accept');
+        assert.equal(await watcher.getByTestId('adjourn-open').count(), 0, 'a spectator cannot offer');
+        await watcher.close();
+      }
       // The agreed time went to the server as UTC, in the future.
       const offered = (await loggedAdjournments(matchId, tokenA)).at(-1);
       assert.equal(offered.payload.action, 'offered');
