@@ -893,7 +893,11 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       onSnapshot(msg) {
         absorb(msg);
         // The current adjournment (absent: playing, nothing offered); no commentary line.
+        const before = JSON.stringify(s.adjournment);
         takeAdjournment(msg.adjournment || null, { live: false });
+        // Back after a dropped socket with the adjournment changed meanwhile: the log tells
+        // what was missed, in its place.
+        if (s.logLoaded && JSON.stringify(s.adjournment) !== before) loadAdjournments();
         if (s.over) conn.finished = true;
         draw();
         if (!s.logLoaded) loadLog();
@@ -967,6 +971,29 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       s.ballEvents = [...partial, ...s.ballEvents];
       // Games tally figures from the events (e.g. CTG batting card): show what the log added.
       if (s.view) draw();
+    } catch (err) {
+      console.warn('log', err);
+    }
+  }
+
+  /** The log's adjournment entries merged into the commentary (after a reconnect). */
+  async function loadAdjournments() {
+    try {
+      const log = await api.log(matchId);
+      let added = false;
+      for (const e of asArray(log && log.entries)) {
+        if (!e || e.kind !== 'adjournment' || typeof e.seq !== 'number' || s.seen.has(e.seq) || !e.payload) continue;
+        // A live frame told between seqs gives way to the log's entry for it.
+        for (const [key, event] of [...s.seen]) {
+          if (!Number.isInteger(key) && key < e.seq && event && event.adjournment && event.adjournment.action === e.payload.action) s.seen.delete(key);
+        }
+        s.seen.set(e.seq, { adjournment: e.payload });
+        added = true;
+      }
+      if (added) {
+        retell();
+        draw();
+      }
     } catch (err) {
       console.warn('log', err);
     }
