@@ -303,8 +303,9 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       s.adjournKey = key;
       addCommentary([{ seq: key, adjournment: { ...msg } }]);
       if (msg.action === 'resumed' && before) toast(t('common.adjourn.resumed'), 'ok', 3000);
-      draw();
     }
+    // A snapshot's is drawn with the rest of the snapshot.
+    if (live) draw();
   }
 
   /** Who this browser plays as: the team's name when the game has teams, else "You". */
