@@ -26,7 +26,30 @@ after(async () => {
 });
 
 const ACTIONS = '[data-testid=decision] [data-action]:not([disabled])';
-const screenful = (page, name) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+/** The first screenful, as a player opening the page sees it (the random clicks may have
+ * scrolled to the board). */
+async function screenful(page, name) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/** At the top of the page, the strip and the question's first control are in the first screenful. */
+async function inFirstScreenful(page, what) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const boxes = await page.evaluate(() => {
+    const rect = (el) => (el && el.getClientRects().length ? el.getBoundingClientRect().toJSON() : null);
+    return {
+      height: innerHeight,
+      strip: rect(document.querySelector('[data-testid=adjourn-slot]')),
+      control: rect(document.querySelector('[data-testid=decision] [data-action]')),
+      decision: rect(document.querySelector('[data-testid=decision-panel]')),
+    };
+  });
+  assert.ok(boxes.strip && boxes.strip.bottom <= boxes.height, `${what}: the strip ends in the first screenful ${JSON.stringify(boxes)}`);
+  const first = boxes.control || boxes.decision;
+  assert.ok(first && first.top < boxes.height, `${what}: the question starts in the first screenful ${JSON.stringify(boxes)}`);
+  return boxes;
+}
 const rand = () => Math.random().toString(36).slice(2, 7);
 
 const WORDS = {
@@ -251,6 +274,10 @@ for (const run of [
       // The banner is in the page's flow: it covers neither the ball nor the question.
       await notCovering(b, 'B\'s offer banner');
       await notCovering(a, 'A\'s sent banner');
+      const boxes = await inFirstScreenful(b, 'B\'s offer banner');
+      console.log(`${run.lang}: B's offer banner ${Math.round(boxes.strip.top)}-${Math.round(boxes.strip.bottom)} px, the question's first control from ${Math.round((boxes.control || boxes.decision).top)} px of ${boxes.height}`);
+      await notCovering(b, 'B\'s offer banner at the top of the page');
+      await inFirstScreenful(a, 'A\'s sent banner');
       if (run.lang === 'pt-BR') await noEnglish([a, b], 'the offer');
       await screenful(b, `${tag}-b-offer`);
       await screenful(a, `${tag}-a-offer-sent`);

@@ -231,6 +231,9 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       if (action === 'offer') s.adjournForm = false;
     } catch (err) {
       s.refusal = err;
+      // Refused for its time: the form stays open to pick another; else it closes, so the
+      // question keeps its place.
+      if (!(err && ['resume_at_past', 'resume_at_late'].includes(err.reason))) s.adjournForm = false;
     } finally {
       s.adjournBusy = false;
       drawRefusal();
@@ -290,7 +293,6 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
    * while adjourned), the header, and a commentary line for what happened.
    */
   function takeAdjournment(msg, { live = true } = {}) {
-    const before = s.adjournment;
     s.adjournment = normaliseAdjournment(msg);
     if (s.adjournment && s.adjournment.state === 'playing') s.adjournment = null;
     if (adjourned()) s.deadline = null;
@@ -302,7 +304,6 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       const key = Math.max(Math.floor(base) + 0.5, s.adjournKey + 0.01);
       s.adjournKey = key;
       addCommentary([{ seq: key, adjournment: { ...msg } }]);
-      if (msg.action === 'resumed' && before) toast(t('common.adjourn.resumed'), 'ok', 3000);
     }
     // A snapshot's is drawn with the rest of the snapshot.
     if (live) draw();

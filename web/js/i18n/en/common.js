@@ -388,7 +388,6 @@ export default {
     badge: 'Adjourned',
     badgeUntil: 'Adjourned until {time}',
     paused: 'Play is paused while the match is adjourned.',
-    resumed: 'The match resumes.',
     pastTime: 'The time to resume must be in the future.',
     line: {
       offered: { you: 'You offered to adjourn the match.', other: '{name} offered to adjourn the match.' },

@@ -386,7 +386,6 @@ export default {
     badge: 'Adiada',
     badgeUntil: 'Adiada até {time}',
     paused: 'O jogo fica parado enquanto a partida estiver adiada.',
-    resumed: 'A partida foi retomada.',
     pastTime: 'O horário de retomada precisa estar no futuro.',
     line: {
       offered: { you: 'Você propôs adiar a partida.', other: '{name} propôs adiar a partida.' },
