@@ -28,8 +28,8 @@ after(async () => {
 const ACTIONS = '[data-testid=decision] [data-action]:not([disabled])';
 /** The first screenful, as a player opening the page sees it (the random clicks may have
  * scrolled to the board). */
-async function screenful(page, name) {
-  await page.evaluate(() => window.scrollTo(0, 0));
+async function screenful(page, name, { top = true } = {}) {
+  if (top) await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
@@ -241,7 +241,9 @@ for (const run of [
       await a.getByTestId('adjourn-open').click();
       await a.getByTestId('adjourn-form').waitFor();
       if (run.lang === 'pt-BR') await noEnglish([a], 'the offer form');
-      await screenful(a, `${tag}-a-form`);
+      // The form opens where Adjourn… was, below the question: in view, nothing above it moved.
+      await a.getByTestId('adjourn-form').scrollIntoViewIfNeeded();
+      await screenful(a, `${tag}-a-form`, { top: false });
       await a.getByTestId('adjourn-offer').click();
       await a.locator('[data-testid=adjourn-banner][data-state=offered-mine]').waitFor();
       await b.locator('[data-testid=adjourn-banner][data-state=offered-theirs]').waitFor();
@@ -384,6 +386,7 @@ for (const run of [
       await b.getByTestId('adjourn-open').click();
       await b.getByTestId('adjourn-offer').click();
       await b.getByTestId('refusal-message').filter({ hasText: W.tooSoon }).waitFor();
+      await b.getByTestId('adjourn-form').waitFor({ state: 'detached' });
       if (run.lang === 'pt-BR') await noEnglish([b], 'the refusal');
       await screenful(b, `${tag}-b-too-soon`);
 

@@ -51,10 +51,10 @@ export function resumesText(adj, people) {
 }
 
 /**
- * The strip under the match header: the offer form, an offer (theirs with Accept / Decline,
- * ours with Withdraw), or the calm adjourned panel with the match link. Null when there is
- * nothing to show. `ctx`: {adj, seat, spectate, seatName, others (names), people, formOpen,
- * busy, link, act(action, resumeAt), openForm(bool)}.
+ * The strip under the match header: an offer (theirs with Accept / Decline, ours with
+ * Withdraw), or the calm adjourned panel with the match link. Null when there is nothing to
+ * show. `ctx`: {adj, seat, spectate, seatName, others (names), people, busy, link,
+ * act(action, resumeAt)}.
  */
 export function adjournStrip(ctx) {
   const { adj, seat, spectate } = ctx;
@@ -87,8 +87,18 @@ export function adjournStrip(ctx) {
           h('button', { class: 'primary', 'data-testid': 'adjourn-accept', disabled: ctx.busy, onclick: () => ctx.act('accept') }, t('common.adjourn.accept')),
           h('button', { 'data-testid': 'adjourn-decline', disabled: ctx.busy, onclick: () => ctx.act('decline') }, t('common.adjourn.decline'))));
   }
-  if (ctx.formOpen && !spectate && seat !== null) return offerForm(ctx);
   return null;
+}
+
+/**
+ * Below the question (never above it, so it does not move): **Adjourn…** for a seated
+ * player while nothing is offered, which opens the offer form in its place.
+ * `ctx`: {canOffer, formOpen, busy, act(action, resumeAt), openForm(bool)}.
+ */
+export function adjournTools(ctx) {
+  if (!ctx.canOffer) return null;
+  if (ctx.formOpen) return offerForm(ctx);
+  return h('button', { class: 'adjourn-open', 'data-testid': 'adjourn-open', title: t('common.adjourn.openTitle'), 'aria-expanded': 'false', onclick: () => ctx.openForm(true) }, t('common.adjourn.open'));
 }
 
 /** The offer: an optional time to resume (the browser's local time, sent as UTC). */

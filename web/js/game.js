@@ -17,7 +17,7 @@ import { createStory } from './story.js';
 import { loadLearn, referenceLink } from './learn.js';
 import { t, list } from './i18n.js';
 import { errorText, errorName } from './errors.js';
-import { adjournStrip, adjournmentLine, normalise as normaliseAdjournment } from './adjourn.js';
+import { adjournStrip, adjournTools, adjournmentLine, normalise as normaliseAdjournment } from './adjourn.js';
 
 const COMMENTARY_LIMIT = 400;
 
@@ -89,6 +89,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     // Under the header, in the page's flow (never over the board or the question): an offer
     // to adjourn, the offer form, or the adjourned panel.
     adjourn: h('div', { class: 'adjourn-slot', 'data-testid': 'adjourn-slot', hidden: true }),
+    // Below this ball's dice: Adjourn…, and the offer form it opens.
+    adjournTools: h('div', { class: 'adjourn-tools', 'data-testid': 'adjourn-tools', hidden: true }),
   };
   mount(
     root,
@@ -106,6 +108,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
           els.coach,
           h('section', { class: 'panel decision-panel', 'data-testid': 'decision-panel' }, els.decisionTitle, els.decision, els.decisionHelp),
           els.dice,
+          els.adjournTools,
           panel(t('common.match.commentary'), els.commentary, { cls: 'commentary-panel' }),
           els.help,
           els.raw,
@@ -197,9 +200,6 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       h('div', { class: ['conn', `conn-${s.status}`], 'data-testid': 'connection', title: s.statusDetail.reason || '' }, h('span', { class: 'dot' }), statusText),
       commitment ? h('div', { class: 'fair muted mono', title: `sha256(seed) = ${commitment}` }, `seed sha256 ${String(commitment).slice(0, 12)}…`) : null,
       !s.spectate && !mock && !s.notFound && !s.over ? h('span', { class: 'switches' }, notifyToggle(), soundToggle()) : null,
-      canOfferAdjourn()
-        ? h('button', { class: 'adjourn-open small', 'data-testid': 'adjourn-open', title: t('common.adjourn.openTitle'), 'aria-expanded': String(s.adjournForm), onclick: () => openAdjournForm(!s.adjournForm) }, t('common.adjourn.open'))
-        : null,
     );
   }
 
@@ -215,9 +215,9 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
 
   function openAdjournForm(open) {
     s.adjournForm = open;
-    drawHeader();
     drawAdjourn();
-    if (open) els.adjourn.querySelector('[data-testid=adjourn-offer]')?.focus();
+    const focus = els.adjournTools.querySelector(open ? '[data-testid=adjourn-resume-at]' : '[data-testid=adjourn-open]');
+    if (focus) focus.focus();
   }
 
   /** Offer, accept, decline or withdraw: the server answers with an ack or `adjourn_refused`. */
@@ -237,7 +237,6 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     } finally {
       s.adjournBusy = false;
       drawRefusal();
-      drawHeader();
       drawAdjourn();
     }
   }
@@ -263,19 +262,26 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
         seatName,
         others,
         people: people(),
-        formOpen: s.adjournForm,
         busy: s.adjournBusy,
         link: `${location.origin}${location.pathname}#/${s.spectate ? 'watch' : 'match'}/${matchId}`,
         act: adjournAct,
-        openForm: openAdjournForm,
       });
     }
     // Redraw only what changed, so a typed time or the focus survives other redraws.
-    const key = node ? JSON.stringify([s.adjournment, s.adjournForm, s.adjournBusy, s.seat, s.spectate, people(), s.info && pick(s.info, 'seats'), document.documentElement.lang]) : '';
-    if (els.adjourn.dataset.key === key) return;
-    els.adjourn.dataset.key = key;
-    els.adjourn.hidden = !node;
-    mount(els.adjourn, node);
+    const key = node ? JSON.stringify([s.adjournment, s.adjournBusy, s.seat, s.spectate, people(), s.info && pick(s.info, 'seats'), document.documentElement.lang]) : '';
+    if (els.adjourn.dataset.key !== key) {
+      els.adjourn.dataset.key = key;
+      els.adjourn.hidden = !node;
+      mount(els.adjourn, node);
+    }
+    const canOffer = canOfferAdjourn();
+    const toolsKey = canOffer ? JSON.stringify([s.adjournForm, s.adjournBusy, document.documentElement.lang]) : '';
+    if (els.adjournTools.dataset.key !== toolsKey) {
+      els.adjournTools.dataset.key = toolsKey;
+      const tools = adjournTools({ canOffer, formOpen: s.adjournForm, busy: s.adjournBusy, act: adjournAct, openForm: openAdjournForm });
+      els.adjournTools.hidden = !tools;
+      mount(els.adjournTools, tools);
+    }
   }
 
   /**
