@@ -330,11 +330,14 @@ for (const run of [
       await row.waitFor({ timeout: 10000 });
       assert.match((await row.getByTestId('adjourned-badge').textContent()).trim(), W.badge);
       if (run.lang === 'pt-BR') await noEnglish([a], 'the lobby\'s live list');
-      await screenful(a, `${tag}-a-lobby-badge`);
+      await row.scrollIntoViewIfNeeded();
+      await screenful(a, `${tag}-a-lobby-badge`, { top: false });
       await a.goto(`${server.url}/#/live`);
       const entry = a.locator(`[data-testid=live-match][data-match-id="${matchId}"]`);
       await entry.waitFor({ timeout: 10000 });
       assert.match((await entry.getByTestId('adjourned-badge').textContent()).trim(), W.badge);
+      if (run.lang === 'pt-BR') await noEnglish([a], 'the live list');
+      await screenful(a, `${tag}-a-live-badge`);
       const listed = (await getJson('/v1/matches?status=live')).matches.find((m) => m.match_id === matchId);
       assert.ok(listed && listed.adjourned_at, 'the live list says adjourned_at');
       // The profile lists the match with the badge when its recent matches hold it.
@@ -344,7 +347,12 @@ for (const run of [
       if (recent) {
         assert.ok(recent.adjourned_at, 'the profile\'s match says adjourned_at');
         await a.goto(`${server.url}/#/players/${me.player_id}`);
-        await a.locator(`[data-testid=profile-matches] tr[data-match-id="${matchId}"] [data-testid=adjourned-badge]`).waitFor();
+        const badge = a.locator(`[data-testid=profile-matches] tr[data-match-id="${matchId}"] [data-testid=adjourned-badge]`);
+        await badge.waitFor();
+        assert.match((await badge.textContent()).trim(), W.badge);
+        if (run.lang === 'pt-BR') await noEnglish([a], 'the profile');
+        await badge.scrollIntoViewIfNeeded();
+        await screenful(a, `${tag}-a-profile-badge`, { top: false });
       } else {
         console.log('the profile lists no live match: its badge is not checked');
       }
