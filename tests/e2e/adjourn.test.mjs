@@ -429,6 +429,50 @@ for (const run of [
   });
 }
 
+test('against the bot: the bot accepts at once, and the match resumes when the player is back', { timeout: 3 * 60 * 1000 }, async () => {
+  const browser = await launch({ viewport: { width: 390, height: 844 } });
+  try {
+    await serveWebFromDisk(browser.context, server.url);
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await signIn(page, server.url, `AdjBot-${rand()}`);
+    await page.getByTestId('game-ctg').click();
+    await page.getByTestId('opt-format').selectOption('t10');
+    await page.getByTestId('opt-overs').fill('1');
+    await page.getByTestId('play-bot').click();
+    await page.waitForURL(/#\/match\//);
+    const matchId = page.url().split('/').pop();
+    await page.locator(ACTIONS).first().waitFor({ timeout: 20000 });
+    const token = await tokenOf(page);
+    const seat = await page.evaluate(() => window.crease.screen.state.seat);
+    await page.getByTestId('adjourn-open').click();
+    await page.getByTestId('adjourn-offer').click();
+    // No question to the bot: offered and agreed in one go.
+    const panel = page.getByTestId('adjourn-panel');
+    await panel.waitFor();
+    assert.equal((await panel.getByTestId('adjourn-resumes').textContent()).trim(), 'The match resumes when you come back to it.');
+    assert.equal((await page.getByTestId('clock').textContent()).trim(), '');
+    const logged = await loggedAdjournments(matchId, token);
+    assert.deepEqual(logged.map((e) => e.payload.action), ['offered', 'agreed']);
+    assert.equal(logged[0].payload.seat, seat);
+    assert.notEqual(logged[1].payload.seat, seat, 'the bot agreed');
+    // The socket's one frame says the last step (agreed); the page reads the offer from the log.
+    await page.locator('[data-testid=adjourn-line][data-action=offered]').waitFor();
+    assert.deepEqual((await adjournLines(page)).map((l) => l.text), ['You offered to adjourn the match.', 'The bot agreed: the match is adjourned.']);
+    await screenful(page, 'adjourn-bot-adjourned');
+    // The player comes back (a reload): play resumes, a move is asked again.
+    await page.reload();
+    await page.locator('[data-testid=adjourn-line][data-action=resumed]').waitFor({ timeout: 15000 });
+    await page.getByTestId('adjourn-panel').waitFor({ state: 'detached' });
+    await page.locator(ACTIONS).first().waitFor({ timeout: 20000 });
+    assert.deepEqual((await loggedAdjournments(matchId, token)).map((e) => e.payload.action), ['offered', 'agreed', 'resumed']);
+    assert.deepEqual((await adjournLines(page)).map((l) => l.action), ['offered', 'agreed', 'resumed']);
+    assert.deepEqual(errors, [], 'no page errors');
+  } finally {
+    await browser.close();
+  }
+});
+
 /** After the resume a clock runs again for whoever is asked (the turn clock is back). */
 async function clockRuns(page) {
   await page.waitForFunction(() => {

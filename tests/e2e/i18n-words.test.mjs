@@ -112,7 +112,7 @@ test('adjourning: the commentary line of each change and the refusals from their
   assert.equal(adjournmentLine({ action: 'resumed' }, named), 'The match resumed.');
   assert.equal(adjournmentLine({ action: 'something_new', seat: 1 }, named), null, 'an action this client does not know tells nothing');
   assert.equal(resumesText({}, 2), 'The match resumes when both players are back.');
-  assert.equal(resumesText({}, 1), 'The match resumes when you are back.');
+  assert.equal(resumesText({}, 1), 'The match resumes when you come back to it.');
   assert.match(resumesText({ resume_at: at }, 3), /^The match resumes when every player is back, or at .*2026.*\.$/);
   assert.equal(errorText({ code: 'adjourn_refused', reason: 'too_soon' }, 'ctg'), 'Your offer to adjourn was declined a moment ago: play a few balls first.');
   assert.equal(errorText({ code: 'adjourn_refused', reason: 'match_over' }, 'ctg'), 'The match is over.');

@@ -299,6 +299,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
    * while adjourned), the header, and a commentary line for what happened.
    */
   function takeAdjournment(msg, { live = true } = {}) {
+    const before = s.adjournment ? s.adjournment.state : 'playing';
     s.adjournment = normaliseAdjournment(msg);
     if (s.adjournment && s.adjournment.state === 'playing') s.adjournment = null;
     if (adjourned()) s.deadline = null;
@@ -310,6 +311,10 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       const key = Math.max(Math.floor(base) + 0.5, s.adjournKey + 0.01);
       s.adjournKey = key;
       addCommentary([{ seq: key, adjournment: { ...msg } }]);
+      // One frame tells a change's last step: a change of several (an offer the bot agrees
+      // to at once) skips some, which the log holds in their places.
+      const follows = { offered: ['playing', 'offered'], accepted: ['offered'], declined: ['offered'], withdrawn: ['offered'], agreed: ['offered'], resumed: ['adjourned'] };
+      if (follows[msg.action] && !follows[msg.action].includes(before)) loadAdjournments();
     }
     // A snapshot's is drawn with the rest of the snapshot.
     if (live) draw();
