@@ -98,3 +98,42 @@ test('relative times by Intl.RelativeTimeFormat', () => {
   assert.equal(ago('2025-12-31T12:00:00Z', now), 'ontem');
   assert.equal(ago('not a date', now), '');
 });
+
+test('adjourning: the commentary line of each change and the refusals from their reasons, in both languages', async () => {
+  const { adjournmentLine, resumesText } = await import('../../web/js/adjourn.js');
+  const named = (seat) => nameOfSeat([{ seat: 0, player_id: 'p1', name: 'Ann' }, { seat: 1, player_id: 'p2', name: 'Raj' }], seat, { me: 0 });
+  const at = '2026-12-04T18:00:00Z';
+  i18n.setLang('en');
+  assert.equal(adjournmentLine({ action: 'offered', seat: 0 }, named), 'You offered to adjourn the match.');
+  assert.match(adjournmentLine({ action: 'offered', seat: 1, resume_at: at }, named), /^Raj offered to adjourn the match, to resume at .*2026.*\.$/);
+  assert.equal(adjournmentLine({ action: 'declined', seat: 1 }, named), 'Raj declined to adjourn.');
+  assert.equal(adjournmentLine({ action: 'withdrawn', seat: 0 }, named), 'You withdrew your offer to adjourn.');
+  assert.equal(adjournmentLine({ action: 'agreed', seat: 1 }, named), 'Raj agreed: the match is adjourned.');
+  assert.equal(adjournmentLine({ action: 'resumed' }, named), 'The match resumed.');
+  assert.equal(adjournmentLine({ action: 'something_new', seat: 1 }, named), null, 'an action this client does not know tells nothing');
+  assert.equal(resumesText({}, 2), 'The match resumes when both players are back.');
+  assert.equal(resumesText({}, 1), 'The match resumes when you come back to it.');
+  assert.match(resumesText({ resume_at: at }, 3), /^The match resumes when every player is back, or at .*2026.*\.$/);
+  assert.equal(errorText({ code: 'adjourn_refused', reason: 'too_soon' }, 'ctg'), 'Your offer to adjourn was declined a moment ago: play a few balls first.');
+  assert.equal(errorText({ code: 'adjourn_refused', reason: 'match_over' }, 'ctg'), 'The match is over.');
+  assert.equal(errorText({ code: 'adjourn_refused', reason: 'a_new_reason' }, 'ctg'), 'The server refused that about adjourning.');
+  assert.equal(errorText({ code: 'match_adjourned' }, 'ctg'), 'The match is adjourned: play resumes when the players are back.');
+  assert.equal(errorName({ code: 'adjourn_refused' }), 'adjournment');
+  i18n.setLang('pt-BR');
+  assert.equal(adjournmentLine({ action: 'offered', seat: 0 }, named), 'Você propôs adiar a partida.');
+  assert.match(adjournmentLine({ action: 'offered', seat: 1, resume_at: at }, named), /^Raj propôs adiar a partida, com retomada em .*2026.*\.$/);
+  assert.equal(adjournmentLine({ action: 'declined', seat: 0 }, named), 'Você recusou o adiamento.');
+  assert.equal(adjournmentLine({ action: 'withdrawn', seat: 1 }, named), 'Raj retirou a proposta de adiamento.');
+  assert.equal(adjournmentLine({ action: 'agreed', seat: 0 }, named), 'Você aceitou: a partida está adiada.');
+  assert.equal(adjournmentLine({ action: 'resumed' }, named), 'A partida foi retomada.');
+  assert.equal(resumesText({}, 2), 'A partida será retomada quando os dois jogadores voltarem.');
+  for (const reason of ['no_offer', 'own_offer', 'already_offered', 'adjourned', 'too_soon', 'resume_at_past', 'spectator', 'match_over']) {
+    i18n.setLang('en');
+    const english = errorText({ code: 'adjourn_refused', reason });
+    i18n.setLang('pt-BR');
+    const portuguese = errorText({ code: 'adjourn_refused', reason });
+    assert.notEqual(portuguese, english, `${reason} has its own Portuguese`);
+    assert.doesNotMatch(portuguese, /\b(the|you|your|is|offer|adjourn)\b/i, `${reason}: ${portuguese}`);
+  }
+  assert.equal(errorText({ code: 'match_adjourned' }), 'A partida está adiada: o jogo recomeça quando os jogadores voltarem.');
+});

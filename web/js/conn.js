@@ -54,6 +54,10 @@ export const wire = {
   command(id, command, after) {
     return after === null || after === undefined ? { type: 'command', id, command } : { type: 'command', id, after, command };
   },
+  /** An adjournment frame: offer (with an optional agreed time to resume), accept, decline, withdraw. */
+  adjourn(id, action, resumeAt) {
+    return resumeAt ? { type: 'adjourn', id, action, resume_at: resumeAt } : { type: 'adjourn', id, action };
+  },
   /** Normalises one server frame to {kind, ...}: snapshot | event | ack | error | other. */
   parse(msg) {
     const type = msg.type || msg.kind || msg.t;
@@ -211,6 +215,11 @@ export class Connection {
       case 'finished':
         this.handlers.onFinished?.(msg);
         break;
+      case 'adjournment':
+        // An offer to adjourn, its answer, the adjournment or the resume: sent to every viewer
+        // just before the update of that change (protocol 1 and 2 alike).
+        this.handlers.onAdjournment?.(msg);
+        break;
       case 'pong':
         break;
       case 'event': {
@@ -250,6 +259,22 @@ export class Connection {
     return new Promise((resolve, reject) => {
       this.inFlight.set(id, { resolve, reject });
       this.ws.send(JSON.stringify(wire.command(id, command, this.lastSeq)));
+    });
+  }
+
+  /**
+   * Offers, accepts, declines or withdraws an adjournment (`action`; an offer may carry an
+   * agreed `resumeAt`, RFC 3339 UTC). Resolves on ack, rejects with the server's
+   * `{code: "adjourn_refused", reason}` or another error.
+   */
+  adjourn(action, resumeAt = null) {
+    const id = `a${Date.now().toString(36)}-${this.nextId++}`;
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      return Promise.reject({ code: 'offline', message: t('errors.client.offline') });
+    }
+    return new Promise((resolve, reject) => {
+      this.inFlight.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify(wire.adjourn(id, action, resumeAt)));
     });
   }
 

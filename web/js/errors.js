@@ -15,6 +15,8 @@ export function errorText(err, game) {
   if (typeof err === 'string') return t('errors.unknown', { message: err });
   const code = err.code ? String(err.code) : '';
   const reason = err.reason ? String(err.reason) : '';
+  // An adjournment refused (offer, accept, decline, withdraw): why, from its reason.
+  if (code === 'adjourn_refused' && reason && has(`errors.adjourn.${reason}`)) return t(`errors.adjourn.${reason}`);
   if (reason && game && has(`errors.reason.${game}.${reason}`)) return t(`errors.reason.${game}.${reason}`);
   if (code === 'network') return t('errors.network');
   // An HTTP error has a status; a socket frame has none. Each looks in its own list first.

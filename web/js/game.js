@@ -17,6 +17,7 @@ import { createStory } from './story.js';
 import { loadLearn, referenceLink } from './learn.js';
 import { t, list } from './i18n.js';
 import { errorText, errorName } from './errors.js';
+import { adjournStrip, adjournTools, adjournmentLine, normalise as normaliseAdjournment } from './adjourn.js';
 
 const COMMENTARY_LIMIT = 400;
 
@@ -58,6 +59,12 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     learn: null,
     learnFor: null,
     coach: { seen: new Set(), ask: null, askFor: null, ball: null },
+    // Adjourning by agreement (js/adjourn.js): the server's current adjournment (null: playing,
+    // nothing offered), the offer form, and an adjourn message on its way.
+    adjournment: null,
+    adjournForm: false,
+    adjournBusy: false,
+    adjournKey: -1,
   };
   let conn = null;
   let clockTimer = null;
@@ -79,12 +86,18 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     coach: h('div', { class: 'coach', 'data-testid': 'coach', role: 'status', hidden: true }),
     decisionHelp: h('div', { class: 'decision-help', 'data-testid': 'decision-help', hidden: true }),
     final: h('section', { class: 'panel final', 'data-testid': 'final', hidden: true }),
+    // Under the header, in the page's flow (never over the board or the question): an offer
+    // to adjourn, the offer form, or the adjourned panel.
+    adjourn: h('div', { class: 'adjourn-slot', 'data-testid': 'adjourn-slot', hidden: true }),
+    // Below this ball's dice: Adjourn…, and the offer form it opens.
+    adjournTools: h('div', { class: 'adjourn-tools', 'data-testid': 'adjourn-tools', hidden: true }),
   };
   mount(
     root,
     h('div', { class: 'screen match', 'data-testid': 'match-screen' },
       els.header,
       els.refusal,
+      els.adjourn,
       h('div', { class: 'match-body' },
         // First on a phone and the right-hand column on a desktop: the score, the last ball,
         // the question with its controls, and this ball's dice, all in the first screenful.
@@ -95,6 +108,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
           els.coach,
           h('section', { class: 'panel decision-panel', 'data-testid': 'decision-panel' }, els.decisionTitle, els.decision, els.decisionHelp),
           els.dice,
+          els.adjournTools,
           panel(t('common.match.commentary'), els.commentary, { cls: 'commentary-panel' }),
           els.help,
           els.raw,
@@ -155,12 +169,13 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
 
   function drawHeader() {
     const g = GAMES[s.game];
-    const myTurn = !s.spectate && s.seat !== null && s.pendingSeats.includes(s.seat);
+    const myTurn = !s.spectate && s.seat !== null && s.pendingSeats.includes(s.seat) && !adjourned();
     let turnText;
     if (s.notFound) turnText = t('common.match.noSuchMatch');
     else if (s.over) turnText = t('common.match.over');
     else if (s.waiting) turnText = t('common.match.waitingPlayers');
     else if (!s.view) turnText = t('common.loading');
+    else if (adjourned()) turnText = t('common.adjourn.title');
     else if (s.pendingSeats.length === 0) turnText = t('common.match.resolving');
     else if (myTurn) turnText = s.pendingSeats.length > 1 ? t('common.match.yourMoveSealed') : t('common.match.yourMove');
     else turnText = t('common.match.waitingFor', { names: list(s.pendingSeats.map(seatName)) });
@@ -186,6 +201,123 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       commitment ? h('div', { class: 'fair muted mono', title: `sha256(seed) = ${commitment}` }, `seed sha256 ${String(commitment).slice(0, 12)}…`) : null,
       !s.spectate && !mock && !s.notFound && !s.over ? h('span', { class: 'switches' }, notifyToggle(), soundToggle()) : null,
     );
+  }
+
+  function adjourned() {
+    return Boolean(s.adjournment && s.adjournment.state === 'adjourned') && !s.over;
+  }
+
+  /** A seated player of a running match with nothing offered may offer to adjourn. */
+  function canOfferAdjourn() {
+    return !s.spectate && s.seat !== null && !tutorial && !s.over && !s.notFound && !s.waiting && Boolean(s.view)
+      && (!s.adjournment || s.adjournment.state === 'playing');
+  }
+
+  function openAdjournForm(open) {
+    s.adjournForm = open;
+    drawAdjourn();
+    const focus = els.adjournTools.querySelector(open ? '[data-testid=adjourn-resume-at]' : '[data-testid=adjourn-open]');
+    if (focus) focus.focus();
+  }
+
+  /** Offer, accept, decline or withdraw: the server answers with an ack or `adjourn_refused`. */
+  async function adjournAct(action, resumeAt = null) {
+    if (s.spectate || !conn || !conn.adjourn) return;
+    s.adjournBusy = true;
+    drawAdjourn();
+    try {
+      await conn.adjourn(action, resumeAt);
+      s.refusal = null;
+      if (action === 'offer') s.adjournForm = false;
+    } catch (err) {
+      s.refusal = err;
+      // Refused for its time: the form stays open to pick another; else it closes, so the
+      // question keeps its place.
+      if (!(err && ['resume_at_past', 'resume_at_late'].includes(err.reason))) s.adjournForm = false;
+    } finally {
+      s.adjournBusy = false;
+      drawRefusal();
+      drawAdjourn();
+    }
+  }
+
+  /** The people (not bots) at the table: "both players" or "every player" are back. */
+  function people() {
+    const seats = asArray(s.info && pick(s.info, 'seats'));
+    return seats.filter((x) => x && x.player_id && !x.bot).length || 2;
+  }
+
+  function drawAdjourn() {
+    let node = null;
+    if (!s.over && !s.notFound && !s.waiting) {
+      // Whom an offer waits for: the other seats by name ("Ann", "the bot").
+      const seats = asArray(s.info && pick(s.info, 'seats')).map((x, i) => Number(x && x.seat !== undefined ? x.seat : i));
+      const waiting = s.adjournment && Array.isArray(s.adjournment.waiting_for) ? s.adjournment.waiting_for : null;
+      const otherSeats = waiting || seats.filter((seat) => seat !== s.seat);
+      const others = (otherSeats.length ? otherSeats : [s.seat === 0 ? 1 : 0]).map(seatName);
+      node = adjournStrip({
+        adj: s.adjournment,
+        seat: s.spectate ? null : s.seat,
+        spectate: s.spectate,
+        seatName,
+        others,
+        people: people(),
+        busy: s.adjournBusy,
+        link: `${location.origin}${location.pathname}#/${s.spectate ? 'watch' : 'match'}/${matchId}`,
+        act: adjournAct,
+      });
+    }
+    // Redraw only what changed, so a typed time or the focus survives other redraws.
+    const key = node ? JSON.stringify([s.adjournment, s.adjournBusy, s.seat, s.spectate, people(), s.info && pick(s.info, 'seats'), document.documentElement.lang]) : '';
+    if (els.adjourn.dataset.key !== key) {
+      els.adjourn.dataset.key = key;
+      els.adjourn.hidden = !node;
+      mount(els.adjourn, node);
+    }
+    const canOffer = canOfferAdjourn();
+    const toolsKey = canOffer ? JSON.stringify([s.adjournForm, s.adjournBusy, document.documentElement.lang]) : '';
+    if (els.adjournTools.dataset.key !== toolsKey) {
+      els.adjournTools.dataset.key = toolsKey;
+      const tools = adjournTools({ canOffer, formOpen: s.adjournForm, busy: s.adjournBusy, act: adjournAct, openForm: openAdjournForm });
+      els.adjournTools.hidden = !tools;
+      mount(els.adjournTools, tools);
+    }
+  }
+
+  /**
+   * True when the latest adjournment told is this very change (the log, read as the frame
+   * came, held it already): two changes in a row are never the same action by the same seat.
+   */
+  function alreadyTold(msg) {
+    let latest = null;
+    for (const [key, event] of s.seen) if (event && event.adjournment && (!latest || key > latest[0])) latest = [key, event.adjournment];
+    return Boolean(latest && latest[1].action === msg.action && (latest[1].seat ?? null) === (msg.seat ?? null));
+  }
+
+  /**
+   * An adjournment frame (or the snapshot's current adjournment): the strip, the clock (none
+   * while adjourned), the header, and a commentary line for what happened.
+   */
+  function takeAdjournment(msg, { live = true } = {}) {
+    const before = s.adjournment ? s.adjournment.state : 'playing';
+    s.adjournment = normaliseAdjournment(msg);
+    if (s.adjournment && s.adjournment.state === 'playing') s.adjournment = null;
+    if (adjourned()) s.deadline = null;
+    if (s.adjournment) s.adjournForm = false;
+    if (live && msg && msg.action && !alreadyTold(msg)) {
+      // The frame comes just before the update of its change and carries no seq: it is told
+      // after the events seen so far, and the log's own entry replaces it on a page load.
+      const base = Math.max(s.commentarySeq, s.viewSeq);
+      const key = Math.max(Math.floor(base) + 0.5, s.adjournKey + 0.01);
+      s.adjournKey = key;
+      addCommentary([{ seq: key, adjournment: { ...msg } }]);
+      // One frame tells a change's last step: a change of several (an offer the bot agrees
+      // to at once) skips some, which the log holds in their places.
+      const follows = { offered: ['playing', 'offered'], accepted: ['offered'], declined: ['offered'], withdrawn: ['offered'], agreed: ['offered'], resumed: ['adjourned'] };
+      if (follows[msg.action] && !follows[msg.action].includes(before)) loadAdjournments();
+    }
+    // A snapshot's is drawn with the rest of the snapshot.
+    if (live) draw();
   }
 
   /** Who this browser plays as: the team's name when the game has teams, else "You". */
@@ -261,6 +393,10 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     }
     if (!s.view) {
       mount(els.decision, h('p', { class: 'muted' }, t('common.match.waitingStartSeats')));
+      return;
+    }
+    if (adjourned()) {
+      mount(els.decision, h('p', { class: 'muted', 'data-testid': 'adjourn-paused' }, t('common.adjourn.paused')));
       return;
     }
     let node = null;
@@ -439,6 +575,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
 
   function decisionTitle() {
     if (!s.view) return t('common.match.yourMove');
+    if (adjourned()) return t('common.adjourn.title');
     const mine = s.seat !== null && s.pendingSeats.includes(s.seat);
     if (mine) return t('common.match.yourMove');
     if (s.pendingSeats.length) return t('common.match.waitingFor', { names: list(s.pendingSeats.map(seatName)) });
@@ -490,7 +627,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
   function drawDecisionHelp() {
     const learn = s.learn;
     let help = null;
-    if (learn && learn.help && s.view && !s.spectate && !s.over && !s.notFound && !s.waiting) {
+    if (learn && learn.help && s.view && !s.spectate && !s.over && !s.notFound && !s.waiting && !adjourned()) {
       try {
         help = learn.help(s.view, ctx());
       } catch (err) {
@@ -578,6 +715,7 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     drawDice();
     drawBanner();
     drawHeader();
+    drawAdjourn();
     // Decision first: it prepares UI state the board uses (e.g. the field being placed).
     drawDecision();
     drawDecisionHelp();
@@ -679,11 +817,21 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
    * Each is told by the story (story.js): described from the state as it was at that event.
    */
   function addCommentary(entries) {
-    for (const { seq, event } of entries) {
+    for (const entry of entries) {
+      const { seq } = entry;
+      const event = entry.adjournment ? { adjournment: entry.adjournment } : entry.event;
       if (typeof seq === 'number') {
         if (seq <= s.commentarySeq) continue;
         s.commentarySeq = seq;
         s.seen.set(seq, event);
+      }
+      // An adjournment (offered, agreed, resumed...) is not the game's: the story skips it.
+      if (event && event.adjournment) {
+        const line = adjournmentLine(event.adjournment, seatName);
+        if (!line) continue;
+        els.commentary.prepend(h('li', { class: 'line adjourn-line', 'data-testid': 'adjourn-line', 'data-action': event.adjournment.action }, line));
+        s.commentary.push(line);
+        continue;
       }
       if (!s.story) s.story = createStory(module(), { base: s.view, options: s.info && s.info.options, seatName });
       const text = s.story.tell(event);
@@ -698,7 +846,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
 
   /** Tells the whole story again from the first event (the log filled in what came before). */
   function retell() {
-    const entries = [...s.seen.entries()].sort((a, b) => a[0] - b[0]).map(([seq, event]) => ({ seq, event }));
+    const entries = [...s.seen.entries()].sort((a, b) => a[0] - b[0])
+      .map(([seq, event]) => (event && event.adjournment ? { seq, adjournment: event.adjournment } : { seq, event }));
     s.story = null;
     s.commentary = [];
     s.commentarySeq = -1;
@@ -748,13 +897,20 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
           if (update.events) addCommentary(update.events.map((event) => ({ event })));
           draw();
         },
+        onAdjournment: (msg) => takeAdjournment(msg),
       });
-      conn = { send: (command) => session.send(command), dropForTest() {}, close() {} };
+      conn = { send: (command) => session.send(command), adjourn: (action, resumeAt) => session.adjourn(action, resumeAt), dropForTest() {}, close() {} };
       return;
     }
     conn = new Connection(matchId, {
       onSnapshot(msg) {
         absorb(msg);
+        // The current adjournment (absent: playing, nothing offered); no commentary line.
+        const before = JSON.stringify(s.adjournment);
+        takeAdjournment(msg.adjournment || null, { live: false });
+        // Back after a dropped socket with the adjournment changed meanwhile: the log tells
+        // what was missed, in its place.
+        if (s.logLoaded && JSON.stringify(s.adjournment) !== before) loadAdjournments();
         if (s.over) conn.finished = true;
         draw();
         if (!s.logLoaded) loadLog();
@@ -791,6 +947,9 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
         drawHeader();
         if (status === 'reconnecting' && detail.attempt === 1) toast(t('common.conn.lost'), 'error', 2500);
       },
+      onAdjournment(msg) {
+        takeAdjournment(msg);
+      },
       onOther(msg) {
         absorb(msg);
         draw();
@@ -804,12 +963,19 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     s.logLoaded = true;
     try {
       const log = await api.log(matchId);
-      const entries = asArray(log && log.entries)
-        .filter((e) => e && (e.kind === 'event' || e.kind === undefined))
+      const all = asArray(log && log.entries).filter((e) => e && typeof e === 'object');
+      const entries = all
+        .filter((e) => e.kind === 'event' || e.kind === undefined)
         .map((e) => ({ seq: e.seq, event: e.payload }));
+      // The adjournments (offered, agreed, resumed...) are told in the commentary in their place.
+      const adjournments = all.filter((e) => e.kind === 'adjournment' && e.payload && typeof e.seq === 'number');
       const live = s.commentarySeq;
       // The log holds what came before this page; the socket what came since: one story.
       for (const entry of entries) if (typeof entry.seq === 'number' && !s.seen.has(entry.seq)) s.seen.set(entry.seq, entry.event);
+      const lastLogged = all.reduce((max, e) => (typeof e.seq === 'number' ? Math.max(max, e.seq) : max), -1);
+      // A frame seen live (placed between seqs) that the log holds already is told from the log.
+      for (const key of [...s.seen.keys()]) if (!Number.isInteger(key) && key < lastLogged && s.seen.get(key)?.adjournment) s.seen.delete(key);
+      for (const e of adjournments) if (!s.seen.has(e.seq)) s.seen.set(e.seq, { adjournment: e.payload });
       retell();
       // The balls before this page: the last one shows (without its animation), and a ball
       // under way keeps its first events for when it ends on the socket.
@@ -818,6 +984,29 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
       s.ballEvents = [...partial, ...s.ballEvents];
       // Games tally figures from the events (e.g. CTG batting card): show what the log added.
       if (s.view) draw();
+    } catch (err) {
+      console.warn('log', err);
+    }
+  }
+
+  /** The log's adjournment entries merged into the commentary (after a reconnect). */
+  async function loadAdjournments() {
+    try {
+      const log = await api.log(matchId);
+      let added = false;
+      for (const e of asArray(log && log.entries)) {
+        if (!e || e.kind !== 'adjournment' || typeof e.seq !== 'number' || s.seen.has(e.seq) || !e.payload) continue;
+        // A live frame told between seqs gives way to the log's entry for it.
+        for (const [key, event] of [...s.seen]) {
+          if (!Number.isInteger(key) && key < e.seq && event && event.adjournment && event.adjournment.action === e.payload.action) s.seen.delete(key);
+        }
+        s.seen.set(e.seq, { adjournment: e.payload });
+        added = true;
+      }
+      if (added) {
+        retell();
+        draw();
+      }
     } catch (err) {
       console.warn('log', err);
     }
@@ -992,6 +1181,8 @@ export function showMatch(root, { matchId, spectate = false, mock = null, tutori
     get connection() { return conn; },
     /** Sends a command as the page's controls do (the e2e test sends one the engine refuses). */
     send,
+    /** Shows an adjournment frame as if the server sent it (the mock screen's design work). */
+    adjournmentFrame: mock ? (msg) => takeAdjournment(msg) : undefined,
     dispose() {
       // Left for another page: late frames or timers must not draw (or claim the title).
       s.left = true;

@@ -8,6 +8,7 @@ import { api, asList } from './api.js';
 import { GAMES, MODULES } from './catalog.js';
 import { t, lang } from './i18n.js';
 import { errorText } from './errors.js';
+import { adjournedBadge } from './adjourn.js';
 
 /** How often the list is read again while the page is visible. */
 export const LIVE_REFRESH_MS = 4000;
@@ -91,7 +92,7 @@ export function showLive(root, { game = null } = {}) {
   function draw(matches) {
     // Redraw only when the list changed, so a refresh neither moves the keyboard focus nor
     // makes a screen reader announce the same list again.
-    const shown = JSON.stringify(matches.map((m) => [m.match_id, playersOf(m), Math.floor(Date.parse(m.started_at) / 60000)]));
+    const shown = JSON.stringify(matches.map((m) => [m.match_id, playersOf(m), Math.floor(Date.parse(m.started_at) / 60000), m.adjourned_at || null, m.resume_at || null]));
     if (shown === lastShown) return;
     lastShown = shown;
     const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('[data-match-id]');
@@ -135,6 +136,7 @@ export function showLive(root, { game = null } = {}) {
       },
         h('strong', { class: 'players', 'data-no-i18n': '' }, players),
         h('span', { class: 'muted' }, [format, running].filter(Boolean).join(' · ')),
+        adjournedBadge(m),
         h('span', { class: 'watch' }, t('common.live.watchArrow')),
       ),
     );

@@ -7,6 +7,7 @@ import { toast, renderWho } from './ui.js';
 import { GAMES, MODULES, firstGame } from './catalog.js';
 import { t, tOr } from './i18n.js';
 import { errorText } from './errors.js';
+import { adjournedBadge } from './adjourn.js';
 import { nameOfSeat, resultLine } from './words.js';
 
 /** Opened from an invite link (#/match/<id>): the name step leads back to that match. */
@@ -312,6 +313,7 @@ export function showLobby(root, { game: preset } = {}) {
       h('td', {}, h('span', { 'data-no-i18n': '' }, (GAMES[gameId] && GAMES[gameId].name) || gameId), h('br'), h('small', { class: 'muted mono' }, String(id).slice(0, 8))),
       h('td', { 'data-no-i18n': '' }, names.join(t('common.versusSep')) || '-'),
       h('td', {}, tOr(`common.status.${pick(m, 'status') || tab}`, label(pick(m, 'status') || tab)),
+        adjournedBadge(m) ? [' ', adjournedBadge(m)] : null,
         m.seat_count ? h('div', { class: 'muted' }, t('common.lobby.seatsOf', { taken: seats.filter((x) => x && (x.player_id || x.bot)).length, count: m.seat_count })) : null,
         result ? h('div', { class: 'muted' }, resultLine(result, seatName)) : null),
       h('td', { class: 'actions' }, actions),

@@ -6,12 +6,35 @@ const VIEWS = {"ctg":{"ask":{"ask":"shot","attitude":"defensive","cards":5,"conf
 
 const SEATS = [{ seat: 0, name: 'You', bot: false }, { seat: 1, name: null, bot: true }, { seat: 2, name: null, bot: true }];
 
-export function mockSession(game, { onUpdate }) {
+export function mockSession(game, { onUpdate, onAdjournment = () => {} }) {
   const view = VIEWS[game] || {};
   setTimeout(() => onUpdate({ kind: 'snapshot', game, seat: 0, view, pending: [0], deadline_ms: 45000, info: { seats: SEATS } }), 0);
+  let offer = null;
   return {
     send(command) {
       onUpdate({ kind: 'update', events: [{ type: 'mock_command', command }] });
+      return Promise.resolve({ kind: 'ack' });
+    },
+    /** Adjourning, as the server answers it: the bot (seat 1) accepts an offer a moment later. */
+    adjourn(action, resumeAt) {
+      const adjourned = (seat) => {
+        const now = Date.now();
+        onAdjournment({ kind: 'adjournment', state: 'adjourned', action: 'agreed', seat, adjourned_at: new Date(now).toISOString(), ...(offer && offer.resume_at ? { resume_at: offer.resume_at } : {}), expires_at: new Date(now + 14 * 86400000).toISOString() });
+        onUpdate({ kind: 'update', deadline_ms: null });
+      };
+      if (action === 'offer') {
+        offer = { state: 'offered', action: 'offered', seat: 0, ...(resumeAt ? { resume_at: resumeAt } : {}) };
+        setTimeout(() => onAdjournment({ kind: 'adjournment', ...offer }), 0);
+        setTimeout(() => adjourned(1), 1500);
+      } else if (action === 'withdraw') {
+        offer = null;
+        setTimeout(() => onAdjournment({ kind: 'adjournment', state: 'playing', action: 'withdrawn', seat: 0 }), 0);
+      } else if (action === 'accept') {
+        setTimeout(() => adjourned(0), 0);
+      } else if (action === 'decline') {
+        offer = null;
+        setTimeout(() => onAdjournment({ kind: 'adjournment', state: 'playing', action: 'declined', seat: 0 }), 0);
+      }
       return Promise.resolve({ kind: 'ack' });
     },
   };

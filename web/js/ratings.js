@@ -7,6 +7,7 @@ import { GAMES, firstGame } from './catalog.js';
 import { nameOfSeat, resultLine } from './words.js';
 import { t, num, lang } from './i18n.js';
 import { errorText } from './errors.js';
+import { adjournedBadge } from './adjourn.js';
 
 /** The rating pools a game's leaderboard offers (the catalogue's); any other can be typed in. */
 const poolsOf = (game) => (GAMES[game] && GAMES[game].pools) || [];
@@ -143,7 +144,7 @@ export function showProfile(root, playerId) {
     const when = ago(match.finished_at || match.created_at);
     return h('tr', { 'data-match-id': match.match_id },
       h('td', { 'data-no-i18n': '' }, gameName(match.game)),
-      h('td', {}, placing),
+      h('td', {}, placing, match.adjourned_at && match.status !== 'finished' ? [' ', adjournedBadge(match)] : null),
       resultCell(match),
       h('td', { class: 'num' }, change),
       h('td', {}, when),

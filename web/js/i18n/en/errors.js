@@ -42,6 +42,8 @@ export default {
     in_doubt: 'The server did not confirm that move in time: the page checks the match and asks again if needed.',
     stale_command: 'That answered a question that is closed now: decide again from the board as it is.',
     match_moved: 'The match moved to another server: the page reconnects; send your move again if it is still asked.',
+    adjourn_refused: 'The server refused that about adjourning.',
+    match_adjourned: 'The match is adjourned: play resumes when the players are back.',
   },
   // Short names of the codes, for "Refused (illegal move):".
   short: {
@@ -61,6 +63,8 @@ export default {
     session_ended: 'session ended',
     bad_json: 'bad JSON',
     error: 'error',
+    adjourn_refused: 'adjournment',
+    match_adjourned: 'adjourned',
   },
   // Each game's refusal reasons: `fn reason` of its Reject type.
   reason: {
@@ -127,6 +131,18 @@ export default {
       card_not_in_market: 'That card is not in the market.',
       cannot_afford_card: 'You do not have enough Xp for that card.',
     },
+  },
+  // Why an adjournment was refused: the `reason` of a socket `adjourn_refused` error.
+  adjourn: {
+    no_offer: 'There is no offer to adjourn to answer.',
+    own_offer: 'You cannot accept or decline your own offer to adjourn.',
+    already_offered: 'An offer to adjourn is already waiting for an answer.',
+    adjourned: 'The match is already adjourned.',
+    too_soon: 'Your offer to adjourn was declined a moment ago: play a few balls first.',
+    resume_at_past: 'The time to resume must be in the future.',
+    resume_at_late: 'The time to resume is later than an adjourned match may wait.',
+    spectator: 'Spectators cannot adjourn a match.',
+    match_over: 'The match is over.',
   },
   // Errors of the page itself (no server code).
   client: {

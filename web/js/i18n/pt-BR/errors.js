@@ -40,6 +40,8 @@ export default {
     in_doubt: 'O servidor não confirmou a jogada a tempo: a página confere a partida e pergunta de novo se for preciso.',
     stale_command: 'Isso respondia a uma pergunta que já fechou: decida de novo a partir do tabuleiro atual.',
     match_moved: 'A partida mudou para outro servidor: a página reconecta; envie a jogada de novo se ela ainda for pedida.',
+    adjourn_refused: 'O servidor recusou esse pedido sobre o adiamento.',
+    match_adjourned: 'A partida está adiada: o jogo recomeça quando os jogadores voltarem.',
   },
   short: {
     not_your_turn: 'não é a sua vez',
@@ -58,6 +60,8 @@ export default {
     session_ended: 'sessão encerrada',
     bad_json: 'JSON inválido',
     error: 'erro',
+    adjourn_refused: 'adiamento',
+    match_adjourned: 'partida adiada',
   },
   reason: {
     ctg: {
@@ -123,6 +127,18 @@ export default {
       card_not_in_market: 'Essa carta não está no mercado.',
       cannot_afford_card: 'Você não tem Xp suficiente para essa carta.',
     },
+  },
+  // Por que um adiamento foi recusado: o `reason` de um erro `adjourn_refused` do socket.
+  adjourn: {
+    no_offer: 'Não há proposta de adiamento para responder.',
+    own_offer: 'Você não pode aceitar nem recusar a sua própria proposta de adiamento.',
+    already_offered: 'Já há uma proposta de adiamento aguardando resposta.',
+    adjourned: 'A partida já está adiada.',
+    too_soon: 'A sua proposta de adiamento foi recusada há pouco: jogue mais algumas bolas antes.',
+    resume_at_past: 'O horário de retomada precisa estar no futuro.',
+    resume_at_late: 'O horário de retomada passa do tempo que uma partida adiada pode esperar.',
+    spectator: 'Espectadores não podem adiar uma partida.',
+    match_over: 'A partida terminou.',
   },
   client: {
     offline: 'Sem conexão: espere reconectar e tente de novo.',
