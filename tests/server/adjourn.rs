@@ -362,6 +362,16 @@ async fn refusals_name_their_reason_and_a_bot_agrees_at_once() {
     snapshot(&mut solo).await;
     let offer = solo.adjourn("offer", None).await;
     acked(&mut solo, &offer).await;
+    // One frame per step, before the ack: the offer, then the bot's agreement.
+    let shown: Vec<AdjournmentAction> = solo
+        .transcript
+        .iter()
+        .filter_map(|message| match message {
+            ServerMessage::Adjournment(view) => Some(view.action),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(shown, [AdjournmentAction::Offered, AdjournmentAction::Agreed]);
     let steps = adjournment_entries(&app, &bot_match).await;
     assert_eq!(
         steps,

@@ -100,14 +100,22 @@ impl<G: Game> MatchActor<G> {
         self.write(entries, change, Vec::new()).await
     }
 
-    /// Folds steps just made durable (the last of them is entry `last_seq`), and sets the
+    /// Folds steps just made durable (the first of them is entry `first_seq`), and sets the
     /// clocks and connections to match: an adjournment stops every clock; a resumption
     /// starts fresh turn clocks and, for a player still away, the disconnect grace from now.
-    pub(super) fn adopt_adjournment(&mut self, steps: &[AdjournmentRecord], first_seq: i64) {
+    /// Returns the frame every viewer gets for each step, in order (an offer a bot accepts
+    /// in the same write is two steps: both are shown).
+    pub(super) fn adopt_adjournment(&mut self, steps: &[AdjournmentRecord], first_seq: i64) -> Vec<Frame> {
         let now = Utc::now();
+        let mut frames = Vec::with_capacity(steps.len());
         for (offset, step) in steps.iter().enumerate() {
             self.adjournment.apply(step, now, first_seq + offset as i64);
             crate::telemetry::record_adjournment(action_name(step.action));
+            frames.extend(
+                self.adjournment
+                    .view(self.adjourn_limit())
+                    .map(|view| Frame::encode(&ServerMessage::Adjournment(view))),
+            );
         }
         if self.adjournment.is_adjourned() {
             self.deadlines.clear();
@@ -121,13 +129,7 @@ impl<G: Game> MatchActor<G> {
                 }
             }
         }
-    }
-
-    /// The frame every viewer gets for a change of the adjournment.
-    pub(super) fn adjournment_frame(&self) -> Option<Frame> {
-        self.adjournment
-            .view(self.adjourn_limit())
-            .map(|view| Frame::encode(&ServerMessage::Adjournment(view)))
+        frames
     }
 
     pub(super) fn adjournment_view(&self) -> Option<AdjournmentView> {

@@ -126,14 +126,14 @@ impl<G: Game> MatchActor<G> {
     /// Sends every listening viewer its frames: the new events it may see, its new view and,
     /// if the match just ended, the result. A viewer nobody listens to costs nothing.
     /// `after` is the last seq before this change's entries; `timed_out` the seat whose turn
-    /// clock made this change, if one did; `notice` a frame every viewer gets before the
-    /// events (an adjournment's change).
+    /// clock made this change, if one did; `notices` frames every viewer gets before the
+    /// events (an adjournment's steps).
     pub(super) fn broadcast(
         &mut self,
         new_events: &[RedactedEvent],
         after: i64,
         timed_out: Option<Seat>,
-        notice: Option<Frame>,
+        notices: &[Frame],
     ) {
         let pending = self.pending();
         let last_seq = self.next_seq - 1;
@@ -160,7 +160,7 @@ impl<G: Game> MatchActor<G> {
             let feeds = &mut self.feeds[index];
             // A receiver that left since the count is fine: the log is the record.
             if feeds.full.receiver_count() > 0 {
-                let events = notice
+                let events = notices
                     .iter()
                     .cloned()
                     .chain(
@@ -189,7 +189,7 @@ impl<G: Game> MatchActor<G> {
                 match patch {
                     Ok(patch) => {
                         let step = Frame::step(last_seq, &events, &patch, &pending, deadline, timed_out);
-                        let _ = feeds.delta.send(batch(step, notice.iter().cloned().collect()));
+                        let _ = feeds.delta.send(batch(step, notices.to_vec()));
                     }
                     Err(error) => tracing::error!(%error, "a view could not be serialised"),
                 }

@@ -340,10 +340,10 @@ impl<G: Game> MatchActor<G> {
         });
         self.recent.push(change.first_event_seq, &change.events);
         let (after, timed_out) = (self.next_seq - 1, change.timed_out);
-        let adjourned = !change.adjournment.is_empty();
-        if adjourned {
-            self.adopt_adjournment(&change.adjournment, after + 1);
-        }
+        let notices = match change.adjournment.is_empty() {
+            true => Vec::new(),
+            false => self.adopt_adjournment(&change.adjournment, after + 1),
+        };
         let pending_before = self.pending();
         self.next_seq = change.last_seq + 1;
         // Every write comes after the start's, so the match has started now.
@@ -369,8 +369,7 @@ impl<G: Game> MatchActor<G> {
         self.retries = 0;
         self.retry_at = None;
         self.refresh_clocks();
-        let notice = adjourned.then(|| self.adjournment_frame()).flatten();
-        self.broadcast(&redacted, after, timed_out, notice);
+        self.broadcast(&redacted, after, timed_out, &notices);
     }
 
     /// Settles a write in doubt before `deadline`: adopted if it landed, dropped if not.
