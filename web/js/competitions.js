@@ -31,6 +31,9 @@ export const POLL_MS = 4000;
 /** The fewest entries a competition starts with (the server's rule, for the hint by Start). */
 export const MIN_ENTRIES = { league: 3, knockout: 2 };
 
+/** The champion's mark (a star: headless browsers and some phones lack an emoji font). */
+const trophy = () => h('span', { class: 'trophy', 'aria-hidden': 'true' }, '★ ');
+
 const gameName = (game) => (GAMES[game] && GAMES[game].name) || game;
 
 /** "League", "League, double round", "Knockout". */
@@ -250,7 +253,7 @@ function listItem(competition, me, onJoined) {
       h('span', { class: 'muted' }, meta),
       h('span', { class: 'muted' }, t('competitions.list.entries', { count: entries.length }),
         entered ? [' · ', h('strong', { class: 'comp-you' }, t('competitions.list.youAreIn'))] : null),
-      champion ? h('span', { 'data-testid': 'comp-item-champion' }, '🏆 ', fill(t('competitions.list.champion'), { name: proper(champion.name) })) : null),
+      champion ? h('span', { 'data-testid': 'comp-item-champion' }, trophy(), fill(t('competitions.list.champion'), { name: proper(champion.name) })) : null),
     h('div', { class: 'comp-item-actions' }, join,
       h('a', { class: 'button small', href: `#/competitions/${competition.competition_id}` }, t('competitions.list.view'))));
 }
@@ -349,8 +352,8 @@ export function showCompetition(root, id) {
   function nameNode(playerId, { you = true } = {}) {
     if (!playerId) return h('span', { class: 'muted tbd' }, t('competitions.page.tbd'));
     const name = entryName(playerId) || playerId.slice(0, 8);
-    if (you && playerId === myId()) return fill(t('competitions.page.you'), { name: proper(name) });
-    return proper(name);
+    if (you && playerId === myId()) return h('span', { class: 'name' }, fill(t('competitions.page.you'), { name: proper(name) }));
+    return h('span', { class: 'name', 'data-no-i18n': '' }, name);
   }
 
   async function act(button, call) {
@@ -399,7 +402,7 @@ export function showCompetition(root, id) {
         h('span', { class: ['comp-status', `comp-status-${comp.status}`], 'data-testid': 'comp-status', 'data-status': comp.status }, t(`competitions.status.${comp.status}`))),
       h('p', { class: 'comp-meta muted', 'data-testid': 'comp-meta' }, meta.flatMap((part, i) => (i ? [' · ', part] : [part]))),
       creator ? h('p', { class: 'muted small' }, fill(t('competitions.page.created'), { name: proper(creator) })) : null,
-      champion ? h('p', { class: 'comp-champion', 'data-testid': 'comp-champion', 'data-player-id': comp.champion }, '🏆 ', fill(t('competitions.page.champion'), { name: proper(champion) })) : null,
+      champion ? h('p', { class: 'comp-champion', 'data-testid': 'comp-champion', 'data-player-id': comp.champion }, trophy(), fill(t('competitions.page.champion'), { name: proper(champion) })) : null,
       comp.status === 'open'
         ? h('div', { class: 'invite comp-invite' },
             h('label', { class: 'small muted' }, t('competitions.page.inviteLead')),
@@ -615,7 +618,7 @@ export function showCompetition(root, id) {
               class: [row.player_id === myId() && 'mine', comp.champion && row.player_id === comp.champion && 'champion'],
             },
             h('td', { class: 'num', 'data-col': 'position' }, row.position),
-            h('th', { scope: 'row', 'data-col': 'name' }, row.player_id === comp.champion ? '🏆 ' : null, nameNode(row.player_id, { you: false })),
+            h('th', { scope: 'row', 'data-col': 'name' }, row.player_id === comp.champion ? trophy() : null, nameNode(row.player_id, { you: false })),
             cols.map(([field, key]) => h('td', { class: ['num', key === 'points' && 'pts'], 'data-col': field }, row[field])),
             cricket ? [
               h('td', { class: 'num', 'data-col': 'net_run_rate', 'data-value': row.net_run_rate }, formatNrr(row.net_run_rate)),
@@ -785,7 +788,7 @@ export function profileCompetitions(playerId) {
             h('div', { class: 'comp-item-main' },
               h('a', { href: `#/competitions/${c.competition_id}`, class: 'comp-item-name', 'data-no-i18n': '' }, c.name),
               h('span', { class: 'muted' }, [gameName(c.game), formatName(c), t(`competitions.status.${c.status}`)].join(' · ')),
-              champion ? h('span', {}, '🏆 ', fill(t('competitions.list.champion'), { name: proper((c.entries || []).find((e) => e.player_id === playerId)?.name || '') })) : null));
+              champion ? h('span', {}, trophy(), fill(t('competitions.list.champion'), { name: proper((c.entries || []).find((e) => e.player_id === playerId)?.name || '') })) : null));
         })));
   }).catch((err) => {
     mount(box, h('p', { class: 'error' }, errorText(err)));
