@@ -60,7 +60,7 @@ export function roundName(round, rounds, format = 'knockout') {
 
 /** A net run rate as the table writes it: "+0.843", "-1.250", "0.000" ("+0,843" in Portuguese). */
 export function formatNrr(value) {
-  const n = Number(value);
+  const n = value === null || value === undefined || value === '' ? NaN : Number(value);
   if (!Number.isFinite(n)) return '-';
   return num(n, { minimumFractionDigits: 3, maximumFractionDigits: 3, signDisplay: 'exceptZero' });
 }
@@ -488,12 +488,17 @@ export function showCompetition(root, id) {
     if (fixture.match_id) {
       matchInfo(fixture.match_id).then((info) => {
         if (!info || !info.result) return;
+        const seats = info.seats || [];
+        // A bot's seat may carry no player id: it is the fixture's side no seat names.
+        const unnamed = [fixture.home, fixture.away].filter((p) => p && !seats.some((x) => x && x.player_id === p));
         const seatName = (seat) => {
-          const entry = (info.seats || []).find((x) => x && Number(x.seat) === Number(seat));
-          return (entry && entry.player_id && entryName(entry.player_id)) || nameOfSeat(info.seats, seat, { capital: true });
+          const entry = seats.find((x) => x && Number(x.seat) === Number(seat));
+          let playerId = entry && entry.player_id;
+          if (!playerId && unnamed.length === 1) playerId = unnamed[0];
+          else if (!playerId && unnamed.length === 2) playerId = unnamed[Number(seat)] || null;
+          return (playerId && entryName(playerId)) || nameOfSeat(seats, seat, { capital: true });
         };
         cell.replaceChildren(resultLine(info.result, seatName));
-        cell.setAttribute('data-no-i18n', '');
       }).catch(() => {});
     }
     return cell;
