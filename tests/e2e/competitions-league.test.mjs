@@ -107,7 +107,9 @@ test('a league of two people and two bots, created, joined, played to the end an
   let sawWaiting = null;
   const played = await Promise.all([
     (async () => {
-      const ids = await playMyFixtures(a, server, { competitionId: id, competitionName: name, log, me: host, afterReady: async (fixture, row) => {
+      const ids = await playMyFixtures(a, server, { competitionId: id, competitionName: name, log, me: host,
+        onMatchEnd: (matchId, n) => (n === 1 ? shot(a, 'competitions-league-match-end-en-1280') : null),
+        afterReady: async (fixture, row) => {
         const waiting = row.getByTestId('fixture-waiting');
         await waiting.waitFor({ timeout: 10000 });
         sawWaiting = (await waiting.textContent()).trim();
@@ -116,7 +118,12 @@ test('a league of two people and two bots, created, joined, played to the end an
       } });
       return ids;
     })(),
-    playMyFixtures(b, server, { competitionId: id, competitionName: name, log, me: guest, beforeReady: () => hostIsWaiting }),
+    playMyFixtures(b, server, { competitionId: id, competitionName: name, log, me: guest, beforeReady: () => hostIsWaiting,
+      onMatchEnd: async (matchId, n) => {
+        if (n !== 1) return;
+        assert.deepEqual(await englishOnScreen(b), [], 'no English on the end of a fixture\'s match');
+        await shot(b, 'competitions-league-match-end-pt-390');
+      } }),
   ]);
   assert.equal(sawWaiting, `Waiting for ${guest.name}…`, 'the organiser waited for the friend by name');
   assert.equal(played[0].length, 3, 'the organiser played three matches');

@@ -93,7 +93,7 @@ export function fixturesOf(competition, playerId) {
  * `beforeReady(fixture)` and `afterReady(fixture, row)` run around the click on a fixture
  * against a person (the test orders the two sides with them). Returns the match ids played.
  */
-export async function playMyFixtures(page, server, { competitionId, competitionName, me, beforeReady, afterReady, log = () => {} }) {
+export async function playMyFixtures(page, server, { competitionId, competitionName, me, beforeReady, afterReady, onMatchEnd, log = () => {} }) {
   const played = [];
   const compUrl = `${server.url}/#/competitions/${competitionId}`;
   const waitUntil = Date.now() + 10 * 60 * 1000;
@@ -135,6 +135,7 @@ export async function playMyFixtures(page, server, { competitionId, competitionN
     const link = page.getByTestId('part-of-link');
     await link.waitFor({ timeout: 15000 });
     assert.equal((await link.textContent()).trim(), competitionName, 'the match screen names its competition');
+    if (onMatchEnd) await onMatchEnd(matchId, played.length);
     await link.click();
     await page.waitForURL((url) => url.hash === `#/competitions/${competitionId}`);
     // The fixture is finished in the server's answer before the next one is picked.

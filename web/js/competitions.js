@@ -535,9 +535,15 @@ export function showCompetition(root, id) {
                   location.hash = `#/match/${next.match_id}`;
                   return;
                 }
-                const list = comp.fixtures || [];
-                const at = list.findIndex((f) => f.fixture_id === fixture.fixture_id);
-                if (next && at >= 0) list[at] = { ...list[at], ...next };
+                if (next && next.competition_id) {
+                  // A server that answers with the whole competition: take it as it is.
+                  comp = next;
+                  if (openStartedMatch()) return;
+                } else if (next && next.fixture_id !== undefined) {
+                  const list = comp.fixtures || [];
+                  const at = list.findIndex((f) => f.fixture_id === fixture.fixture_id);
+                  if (at >= 0) list[at] = { ...list[at], ...next };
+                }
                 lastJson = null;
                 draw();
               } catch (err) {
