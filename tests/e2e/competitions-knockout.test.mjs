@@ -95,7 +95,13 @@ test('a knockout of three entries: the bye in the bracket, played to a champion'
   assert.equal(comp.options.tie, 'chaser_loses', `the options the form sent: ${JSON.stringify(comp.options)}`);
   assert.equal(await a.getByTestId('comp-start').isDisabled(), true, 'one entry cannot start a knockout');
 
-  // The friend has no account yet: the invite link asks for a name, then comes back to it.
+  // The friend has no account yet: the list is open to anyone (the form asks for a name
+  // first), and the invite link asks for a name, then comes back to it.
+  await b.goto(`${server.url}/#/competitions`);
+  await b.locator(`[data-testid=comp-group-open] [data-competition-id="${id}"]`).waitFor({ timeout: 15000 });
+  await b.getByTestId('comp-sign-in').waitFor();
+  assert.equal(await b.getByTestId('comp-create-submit').count(), 0, 'no create form without an account');
+  assert.deepEqual(await englishOnScreen(b), [], 'no English on the list in Portuguese');
   const invite = await a.getByTestId('comp-invite-link').inputValue();
   await b.goto(invite);
   await b.getByTestId('comp-pick-name').click();

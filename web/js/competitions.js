@@ -131,14 +131,14 @@ async function askName(root) {
 // The list and the create form.
 
 /** The create form: name, game and the game's options (as the lobby's), kind, double round. */
-function createForm() {
+function createForm(root) {
   const me = savedPlayer();
   const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'comp-create-error' });
   if (!me) {
     return h('section', { class: 'card comp-create', 'data-testid': 'comp-create' },
       h('h2', {}, t('competitions.create.title')),
       h('p', {}, t('competitions.create.signIn')),
-      h('div', { class: 'buttons' }, h('a', { class: 'button primary', href: '#/', 'data-testid': 'comp-sign-in' }, t('competitions.create.signInLink'))));
+      h('div', { class: 'buttons' }, h('button', { class: 'primary', 'data-testid': 'comp-sign-in', onclick: () => askName(root) }, t('competitions.create.signInLink'))));
   }
   const games = Object.keys(GAMES);
   let game = games.includes('ctg') ? 'ctg' : games[0];
@@ -314,7 +314,7 @@ export function showCompetitions(root) {
   }
 
   mount(root, h('div', { class: 'screen competitions' },
-    createForm(),
+    createForm(root),
     h('section', { class: 'card' },
       h('h1', {}, t('competitions.list.title')),
       h('p', { class: 'muted' }, t('competitions.list.lead')),
@@ -558,7 +558,7 @@ export function showCompetition(root, id) {
         ];
       }
       case 'waiting':
-        return h('span', { class: 'comp-waiting', 'data-testid': 'fixture-waiting' }, h('span', { class: 'spinner' }), ' ',
+        return h('span', { class: 'comp-waiting', role: 'status', 'data-testid': 'fixture-waiting' }, h('span', { class: 'spinner' }), ' ',
           fill(t('competitions.page.waitingFor'), { name: nameNode(other) }));
       case 'play':
         return h('a', { class: 'button primary', href: `#/match/${fixture.match_id}`, 'data-testid': 'fixture-play' }, t('competitions.page.playNow'));
