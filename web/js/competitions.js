@@ -19,7 +19,7 @@
 import { h, mount, fill, proper } from './dom.js';
 import { api, savedPlayer } from './api.js';
 import { GAMES, MODULES } from './catalog.js';
-import { t, num } from './i18n.js';
+import { t, num, lang } from './i18n.js';
 import { errorText } from './errors.js';
 import { resultLine, nameOfSeat } from './words.js';
 import { toast } from './ui.js';
@@ -168,6 +168,7 @@ function createForm(root) {
     h('input', { type: 'radio', name: 'comp-kind', value, checked: value === 'league', 'data-testid': `comp-kind-${value}`, onchange: () => { double.disabled = value !== 'league'; if (double.disabled) double.checked = false; } }),
     h('span', {}, text));
   const double = h('input', { type: 'checkbox', 'data-testid': 'comp-double' });
+  const roundHours = h('input', { type: 'number', id: 'comp-round-hours', min: 1, max: 720, 'data-testid': 'comp-round-hours' });
   const form = h('form', {
     class: 'card comp-create',
     'data-testid': 'comp-create',
@@ -180,7 +181,7 @@ function createForm(root) {
         name.focus();
         return;
       }
-      for (const input of optionsBox.querySelectorAll('input[type=number]')) {
+      for (const input of [...optionsBox.querySelectorAll('input[type=number]'), roundHours]) {
         if (!input.checkValidity()) {
           input.reportValidity();
           const label = input.closest('label')?.querySelector('span')?.textContent || input.name;
@@ -199,6 +200,7 @@ function createForm(root) {
       const format = form.querySelector('input[name=comp-kind]:checked')?.value || 'league';
       const body = { name: title, game, options, format };
       if (format === 'league') body.double_round = double.checked;
+      if (roundHours.value !== '') body.round_hours = Number(roundHours.value);
       const submit = form.querySelector('button[type=submit]');
       submit.disabled = true;
       try {
@@ -220,6 +222,8 @@ function createForm(root) {
     kind('league', t('competitions.create.league')),
     kind('knockout', t('competitions.create.knockout')),
     h('label', { class: 'check' }, double, h('span', {}, t('competitions.create.doubleRound')))),
+  h('div', { class: 'options' },
+    h('label', { class: 'opt' }, h('span', {}, t('competitions.create.roundHours')), roundHours, h('small', { class: 'muted opt-hint' }, t('competitions.create.roundHoursHint')))),
   h('div', { class: 'buttons' }, h('button', { type: 'submit', class: 'primary', 'data-testid': 'comp-create-submit' }, t('competitions.create.submit'))),
   error);
   return form;
@@ -432,7 +436,7 @@ export function showCompetition(root, id) {
     if (comp.status === 'open' && creator) {
       const levels = (GAMES[comp.game] && GAMES[comp.game].levels && GAMES[comp.game].levels.length) ? GAMES[comp.game].levels : ['easy', 'normal', 'hard'];
       if (!levels.includes(controls.level)) controls.level = levels.includes('normal') ? 'normal' : levels[0];
-      const count = h('input', { type: 'number', min: 1, max: 16, value: controls.bots, id: 'comp-bot-count', 'data-testid': 'comp-bot-count', onchange: (e) => { controls.bots = Number(e.currentTarget.value) || 1; } });
+      const count = h('input', { type: 'number', min: 1, max: 15, value: controls.bots, id: 'comp-bot-count', 'data-testid': 'comp-bot-count', onchange: (e) => { controls.bots = Number(e.currentTarget.value) || 1; } });
       const level = h('select', { id: 'comp-bot-level', 'data-testid': 'comp-bot-level', onchange: (e) => { controls.level = e.currentTarget.value; } },
         levels.map((l) => h('option', { value: l, selected: l === controls.level }, t(`common.lobby.bot${l.charAt(0).toUpperCase()}${l.slice(1)}`))));
       const need = MIN_ENTRIES[comp.format] || 2;
@@ -481,8 +485,9 @@ export function showCompetition(root, id) {
 
   /** A finished fixture's result in the language on screen, from its match's Outcome. */
   function resultNode(fixture) {
+    // A fixture decided with no match (a round's clock ran out) is a walkover.
     const fallback = fixture.winner
-      ? fill(t('common.result.won'), { name: nameNode(fixture.winner, { you: false }) })
+      ? fill(t(fixture.match_id ? 'common.result.won' : 'competitions.page.walkover'), { name: nameNode(fixture.winner, { you: false }) })
       : t('competitions.page.noWinner');
     const cell = h('span', { class: 'comp-result', 'data-testid': 'fixture-result' }, fallback);
     if (fixture.match_id) {
@@ -512,6 +517,13 @@ export function showCompetition(root, id) {
     return null;
   }
 
+  /** "Play by <time>" for a fixture whose round has a clock (a competition with `round_hours`). */
+  function deadlineNode(fixture) {
+    const at = fixture.deadline ? new Date(fixture.deadline) : null;
+    if (!at || Number.isNaN(at.getTime())) return null;
+    return h('span', { class: 'muted small', 'data-testid': 'fixture-deadline' }, t('competitions.page.playBy', { time: at.toLocaleString(lang(), { dateStyle: 'medium', timeStyle: 'short' }) }));
+  }
+
   /** What the viewer can do about a fixture of theirs. */
   function actionNode(fixture) {
     const mine = myId();
@@ -521,6 +533,7 @@ export function showCompetition(root, id) {
       case 'ready': {
         const otherReady = fixture.home === mine ? fixture.away_ready : fixture.home_ready;
         return [
+          deadlineNode(fixture),
           h('button', {
             class: 'primary',
             'data-testid': 'fixture-ready',
@@ -558,8 +571,8 @@ export function showCompetition(root, id) {
         ];
       }
       case 'waiting':
-        return h('span', { class: 'comp-waiting', role: 'status', 'data-testid': 'fixture-waiting' }, h('span', { class: 'spinner' }), ' ',
-          fill(t('competitions.page.waitingFor'), { name: nameNode(other) }));
+        return [deadlineNode(fixture), h('span', { class: 'comp-waiting', role: 'status', 'data-testid': 'fixture-waiting' }, h('span', { class: 'spinner' }), ' ',
+          fill(t('competitions.page.waitingFor'), { name: nameNode(other) }))];
       case 'play':
         return h('a', { class: 'button primary', href: `#/match/${fixture.match_id}`, 'data-testid': 'fixture-play' }, t('competitions.page.playNow'));
       case 'result':
@@ -665,6 +678,8 @@ export function showCompetition(root, id) {
     if (byRound.size === 0) return null;
     const side = (fixture, playerId, which) => {
       const won = fixture.winner && fixture.winner === playerId;
+      // A tie or no result in a knockout: the higher seed goes through (`advances`).
+      const through = !fixture.winner && fixture.status === 'finished' && playerId && fixture.advances === playerId;
       const bye = fixture.status === 'bye' && !playerId;
       return h('div', {
         class: ['bracket-side', won && 'winner', playerId && playerId === myId() && 'mine', bye && 'bye'],
@@ -672,7 +687,8 @@ export function showCompetition(root, id) {
         'data-player-id': playerId || undefined,
       },
       bye ? h('span', { class: 'muted' }, t('competitions.page.bye')) : nameNode(playerId),
-      won ? h('span', { class: 'won-mark', 'aria-hidden': 'true' }, '✓') : null);
+      won ? h('span', { class: 'won-mark', 'aria-hidden': 'true' }, '✓') : null,
+      through ? h('span', { class: 'muted small', 'data-testid': 'bracket-through' }, t('competitions.page.throughOnSeed')) : null);
     };
     const columns = [];
     for (let round = 1; round <= rounds; round += 1) {

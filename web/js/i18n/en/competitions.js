@@ -32,6 +32,8 @@ export default {
     league: 'League: everyone plays everyone',
     knockout: 'Knockout: lose and you are out',
     doubleRound: 'Double round: everyone plays everyone twice',
+    roundHours: 'Hours per round',
+    roundHoursHint: 'optional, 1 to 720: a fixture not played in time is a walkover to the side that was ready',
     submit: 'Create the competition',
     needName: 'Give the competition a name.',
     signIn: 'Pick a name to create or join a competition.',
@@ -96,6 +98,9 @@ export default {
     watch: 'Watch',
     replay: 'Replay',
     noWinner: 'Tie or no result',
+    walkover: '{name} won by a walkover',
+    throughOnSeed: 'through on seed',
+    playBy: 'Play by {time}',
     fixtureStatus: {
       waiting: 'To be played',
       ready: 'One side ready',

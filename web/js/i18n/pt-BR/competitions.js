@@ -32,6 +32,8 @@ export default {
     league: 'Liga: todos jogam contra todos',
     knockout: 'Mata-mata: quem perde está fora',
     doubleRound: 'Turno e returno: todos jogam contra todos duas vezes',
+    roundHours: 'Horas por rodada',
+    roundHoursHint: 'opcional, de 1 a 720: um jogo não disputado a tempo é W.O. para o lado que estava pronto',
     submit: 'Criar a competição',
     needName: 'Dê um nome à competição.',
     signIn: 'Escolha um nome para criar uma competição ou se inscrever.',
@@ -96,6 +98,9 @@ export default {
     watch: 'Assistir',
     replay: 'Rever',
     noWinner: 'Empate ou sem resultado',
+    walkover: '{name} venceu por W.O.',
+    throughOnSeed: 'avança pela cabeça de chave',
+    playBy: 'Jogar até {time}',
     fixtureStatus: {
       waiting: 'A jogar',
       ready: 'Um lado pronto',
