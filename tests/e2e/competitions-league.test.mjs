@@ -86,7 +86,10 @@ test('a league of two people and two bots, created, joined, played to the end an
   await b.locator('[data-testid=comp-entry]').nth(3).waitFor({ timeout: 15000 });
 
   await a.getByTestId('comp-start').click();
-  await a.locator('[data-testid=comp-status][data-status=running]').waitFor({ timeout: 15000 });
+  await a.locator('[data-testid=comp-status][data-status=running]').waitFor({ timeout: 15000 }).catch(async (err) => {
+    await shot(a, 'competitions-league-start-failed');
+    throw new Error(`${err.message}; the page says "${await a.getByTestId('comp-error').textContent()}", the server ${JSON.stringify((await getCompetition(server, id)).status)}`);
+  });
   comp = await getCompetition(server, id);
   assert.equal(comp.status, 'running');
   assert.equal(comp.rounds, 3, 'four entries play three rounds');

@@ -339,6 +339,8 @@ export function showCompetition(root, id) {
   let lastJson = null;
   // Fixtures whose player (this browser) said they were ready: when one goes live, its match opens.
   const waitingFor = new Set();
+  // Bumped by every answer of an action: a read that started before it is out of date.
+  let version = 0;
   const controls = { bots: 1, level: 'normal' };
   const box = h('div', { class: 'screen competition', 'data-testid': 'competition' }, h('p', { class: 'muted' }, t('common.loading')));
   const error = h('p', { class: 'error', role: 'alert', 'data-testid': 'comp-error' });
@@ -365,6 +367,7 @@ export function showCompetition(root, id) {
     error.textContent = '';
     try {
       const next = await call();
+      version += 1;
       if (next && next.competition_id) comp = next;
       lastJson = null;
       draw();
@@ -544,6 +547,7 @@ export function showCompetition(root, id) {
               error.textContent = '';
               try {
                 const next = await api.readyFixture(id, fixture.fixture_id);
+                version += 1;
                 if (next && next.match_id && next.status === 'live') {
                   location.hash = `#/match/${next.match_id}`;
                   return;
@@ -761,8 +765,14 @@ export function showCompetition(root, id) {
       return;
     }
     try {
+      const before = version;
       const next = await api.getCompetition(id);
       if (disposed) return;
+      if (before !== version) {
+        // An action answered while this read was on its way: its answer is newer.
+        schedule();
+        return;
+      }
       comp = next;
       // A fixture already waiting when the page opened counts as this browser's too.
       for (const f of fixturesOf(comp, myId())) if (fixtureAction(comp, f, myId()) === 'waiting' && f.status !== 'live') waitingFor.add(f.fixture_id);
