@@ -112,13 +112,19 @@ test('a knockout of three entries: the bye in the bracket, played to a champion'
   const guest = await b.evaluate(() => JSON.parse(localStorage.getItem('crease.player')));
   await b.getByTestId('comp-join').click();
   await b.getByTestId('comp-leave').waitFor();
-  // Leaving and joining again works while it is open (the organiser cannot leave).
+  // Leaving and joining again, from the list this time, works while it is open (the
+  // organiser cannot leave: no button, and the server refuses).
   assert.equal(await a.getByTestId('comp-leave').count(), 0, 'the organiser has no Leave');
+  const creatorLeaves = await request(server, 'POST', `/v1/competitions/${id}/leave`, host.token, {});
+  assert.equal(creatorLeaves.status, 409, JSON.stringify(creatorLeaves.data));
   await b.getByTestId('comp-leave').click();
   await b.getByTestId('comp-join').waitFor();
   assert.equal((await getCompetition(server, id)).entries.length, 1, 'left');
-  await b.getByTestId('comp-join').click();
+  await b.goto(`${server.url}/#/competitions`);
+  await b.locator(`[data-testid=comp-group-open] [data-competition-id="${id}"] [data-testid=comp-list-join]`).click();
+  await b.waitForURL((url) => url.hash === `#/competitions/${id}`);
   await b.getByTestId('comp-leave').waitFor();
+  assert.equal((await getCompetition(server, id)).entries.length, 2, 'joined again from the list');
   const again = await request(server, 'POST', `/v1/competitions/${id}/join`, guest.token, {});
   assert.equal(again.status, 409);
   assert.equal(again.data.error.code, 'already_entered');
