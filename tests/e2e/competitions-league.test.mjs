@@ -188,6 +188,13 @@ test('a league of two people and two bots, created, joined, played to the end an
     await page.close();
   }
 
+  // A spectator of the bots' own fixture (from its Replay's match) is told it belongs to the league.
+  const botsFixture = comp.fixtures.find((f) => [f.home, f.away].every((p) => comp.entries.find((e) => e.player_id === p).bot));
+  await b.goto(`${server.url}/#/watch/${botsFixture.match_id}`);
+  await b.getByTestId('part-of-link').waitFor({ timeout: 15000 });
+  assert.equal((await b.getByTestId('part-of-link').textContent()).trim(), name);
+  assert.equal(await b.getByTestId('part-of-link').getAttribute('href'), `#/competitions/${id}`);
+
   // The friend's profile lists the league; the list filters to "mine".
   await b.goto(`${server.url}/#/players/${guest.player_id}`);
   await b.locator(`[data-testid=profile-competitions] [data-competition-id="${id}"]`).waitFor({ timeout: 15000 });
