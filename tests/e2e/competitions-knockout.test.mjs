@@ -1,8 +1,8 @@
 // A knockout of three entries from the browser: the organiser (English, 1280x800) creates a
 // CTG T10 knockout of 1 over a side (a tie goes against the chasing side, so every match has a
-// winner), a friend (Portuguese, 390x844) with no account opens the invite link, picks a name,
-// is back on it and joins, the organiser adds one bot
-// and starts it. Three entries make a bracket of four: the top seed has a bye in round 1,
+// winner; 48 hours a round, so each fixture says by when it is to be played), a friend
+// (Portuguese, 390x844) with no account opens the invite link, picks a name, is back on it and
+// joins, the organiser adds one bot and starts it. Three entries make a bracket of four: the top seed has a bye in round 1,
 // which the bracket shows (GET /v1/competitions/{id}: `away: null, status: "bye"`, the home its
 // winner); the final's unknown side reads "to be decided" with no Ready button, and the server
 // refuses to start it (409 fixture_not_playable). The rounds are columns on a desktop and
@@ -88,11 +88,12 @@ test('a knockout of three entries: the bye in the bracket, played to a champion'
   const b = await browsers.guest.context.newPage();
   const errors = [watchErrors(a), watchErrors(b)];
 
-  const id = await createFromPage(a, server, { name, format: 'knockout', overs: 1, tie: 'chaser_loses' });
+  const id = await createFromPage(a, server, { name, format: 'knockout', overs: 1, tie: 'chaser_loses', roundHours: 48 });
   let comp = await getCompetition(server, id);
   assert.equal(comp.format, 'knockout');
   assert.equal(comp.options.overs, 1);
   assert.equal(comp.options.tie, 'chaser_loses', `the options the form sent: ${JSON.stringify(comp.options)}`);
+  assert.equal(comp.round_hours, 48, 'the hours per round the form sent');
   assert.equal(await a.getByTestId('comp-start').isDisabled(), true, 'one entry cannot start a knockout');
 
   // The friend has no account yet: the list is open to anyone (the form asks for a name
@@ -168,6 +169,16 @@ test('a knockout of three entries: the bye in the bracket, played to a champion'
   assert.ok(p2.top >= p1.bottom && Math.abs(p2.left - p1.left) < 2, 'phone: the final is under round 1');
   await shot(a, 'competitions-knockout-started-en-1280');
   await shot(b, 'competitions-knockout-started-pt-390');
+
+  // A round against the clock: the friend's round-1 fixture says by when to play it.
+  const friendsFirst = comp.fixtures.find((f) => f.round === 1 && (f.home === guest.player_id || f.away === guest.player_id));
+  if (friendsFirst.status !== 'bye') {
+    assert.ok(friendsFirst.deadline, `a deadline on the fixture: ${JSON.stringify(friendsFirst)}`);
+    const shown = await b.locator(`[data-testid=my-fixture][data-fixture-id="${friendsFirst.fixture_id}"] [data-testid=fixture-deadline]`).textContent();
+    assert.ok(shown.startsWith('Jogar até '), `"${shown}"`);
+  } else {
+    log('the friend has the bye: no round-1 deadline to show');
+  }
 
   // The final's unknown side: no Ready button on the page, and the server will not start it.
   const finalFixture = final[0];

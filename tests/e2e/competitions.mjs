@@ -61,7 +61,7 @@ export async function until(check, { timeout = 60000, every = 500, what = 'the c
  * Fills the create form of #/competitions and submits it: CTG T10 with `overs` a side.
  * Returns the new competition's id (from the address the page moved to).
  */
-export async function createFromPage(page, server, { name, format, overs = 1, tie = null, doubleRound = false }) {
+export async function createFromPage(page, server, { name, format, overs = 1, tie = null, doubleRound = false, roundHours = null }) {
   await page.goto(`${server.url}/#/competitions`);
   await page.getByTestId('comp-create').waitFor();
   await page.getByTestId('comp-name').fill(name);
@@ -71,6 +71,7 @@ export async function createFromPage(page, server, { name, format, overs = 1, ti
   if (tie) await page.getByTestId('opt-tie').selectOption(tie);
   await page.getByTestId(`comp-kind-${format}`).check();
   if (doubleRound) await page.getByTestId('comp-double').check();
+  if (roundHours) await page.getByTestId('comp-round-hours').fill(String(roundHours));
   await page.getByTestId('comp-create-submit').click();
   await page.waitForURL(/#\/competitions\/[^/]+$/);
   const id = decodeURIComponent(page.url().split('/').pop());
