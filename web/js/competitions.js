@@ -424,7 +424,10 @@ export function showCompetition(root, id) {
     const mine = myId();
     const entered = isEntered(comp, mine);
     const creator = mine && comp.created_by === mine;
-    const entries = [...(comp.entries || [])].sort((a, b) => (a.seed ?? 0) - (b.seed ?? 0));
+    // Seeds and ratings come with the start: before it, the entries in the order they came.
+    const seeded = (comp.entries || []).some((e) => typeof e.seed === 'number');
+    const rated = (comp.entries || []).some((e) => typeof e.rating === 'number');
+    const entries = seeded ? [...comp.entries].sort((a, b) => (a.seed ?? 0) - (b.seed ?? 0)) : [...(comp.entries || [])];
     const actions = [];
     if (comp.status === 'open') {
       if (!player) {
@@ -472,16 +475,16 @@ export function showCompetition(root, id) {
         ? h('p', { class: 'muted' }, t('competitions.page.noEntries'))
         : h('div', { class: 'table-scroll' }, h('table', { class: 'board-table comp-entries-table' },
             h('thead', {}, h('tr', {},
-              h('th', { scope: 'col', class: 'num' }, t('competitions.page.seed')),
+              seeded ? h('th', { scope: 'col', class: 'num' }, t('competitions.page.seed')) : null,
               h('th', { scope: 'col' }, t('competitions.page.player')),
-              h('th', { scope: 'col', class: 'num' }, t('competitions.page.rating')))),
+              rated ? h('th', { scope: 'col', class: 'num' }, t('competitions.page.rating')) : null)),
             h('tbody', {}, entries.map((entry) => h('tr', { 'data-player-id': entry.player_id, 'data-testid': 'comp-entry', class: entry.player_id === mine ? 'mine' : null },
-              h('td', { class: 'num' }, entry.seed ?? ''),
+              seeded ? h('td', { class: 'num' }, entry.seed ?? '') : null,
               h('th', { scope: 'row' },
                 entry.bot ? proper(entry.name) : h('a', { href: `#/players/${entry.player_id}` }, nameNode(entry.player_id)),
                 entry.bot ? h('span', { class: 'tag' }, t('competitions.page.bot')) : null,
                 entry.player_id === comp.created_by ? h('span', { class: 'tag' }, t('competitions.page.organiser')) : null),
-              h('td', { class: 'num' }, typeof entry.rating === 'number' ? String(Math.round(entry.rating)) : '-')))))),
+              rated ? h('td', { class: 'num' }, typeof entry.rating === 'number' ? String(Math.round(entry.rating)) : '-') : null))))),
       actions.length ? h('div', { class: 'buttons' }, actions) : null,
       organiser);
   }
@@ -722,13 +725,17 @@ export function showCompetition(root, id) {
   function draw() {
     if (!comp || disposed) return;
     const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.getAttribute('data-testid') : null;
+    // While open the entries (and the organiser's buttons) are all there is; then the
+    // viewer's fixtures, the table or bracket and the rounds come first.
     mount(box,
       header(),
       error,
-      myFixturesPanel(),
-      comp.format === 'knockout' ? bracketPanel() : standingsPanel(),
-      comp.format === 'knockout' ? null : fixturesPanel(),
-      entriesPanel());
+      comp.status === 'open' ? entriesPanel() : [
+        myFixturesPanel(),
+        comp.format === 'knockout' ? bracketPanel() : standingsPanel(),
+        comp.format === 'knockout' ? null : fixturesPanel(),
+        entriesPanel(),
+      ]);
     if (focused) {
       const again = box.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
       if (again && !again.disabled) again.focus();
