@@ -199,6 +199,7 @@ test('a league of two people and two bots, created, joined, played to the end an
   await b.goto(`${server.url}/#/players/${guest.player_id}`);
   await b.locator(`[data-testid=profile-competitions] [data-competition-id="${id}"]`).waitFor({ timeout: 15000 });
   assert.deepEqual(await englishOnScreen(b), [], 'no English on the profile');
+  await shot(b, 'competitions-profile-pt-390');
   await b.goto(`${server.url}/#/competitions`);
   await b.getByTestId('comp-only-mine').check();
   await b.locator(`[data-testid=comp-group-finished] [data-competition-id="${id}"]`).waitFor();
