@@ -137,6 +137,17 @@ export const api = {
   gameRules: (game) => request('GET', `/v1/games/${encodeURIComponent(game)}/rules`),
   /** Starts the game's tutorial: a short match against the bot with a fixed, public seed. */
   startTutorial: (game) => request('POST', `/v1/games/${encodeURIComponent(game)}/tutorial`, {}),
+  // Competitions (leagues and knockouts): js/competitions.js.
+  listCompetitions: (status) => request('GET', `/v1/competitions${status ? `?status=${encodeURIComponent(status)}` : ''}`),
+  getCompetition: (id) => request('GET', `/v1/competitions/${encodeURIComponent(id)}`),
+  /** `{name, game, options, format: 'league' | 'knockout', double_round}`. */
+  createCompetition: (body) => request('POST', '/v1/competitions', body),
+  joinCompetition: (id) => request('POST', `/v1/competitions/${encodeURIComponent(id)}/join`, {}),
+  leaveCompetition: (id) => request('POST', `/v1/competitions/${encodeURIComponent(id)}/leave`, {}),
+  addCompetitionBots: (id, count, level) => request('POST', `/v1/competitions/${encodeURIComponent(id)}/bots`, { count, level }),
+  startCompetition: (id) => request('POST', `/v1/competitions/${encodeURIComponent(id)}/start`, {}),
+  /** One of a fixture's players is ready; when both are, the server starts its match. */
+  readyFixture: (id, fixtureId) => request('POST', `/v1/competitions/${encodeURIComponent(id)}/fixtures/${encodeURIComponent(fixtureId)}/ready`, {}),
 };
 
 /** A list endpoint may answer with a bare array or {matches: [...]}; accept both. */

@@ -13,6 +13,8 @@
 //   #/rules/<game>/<section>     a game's rules reference (js/learn.js)
 //   #/learn, #/learn/<game>      the games to learn, a game's tutorial start
 //   #/learn/<game>/<id>          the tutorial match: the match screen with the coach
+//   #/competitions               leagues and knockouts: the list and the create form
+//   #/competitions/<id>          one competition: entries, table or bracket, fixtures (js/competitions.js)
 
 import { mount, h } from './dom.js';
 import { savedPlayer } from './api.js';
@@ -25,6 +27,7 @@ import { showReplay } from './replay.js';
 import { showLive } from './live.js';
 import { loadCatalog } from './catalog.js';
 import { showRules, showLearn } from './learn.js';
+import { showCompetitions, showCompetition, partOfCompetition } from './competitions.js';
 import { t, lang, setLang, onLangChange, LANGUAGES } from './i18n.js';
 
 const app = () => document.getElementById('app');
@@ -34,20 +37,27 @@ let current = null;
 const PUBLIC = {
   mock: (root, id) => showMatch(root, { matchId: `mock-${id || 'ctg'}`, mock: id || 'ctg' }),
   live: (root, game) => showLive(root, { game: game || null }),
-  watch: (root, id) => id && showMatch(root, { matchId: id, spectate: true }),
+  watch: (root, id) => id && withPartOf(root, id, showMatch(root, { matchId: id, spectate: true })),
   replay: (root, id, ball) => id && showReplay(root, { matchId: id, ball: ball === undefined ? undefined : Number.parseInt(ball, 10) }),
   leaderboards: (root, game, format) => showLeaderboard(root, { game, format: format ? decodeURIComponent(format) : '' }),
   players: (root, id) => id && showProfile(root, id),
   login: (root) => showLogin(root, () => { location.hash = '#/'; }),
   rules: (root, game, section) => showRules(root, { game, section }),
+  competitions: (root, id) => (id ? showCompetition(root, decodeURIComponent(id)) : showCompetitions(root)),
   learn: (root, game, id) => (id ? null : showLearn(root, { game, askName: (done) => showNameEntry(root, done) })),
 };
+
+/** A match screen, with "Part of <competition>" above it when the match is a fixture. */
+function withPartOf(root, matchId, screen) {
+  partOfCompetition(root, matchId);
+  return screen;
+}
 
 /** The header's words and the language switch, in the language on screen. */
 function drawChrome() {
   document.documentElement.lang = lang();
   document.title = t('common.title');
-  const words = { 'nav-lobby': 'common.nav.play', 'nav-live': 'common.nav.live', 'nav-learn': 'common.nav.learn', 'nav-leaderboards': 'common.nav.leaderboards' };
+  const words = { 'nav-lobby': 'common.nav.play', 'nav-live': 'common.nav.live', 'nav-learn': 'common.nav.learn', 'nav-leaderboards': 'common.nav.leaderboards', 'nav-competitions': 'competitions.nav' };
   for (const [testid, key] of Object.entries(words)) {
     const link = document.querySelector(`[data-testid="${testid}"]`);
     if (link) link.textContent = t(key);
@@ -65,7 +75,7 @@ function drawChrome() {
 
 /** Marks the header link of the section on screen, for the eye and for screen readers. */
 function markNavigation(screen) {
-  const section = { live: 'live', watch: 'live', leaderboards: 'leaderboards', learn: 'learn', rules: 'learn', play: 'lobby' }[screen] || (screen ? null : 'lobby');
+  const section = { live: 'live', watch: 'live', leaderboards: 'leaderboards', learn: 'learn', rules: 'learn', play: 'lobby', competitions: 'competitions' }[screen] || (screen ? null : 'lobby');
   for (const link of document.querySelectorAll('.nav a[data-testid^="nav-"]')) {
     if (link.dataset.testid === `nav-${section}`) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
@@ -101,7 +111,7 @@ function route() {
     return;
   }
   if (screen === 'match' && id) {
-    current = showMatch(root, { matchId: id, spectate: false });
+    current = withPartOf(root, id, showMatch(root, { matchId: id, spectate: false }));
     return;
   }
   if (screen === 'account') {

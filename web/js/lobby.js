@@ -339,7 +339,8 @@ export function showLobby(root, { game: preset } = {}) {
         status,
       ),
       h('section', { class: 'card' }, h('h2', {}, t('common.lobby.matches')), tabs, list,
-        h('p', { class: 'muted small' }, h('a', { href: '#/live', 'data-testid': 'to-live' }, t('common.lobby.toLive')))),
+        h('p', { class: 'muted small' }, h('a', { href: '#/live', 'data-testid': 'to-live' }, t('common.lobby.toLive'))),
+        h('p', { class: 'muted small' }, h('a', { href: '#/competitions', 'data-testid': 'to-competitions' }, t('competitions.lobbyLink')))),
     ),
   );
   refresh();

@@ -8,6 +8,7 @@ import { nameOfSeat, resultLine } from './words.js';
 import { t, num, lang } from './i18n.js';
 import { errorText } from './errors.js';
 import { adjournedBadge } from './adjourn.js';
+import { profileCompetitions } from './competitions.js';
 
 /** The rating pools a game's leaderboard offers (the catalogue's); any other can be typed in. */
 const poolsOf = (game) => (GAMES[game] && GAMES[game].pools) || [];
@@ -178,6 +179,8 @@ export function showProfile(root, playerId) {
         : h('div', { class: 'table-scroll' }, h('table', { class: 'board-table', 'data-testid': 'profile-matches' },
             h('thead', {}, h('tr', {}, [t('common.lobby.col.game'), t('common.profile.place'), t('common.profile.result'), t('common.board.col.rating'), t('common.profile.when'), ''].map((text) => h('th', { scope: 'col' }, text)))),
             h('tbody', {}, profile.recent_matches.map(matchLine)))),
+      h('h2', {}, t('competitions.profile.title')),
+      profileCompetitions(playerId),
     );
   }).catch((err) => {
     if (!disposed) mount(box, h('p', { class: 'error', role: 'alert' }, errorText(err)));

@@ -11,6 +11,7 @@ import EnWicketz from './en/wicketz.js';
 import EnWicketzLearn from './en/wicketzLearn.js';
 import EnChampions from './en/champions.js';
 import EnChampionsLearn from './en/championsLearn.js';
+import EnCompetitions from './en/competitions.js';
 import PtCommon from './pt-BR/common.js';
 import PtErrors from './pt-BR/errors.js';
 import PtLearn from './pt-BR/learn.js';
@@ -20,8 +21,9 @@ import PtWicketz from './pt-BR/wicketz.js';
 import PtWicketzLearn from './pt-BR/wicketzLearn.js';
 import PtChampions from './pt-BR/champions.js';
 import PtChampionsLearn from './pt-BR/championsLearn.js';
+import PtCompetitions from './pt-BR/competitions.js';
 
 export const CATALOGUES = {
-  en: { common: EnCommon, errors: EnErrors, learn: EnLearn, ctg: EnCtg, ctgLearn: EnCtgLearn, wicketz: EnWicketz, wicketzLearn: EnWicketzLearn, champions: EnChampions, championsLearn: EnChampionsLearn },
-  'pt-BR': { common: PtCommon, errors: PtErrors, learn: PtLearn, ctg: PtCtg, ctgLearn: PtCtgLearn, wicketz: PtWicketz, wicketzLearn: PtWicketzLearn, champions: PtChampions, championsLearn: PtChampionsLearn },
+  en: { common: EnCommon, errors: EnErrors, learn: EnLearn, ctg: EnCtg, ctgLearn: EnCtgLearn, wicketz: EnWicketz, wicketzLearn: EnWicketzLearn, champions: EnChampions, championsLearn: EnChampionsLearn, competitions: EnCompetitions },
+  'pt-BR': { common: PtCommon, errors: PtErrors, learn: PtLearn, ctg: PtCtg, ctgLearn: PtCtgLearn, wicketz: PtWicketz, wicketzLearn: PtWicketzLearn, champions: PtChampions, championsLearn: PtChampionsLearn, competitions: PtCompetitions },
 };

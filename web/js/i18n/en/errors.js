@@ -28,6 +28,16 @@ export default {
     banned: 'This account is banned.',
     name_taken: 'Another player has that name (names are compared ignoring capitals): choose another.',
     internal: 'The server failed: try again.',
+    // Competitions (leagues and knockouts).
+    already_entered: 'You are already entered in this competition.',
+    competition_not_open: 'This competition is not open for entries any more.',
+    not_creator: 'Only the organiser of the competition can do that.',
+    too_few_entries: 'Too few entries to start: a league needs at least 3, a knockout 2.',
+    fixture_not_playable: 'This fixture cannot be played now: its players are not known yet, or it has been played.',
+    not_entered: 'You are not entered in this competition.',
+    creator_cannot_leave: 'The organiser cannot leave their own competition.',
+    competition_full: 'This competition is full: it takes 16 entries at most.',
+    not_your_fixture: 'That fixture is not one of yours.',
   },
   // Socket errors: src/protocol/ws.rs `ErrorCode::as_str`.
   ws: {

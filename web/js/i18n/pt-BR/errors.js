@@ -27,6 +27,16 @@ export default {
     banned: 'Esta conta foi banida.',
     name_taken: 'Outro jogador já usa esse nome (maiúsculas e minúsculas não contam): escolha outro.',
     internal: 'O servidor falhou: tente de novo.',
+    // Competições (ligas e mata-matas).
+    already_entered: 'Você já está inscrito nesta competição.',
+    competition_not_open: 'As inscrições desta competição não estão mais abertas.',
+    not_creator: 'Só o organizador da competição pode fazer isso.',
+    too_few_entries: 'Poucos inscritos para começar: uma liga precisa de pelo menos 3, um mata-mata de 2.',
+    fixture_not_playable: 'Este jogo não pode ser jogado agora: os jogadores ainda não estão definidos, ou ele já foi jogado.',
+    not_entered: 'Você não está inscrito nesta competição.',
+    creator_cannot_leave: 'O organizador não pode sair da própria competição.',
+    competition_full: 'Esta competição está cheia: ela aceita no máximo 16 inscritos.',
+    not_your_fixture: 'Esse jogo não é seu.',
   },
   ws: {
     not_your_turn: 'Não é a sua vez: o jogo está esperando outra pessoa.',
