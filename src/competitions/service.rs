@@ -823,6 +823,9 @@ fn view(row: CompetitionRow, entries: &[EntryRow], fixtures: &[FixtureRow]) -> C
             .and_then(|entry| entries.iter().find(|e| e.entry == entry))
             .map(entry_id)
     };
+    let is_bot = |entry: Option<i32>| {
+        entry.is_some_and(|entry| entries.iter().any(|e| e.entry == entry && e.bot_level.is_some()))
+    };
     let knockout = row.format == "knockout";
     let wire_fixtures: Vec<CompetitionFixture> = fixtures
         .iter()
@@ -843,8 +846,9 @@ fn view(row: CompetitionRow, entries: &[EntryRow], fixtures: &[FixtureRow]) -> C
                     "bye" => FixtureStatus::Bye,
                     _ => FixtureStatus::Waiting,
                 },
-                home_ready: fixture.home_ready,
-                away_ready: fixture.away_ready,
+                // A bot is always ready: say so, as `advance` treats it.
+                home_ready: fixture.home_ready || is_bot(fixture.home_entry),
+                away_ready: fixture.away_ready || is_bot(fixture.away_entry),
                 match_id: fixture.match_id.as_ref().map(ToString::to_string),
                 winner: id_of(fixture.winner_entry),
                 advances: id_of(advances),
