@@ -25,6 +25,12 @@ use std::time::Duration;
 
 /// Entries a competition may hold: a double round robin of 16 is 240 matches already.
 pub const MAX_ENTRIES: usize = 16;
+/// A competition's name, in characters once trimmed.
+pub const MAX_NAME_CHARS: usize = 60;
+/// The longest round against the clock: 30 days.
+pub const MAX_ROUND_HOURS: u32 = 720;
+/// Bots the creator may add in one request (a competition still holds `MAX_ENTRIES`).
+pub const MAX_BOTS_AT_ONCE: u8 = 15;
 /// How often every node moves the running competitions on (bot fixtures, results).
 pub const TICK: Duration = Duration::from_secs(2);
 /// The rating an unrated player (or a bot) is seeded with: Glicko-2's starting rating.
@@ -108,7 +114,8 @@ impl Competitions {
             game: game.id().to_string(),
             options: sqlx::types::Json(options),
             format: request.format.as_str().to_string(),
-            double_round: request.double_round,
+            // A knockout has no second leg: the flag is a league's and is not kept for one.
+            double_round: request.double_round && request.format == CompetitionFormat::League,
             round_hours: request.round_hours.map(|hours| hours as i32),
             status: "open".into(),
             created_by: player.player_id.clone(),
@@ -204,8 +211,10 @@ impl Competitions {
         if row.created_by != player.player_id {
             return Err(CompetitionError::NotCreator);
         }
-        if !(1..=15).contains(&request.count) {
-            return Err(CompetitionError::BadRequest("`count` must be 1 to 15".into()));
+        if !(1..=MAX_BOTS_AT_ONCE).contains(&request.count) {
+            return Err(CompetitionError::BadRequest(format!(
+                "`count` must be 1 to {MAX_BOTS_AT_ONCE}"
+            )));
         }
         let game = self
             .lobby

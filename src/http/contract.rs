@@ -32,9 +32,12 @@ pub fn tighten(document: &mut Value) {
         .map(Value::from)
         .collect();
     if let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) {
-        for item in paths.values_mut().filter_map(Value::as_object_mut) {
+        for (path, item) in paths.iter_mut() {
+            let Some(item) = item.as_object_mut() else {
+                continue;
+            };
             for operation in item.values_mut().filter_map(Value::as_object_mut) {
-                tighten_operation(operation, &games);
+                tighten_operation(path, operation, &games);
             }
         }
     }
@@ -43,7 +46,7 @@ pub fn tighten(document: &mut Value) {
     }
 }
 
-fn tighten_operation(operation: &mut Map<String, Value>, games: &[Value]) {
+fn tighten_operation(path: &str, operation: &mut Map<String, Value>, games: &[Value]) {
     let mut answers = Vec::new();
     for parameter in operation
         .get_mut("parameters")
@@ -62,6 +65,14 @@ fn tighten_operation(operation: &mut Map<String, Value>, games: &[Value]) {
             ("path", "game") => {
                 answers.push((400, "`unknown_game`: not a registered game"));
                 json!({"type": "string", "enum": games})
+            }
+            ("query", "status") if path.starts_with("/v1/competitions") => {
+                json!({"type": "string", "enum": ["open", "running", "finished"]})
+            }
+            ("path", "fixture") => {
+                answers.push((400, "`bad_request`: not a fixture number"));
+                answers.push((404, "`not_found`: no such fixture"));
+                json!({"type": "integer", "minimum": 1, "maximum": i32::MAX})
             }
             ("query", "status") => {
                 let statuses = [
@@ -152,5 +163,21 @@ fn tighten_bodies(schemas: &mut Value, games: &[Value]) {
     set(
         "/CreateTicket/properties/game",
         json!({"type": "string", "enum": games}),
+    );
+    set(
+        "/CreateCompetition/properties/game",
+        json!({"type": "string", "enum": games}),
+    );
+    set(
+        "/CreateCompetition/properties/name",
+        json!({"type": "string", "minLength": 1, "maxLength": crate::competitions::service::MAX_NAME_CHARS, "pattern": REASON}),
+    );
+    set(
+        "/CreateCompetition/properties/round_hours",
+        json!({"type": ["integer", "null"], "minimum": 1, "maximum": crate::competitions::service::MAX_ROUND_HOURS}),
+    );
+    set(
+        "/AddBots/properties/count",
+        json!({"type": "integer", "minimum": 1, "maximum": crate::competitions::service::MAX_BOTS_AT_ONCE}),
     );
 }

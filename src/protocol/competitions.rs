@@ -35,7 +35,7 @@ pub struct CreateCompetition {
     #[serde(default)]
     pub options: Option<Value>,
     pub format: CompetitionFormat,
-    /// Leagues only: every pair meets twice, each side at home once.
+    /// Leagues only (a knockout ignores it): every pair meets twice, each side at home once.
     #[serde(default)]
     pub double_round: bool,
     /// Play against the clock: each round must be played within this many hours of its
