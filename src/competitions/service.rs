@@ -87,15 +87,18 @@ impl Competitions {
         request: CreateCompetition,
     ) -> Result<Competition, CompetitionError> {
         let name = request.name.trim();
-        if name.is_empty() || name.chars().count() > 60 || name.chars().any(char::is_control) {
-            return Err(CompetitionError::BadRequest(
-                "`name` must be 1 to 60 printable characters".into(),
-            ));
+        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS || name.chars().any(char::is_control) {
+            return Err(CompetitionError::BadRequest(format!(
+                "`name` must be 1 to {MAX_NAME_CHARS} printable characters"
+            )));
         }
-        if request.double_round && request.format == CompetitionFormat::Knockout {
-            return Err(CompetitionError::BadRequest(
-                "`double_round` is for leagues".into(),
-            ));
+        if request
+            .round_hours
+            .is_some_and(|hours| !(1..=MAX_ROUND_HOURS).contains(&hours))
+        {
+            return Err(CompetitionError::BadRequest(format!(
+                "`round_hours` must be 1 to {MAX_ROUND_HOURS} (30 days)"
+            )));
         }
         let game = self
             .lobby

@@ -91,7 +91,10 @@ async fn create(
 /// Competitions, newest first (100 at most), optionally of one status.
 #[utoipa::path(operation_id = "list_competitions", get, path = "/v1/competitions", tag = "competitions",
     params(("status" = Option<String>, Query, description = "`open`, `running` or `finished`")),
-    responses((status = 200, body = ref("#/components/schemas/CompetitionList"))))]
+    responses(
+        (status = 200, body = ref("#/components/schemas/CompetitionList")),
+        (status = 400, description = "`bad_request`: `status` is not a competition status", body = ref("#/components/schemas/ErrorBody")),
+    ))]
 async fn list(
     State(state): State<AppState>,
     QueryParams(query): QueryParams<ListQuery>,

@@ -164,6 +164,11 @@ fn tighten_bodies(schemas: &mut Value, games: &[Value]) {
         "/CreateTicket/properties/game",
         json!({"type": "string", "enum": games}),
     );
+    // The game's options are an object (its own schema is `proto/<game>/options.json`).
+    set(
+        "/CreateCompetition/properties/options",
+        json!({"type": ["object", "null"]}),
+    );
     set(
         "/CreateCompetition/properties/game",
         json!({"type": "string", "enum": games}),

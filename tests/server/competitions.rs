@@ -365,7 +365,7 @@ async fn bad_requests_are_refused_before_anything_is_written() {
             "unknown_game",
         ),
         (
-            json!({ "name": "x", "game": "ctg", "format": "knockout", "double_round": true }),
+            json!({ "name": "x", "game": "ctg", "format": "league", "round_hours": 721 }),
             "bad_request",
         ),
         (
