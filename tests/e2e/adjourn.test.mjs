@@ -382,7 +382,7 @@ for (const run of [
       assert.equal(resumedInfo.adjourned_at, undefined, 'adjourned_at goes with the resume');
       await playBalls([a, b], matchId, tokenA, 1);
       await settle([a, b]);
-      await clockRuns(a);
+      await clockRuns([a, b]);
       await screenful(b, `${tag}-b-resumed`);
 
       // B offers, A declines; B offers again at once: refused as too soon.
@@ -473,10 +473,18 @@ test('against the bot: the bot accepts at once, and the match resumes when the p
   }
 });
 
-/** After the resume a clock runs again for whoever is asked (the turn clock is back). */
-async function clockRuns(page) {
-  await page.waitForFunction(() => {
-    const s = window.crease.screen.state;
-    return s.pendingSeats.length === 0 || s.deadline !== null;
-  }, null, { timeout: 10000 });
+/** After the resume a clock runs again for whoever is asked (the turn clock is back): some
+ * page's own seat is asked and shows a deadline. (A page whose seat is not asked has no clock
+ * of its own, so both pages are looked at.) */
+async function clockRuns(pages) {
+  const deadline = Date.now() + 10000;
+  for (;;) {
+    const clocks = await Promise.all(pages.map((page) => page.evaluate(() => {
+      const s = window.crease.screen.state;
+      return { asked: s.seat !== null && s.pendingSeats.includes(s.seat), deadline: s.deadline };
+    })));
+    if (clocks.some((clock) => clock.asked && clock.deadline !== null)) return;
+    if (Date.now() > deadline) throw new Error(`no clock runs for the seat asked: ${JSON.stringify(clocks)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
