@@ -18,7 +18,7 @@ use crate::protocol::{
 use crate::record::{MatchId, MatchStatus, PlayerId};
 use crate::rules::scorecard::{GameScorecard, InningsCard, overs};
 use crate::rules::{BotLevel, Outcome};
-use crate::store::{CompetitionRow, EntryRow, FixtureResult, FixtureRow, Store, StoreError};
+use crate::store::{CompetitionRow, EntryRow, FixtureResult, FixtureRow, MatchRow, Store, StoreError};
 use chrono::Utc;
 use std::sync::Arc;
 use std::time::Duration;
@@ -297,7 +297,7 @@ impl Competitions {
             return Err(CompetitionError::NotOpen);
         }
         self.advance(competition_id).await?;
-        self.get(competition_id).await
+        self.current(competition_id).await
     }
 
     /// One side of a fixture is ready to play; once both are (a bot always is), its match
@@ -339,7 +339,7 @@ impl Competitions {
             .set_fixture_ready(competition_id, fixture_id, home)
             .await?;
         self.advance(competition_id).await?;
-        let competition = self.get(competition_id).await?;
+        let competition = self.current(competition_id).await?;
         competition
             .fixtures
             .into_iter()
@@ -371,7 +371,7 @@ impl Competitions {
             if played.status() != MatchStatus::Finished {
                 continue;
             }
-            let result = self.result_of(&row, &fixture, match_id).await?;
+            let result = self.result_of(&row, &fixture, &played).await?;
             if self
                 .store
                 .finish_fixture(competition_id, fixture.fixture, &result)
@@ -388,13 +388,8 @@ impl Competitions {
         }
         let fixtures = self.store.competition_fixtures(competition_id).await?;
         for fixture in &fixtures {
-            let (Some(home), Some(away)) = (fixture.home_entry, fixture.away_entry) else {
-                continue;
-            };
-            let is_bot = |entry: i32| entries.iter().any(|e| e.entry == entry && e.bot_level.is_some());
-            let home_ready = fixture.home_ready || is_bot(home);
-            let away_ready = fixture.away_ready || is_bot(away);
-            if fixture.status == "waiting" && home_ready && away_ready {
+            let sides_known = fixture.home_entry.is_some() && fixture.away_entry.is_some();
+            if fixture.status == "waiting" && sides_known && sides_ready(fixture, &entries) == (true, true) {
                 self.start_fixture(&row, fixture, &entries).await?;
             }
         }
@@ -430,10 +425,7 @@ impl Competitions {
                     .map(entry_name)
                     .unwrap_or_default()
             };
-            let is_bot = |entry: i32| entries.iter().any(|e| e.entry == entry && e.bot_level.is_some());
-            let home_ready = fixture.home_ready || is_bot(home);
-            let away_ready = fixture.away_ready || is_bot(away);
-            let result = match (home_ready, away_ready) {
+            let result = match sides_ready(&fixture, entries) {
                 (true, false) => FixtureResult {
                     outcome: "home_walkover".into(),
                     winner_entry: Some(home),
@@ -532,13 +524,9 @@ impl Competitions {
         &self,
         row: &CompetitionRow,
         fixture: &FixtureRow,
-        match_id: &MatchId,
+        played: &MatchRow,
     ) -> Result<FixtureResult, CompetitionError> {
-        let played = self
-            .store
-            .get_match(match_id)
-            .await?
-            .ok_or(CompetitionError::FixtureNotFound)?;
+        let match_id = &played.match_id;
         let outcome: Option<Outcome> = played
             .result
             .as_ref()
@@ -635,6 +623,11 @@ impl Competitions {
             }
             tracing::warn!(%competition_id, %error, "could not move the competition on");
         }
+        self.current(competition_id).await
+    }
+
+    /// The competition as it stands, without moving it on (callers that just did).
+    async fn current(&self, competition_id: &str) -> Result<Competition, CompetitionError> {
         let row = self.row(competition_id).await?;
         let entries = self.store.competition_entries(competition_id).await?;
         let fixtures = self.store.competition_fixtures(competition_id).await?;
@@ -685,6 +678,18 @@ impl Competitions {
             }
         })
     }
+}
+
+/// Whether each side of a fixture is ready to play: its player said so, or it is a bot (a
+/// bot always is). What makes a fixture's match, decides a walkover and is shown.
+fn sides_ready(fixture: &FixtureRow, entries: &[EntryRow]) -> (bool, bool) {
+    let is_bot = |entry: Option<i32>| {
+        entry.is_some_and(|entry| entries.iter().any(|e| e.entry == entry && e.bot_level.is_some()))
+    };
+    (
+        fixture.home_ready || is_bot(fixture.home_entry),
+        fixture.away_ready || is_bot(fixture.away_entry),
+    )
 }
 
 /// When round `round` of a competition against the clock closes.
@@ -835,9 +840,6 @@ fn view(row: CompetitionRow, entries: &[EntryRow], fixtures: &[FixtureRow]) -> C
             .and_then(|entry| entries.iter().find(|e| e.entry == entry))
             .map(entry_id)
     };
-    let is_bot = |entry: Option<i32>| {
-        entry.is_some_and(|entry| entries.iter().any(|e| e.entry == entry && e.bot_level.is_some()))
-    };
     let knockout = row.format == "knockout";
     let wire_fixtures: Vec<CompetitionFixture> = fixtures
         .iter()
@@ -858,9 +860,8 @@ fn view(row: CompetitionRow, entries: &[EntryRow], fixtures: &[FixtureRow]) -> C
                     "bye" => FixtureStatus::Bye,
                     _ => FixtureStatus::Waiting,
                 },
-                // A bot is always ready: say so, as `advance` treats it.
-                home_ready: fixture.home_ready || is_bot(fixture.home_entry),
-                away_ready: fixture.away_ready || is_bot(fixture.away_entry),
+                home_ready: sides_ready(fixture, entries).0,
+                away_ready: sides_ready(fixture, entries).1,
                 match_id: fixture.match_id.as_ref().map(ToString::to_string),
                 winner: id_of(fixture.winner_entry),
                 advances: id_of(advances),
