@@ -228,7 +228,7 @@ for (const size of SIZES) {
           const player = JSON.parse(localStorage.getItem('crease.player'));
           await fetch(`/v1/matches/${id}/leave`, { method: 'POST', headers: { Authorization: `Bearer ${player.token}`, 'Content-Type': 'application/json' }, body: '{}' });
         }, matchId);
-        await page.getByTestId('final-result').waitFor({ timeout: 15000 });
+        await page.getByTestId('final-result').waitFor({ timeout: 30000 });
         assert.doesNotMatch(await page.title(), /Your move/, 'no "your move" once the match is over');
         finished.push(matchId);
       }

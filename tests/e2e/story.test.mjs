@@ -52,7 +52,16 @@ async function watcher(context, matchId, errors) {
 }
 
 const GAMES = [
-  { game: 'ctg', setup: (page) => page.getByTestId('opt-format').selectOption('t10'), ballEnds: 'ball_ended', bytes: true },
+  // Three overs a side: a whole match, in a fraction of a full T10's time (CI's budget).
+  {
+    game: 'ctg',
+    setup: async (page) => {
+      await page.getByTestId('opt-format').selectOption('t10');
+      await page.getByTestId('opt-overs').fill('3');
+    },
+    ballEnds: 'ball_ended',
+    bytes: true,
+  },
   { game: 'wicketz', setup: (page) => page.getByTestId('opt-overs').fill('2'), ballEnds: 'ball_completed' },
   { game: 'champions', setup: (page) => page.getByTestId('opt-players').fill('3'), ballEnds: 'over_resolved' },
 ];
@@ -116,7 +125,7 @@ for (const { game, setup, ballEnds, bytes } of GAMES) {
 
     const liveLines = await commentary(live);
     const reloadedLines = await commentary(reloaded);
-    assert.ok(told.length > 50, `a whole match has a story: ${told.length} lines`);
+    assert.ok(told.length > 30, `a whole match has a story: ${told.length} lines`);
     assert.deepEqual(liveLines, told, 'the live spectator page said what the replay says');
     assert.deepEqual(reloadedLines, told, 'a page reloaded mid-match says what the replay says');
     // The seat's pages name the seat "you", and say the same to each other on both protocols.
