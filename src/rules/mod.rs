@@ -14,6 +14,7 @@
 pub mod dice;
 pub mod emit;
 pub mod extras;
+pub mod matrix_game;
 pub mod runner;
 pub mod scorecard;
 pub mod selfplay;

@@ -2,9 +2,26 @@
 //! only ever plays legal commands over whole matches (the arena refuses to hide a refusal).
 
 use crease::cli::arena::{self, ArenaError, Common, Report, Result3, Z95, champions, ctg, wicketz};
-use crease::rules::ctg::{Options as CtgOptions, types::Format};
+use crease::rules::ctg::{Options as CtgOptions, safe, types::Format};
 use crease::rules::wicketz::Options as WicketzOptions;
 use crease::rules::{BotPolicy, Seat};
+
+/// One CTG arena match with the shipped bound and a fresh responders' memory.
+fn play_ctg(
+    options: &CtgOptions,
+    deal: &crease::rules::Seed,
+    seat: Seat,
+    policies: [ctg::CtgPolicy; 2],
+) -> Result<Result3, ArenaError> {
+    ctg::play(
+        options,
+        deal,
+        seat,
+        policies,
+        safe::EXPLOIT_BOUND,
+        &mut ctg::Memory::default(),
+    )
+}
 
 fn close(actual: (f64, f64), expected: (f64, f64)) {
     assert!(
@@ -60,6 +77,10 @@ fn unknown_policy_names_are_refused_with_the_known_ones() {
     assert!(champions::ChampionsPolicy::parse("champions", "").is_err());
 }
 
+/// The policies of issue 30: they solve a game or two every ball, slow in a debug build,
+/// so they play fewer deals (in their own test below).
+const RESPONDERS: [&str; 3] = ["hard-safe", "best-response", "adaptive"];
+
 /// Plays `pairs` deals of each exploit against the heuristic, both seat orders.
 fn every_exploit_plays_legally<P: Copy>(
     names: Vec<&'static str>,
@@ -93,11 +114,31 @@ fn every_ctg_exploit_plays_only_legal_commands_in_both_formats() {
             ..CtgOptions::default()
         };
         every_exploit_plays_legally(
-            ctg::CtgPolicy::names(),
+            ctg::CtgPolicy::names()
+                .into_iter()
+                .filter(|n| !RESPONDERS.contains(n))
+                .collect(),
             |n| ctg::CtgPolicy::parse("ctg", n),
             ctg::CtgPolicy::Bot(BotPolicy::Heuristic),
             10,
-            |deal, seat, policies| ctg::play(&options, deal, seat, policies),
+            |deal, seat, policies| play_ctg(&options, deal, seat, policies),
+        );
+    }
+}
+
+#[test]
+fn the_ctg_responders_play_only_legal_commands_in_both_formats() {
+    for format in [Format::T10, Format::T20] {
+        let options = CtgOptions {
+            format,
+            ..CtgOptions::default()
+        };
+        every_exploit_plays_legally(
+            RESPONDERS.to_vec(),
+            |n| ctg::CtgPolicy::parse("ctg", n),
+            ctg::CtgPolicy::parse("ctg", "hard").unwrap(),
+            2,
+            |deal, seat, policies| play_ctg(&options, deal, seat, policies),
         );
     }
 }
@@ -156,7 +197,7 @@ fn an_arena_repeats_from_its_seed_and_swaps_seats() {
         let mut seats = Vec::new();
         let report = arena::run_matches(&common, "ctg", "a", "b", |deal, seat| {
             seats.push(seat);
-            ctg::play(&options, deal, seat, policies)
+            play_ctg(&options, deal, seat, policies)
         })
         .unwrap();
         (report, seats)
@@ -183,7 +224,7 @@ fn ctg_hard_plays_only_legal_commands_in_both_formats_and_both_seats() {
         for opponent in ["hard", "heuristic", "random", "card-per-type"] {
             let opponent = ctg::CtgPolicy::parse("ctg", opponent).unwrap();
             for index in 0..12 {
-                let played = ctg::play(
+                let played = play_ctg(
                     &options,
                     &arena::deal_seed(5, index),
                     arena::a_seat(index),
@@ -330,4 +371,68 @@ fn ctg_habit_counts_are_the_revealed_balls_and_every_seat_sees_the_same() {
         assert_eq!(situation.card_counts, views[2].card_counts);
         assert_eq!(situation.zone_counts, views[2].zone_counts);
     }
+}
+
+#[test]
+fn the_responders_are_ctg_only_for_now_and_say_why() {
+    assert_eq!(
+        ctg::CtgPolicy::parse("ctg", "best-response").unwrap().name(),
+        "best-response"
+    );
+    assert_eq!(
+        ctg::CtgPolicy::parse("ctg", "adaptive").unwrap().name(),
+        "adaptive"
+    );
+    assert_eq!(
+        ctg::CtgPolicy::parse("ctg", "hard-safe").unwrap().name(),
+        "hard-safe"
+    );
+    assert!(ctg::CtgPolicy::names().contains(&"adaptive"));
+    let error = wicketz::WicketzPolicy::parse("wicketz", "best-response").unwrap_err();
+    assert!(matches!(error, ArenaError::NotForGame { .. }), "{error}");
+    assert!(!wicketz::WicketzPolicy::names().contains(&"best-response"));
+}
+
+/// The white-box responder's tallied gain: within `hard-safe`'s bound, and large against a
+/// `hard-safe` allowed to lean all the way (a pure reply to habits) and against the shipped
+/// `hard` (which leans three balls in four), which proves it reads the plan it answers.
+#[test]
+fn the_white_box_responder_gains_no_more_than_the_bound_it_reads() {
+    let options = CtgOptions {
+        format: Format::T10,
+        ..CtgOptions::default()
+    };
+    let responder = ctg::CtgPolicy::parse("ctg", "best-response").unwrap();
+    let gain_against = |bot: &str, bound: f64| {
+        let policies = [responder, ctg::CtgPolicy::parse("ctg", bot).unwrap()];
+        let mut memory = ctg::Memory::default();
+        for index in 0..4 {
+            ctg::play(
+                &options,
+                &arena::deal_seed(9, index),
+                arena::a_seat(index),
+                policies,
+                bound,
+                &mut memory,
+            )
+            .unwrap();
+        }
+        assert!(memory.choices > 200, "{} sealed choices", memory.choices);
+        memory.gain / memory.choices as f64
+    };
+    let bounded = gain_against("hard-safe", safe::EXPLOIT_BOUND);
+    assert!(
+        (-1e-9..=safe::EXPLOIT_BOUND + safe::TOLERANCE).contains(&bounded),
+        "gain {bounded} a ball against the bound"
+    );
+    let greedy = gain_against("hard-safe", 10.0);
+    assert!(
+        greedy > 5.0 * safe::EXPLOIT_BOUND,
+        "gain {greedy} a ball against an unbounded lean"
+    );
+    let shipped = gain_against("hard", safe::EXPLOIT_BOUND);
+    assert!(
+        shipped > 5.0 * safe::EXPLOIT_BOUND,
+        "gain {shipped} a ball against the shipped hard"
+    );
 }

@@ -73,10 +73,19 @@ pub enum ArenaError {
     NoCommand { policy: String },
     #[error("a match did not finish within {0} commands")]
     Unfinished(u32),
+    #[error("policy `{policy}` is not available for {game} yet: {why}")]
+    NotForGame {
+        policy: &'static str,
+        game: &'static str,
+        why: &'static str,
+    },
 }
 
 /// A set of fixed exploit strategies of one game, selectable by name.
 pub trait ExploitSet: Copy + 'static {
+    /// Whether the game's arena has the policies of issue 30 ([`Policy::HardSafe`],
+    /// [`Policy::BestResponse`], [`Policy::Adaptive`]); `None`, or why not.
+    const NO_RESPONDERS: Option<&'static str> = None;
     fn all() -> &'static [Self];
     fn name(self) -> &'static str;
     fn about(self) -> &'static str;
@@ -86,7 +95,11 @@ pub trait ExploitSet: Copy + 'static {
 /// `about`, which every game's exploits module provides.
 macro_rules! exploit_set {
     ($exploit:ty) => {
+        $crate::cli::arena::exploit_set!($exploit, None);
+    };
+    ($exploit:ty, $no_responders:expr) => {
         impl $crate::cli::arena::ExploitSet for $exploit {
+            const NO_RESPONDERS: Option<&'static str> = $no_responders;
             fn all() -> &'static [Self] {
                 &<$exploit>::ALL
             }
@@ -107,6 +120,15 @@ pub enum Policy<E> {
     Bot(BotPolicy),
     /// The game's `hard` bot: every game the arena plays has one.
     Hard,
+    /// The bounded alternative to `hard`'s sealed choice being measured (CTG: `safe`).
+    HardSafe,
+    /// White-box: each sealed choice, reads the other policy's own plan for the state (its
+    /// distribution, a function of public state: `hard`'s, or `hard-safe`'s) and plays the
+    /// best reply to it; the other policy's choices elsewhere.
+    BestResponse,
+    /// Black-box: each sealed choice, plays the best reply to the other side's observed
+    /// frequencies over the whole series of matches; `hard`'s choices elsewhere.
+    Adaptive,
     Exploit(E),
 }
 
@@ -115,6 +137,22 @@ const HARD: (&str, &str) = (
     "hard",
     "the game's strongest bot, solved from the ruleset (docs/rules/<game>.md)",
 );
+
+/// The names and descriptions of the policies of issue 30, in [`Policy`]'s order.
+const RESPONDERS: [(&str, &str); 3] = [
+    (
+        "hard-safe",
+        "hard's equilibrium in runs, leaning on habits only within --hard-bound (measured, not shipped)",
+    ),
+    (
+        "best-response",
+        "reads the other bot's own plan each sealed choice and plays the best reply (white-box)",
+    ),
+    (
+        "adaptive",
+        "plays the best reply to the other side's frequencies observed over the series",
+    ),
+];
 
 /// The bot policies every game has, by their arena names.
 const BOT_POLICIES: [(&str, BotPolicy, &str); 2] = [
@@ -135,6 +173,16 @@ impl<E: ExploitSet> Policy<E> {
         if let Ok(level) = name.parse::<BotLevel>() {
             return Ok(level.policy().map_or(Policy::Hard, Policy::Bot));
         }
+        if let Some(index) = RESPONDERS.iter().position(|(known, _)| *known == name) {
+            if let Some(why) = E::NO_RESPONDERS {
+                return Err(ArenaError::NotForGame {
+                    policy: RESPONDERS[index].0,
+                    game,
+                    why,
+                });
+            }
+            return Ok([Policy::HardSafe, Policy::BestResponse, Policy::Adaptive][index]);
+        }
         E::all()
             .iter()
             .find(|exploit| exploit.name() == name)
@@ -151,6 +199,7 @@ impl<E: ExploitSet> Policy<E> {
             .iter()
             .map(|(name, _, _)| *name)
             .chain([HARD.0])
+            .chain(Self::responders().map(|(name, _)| name))
             .chain(E::all().iter().map(|e| e.name()))
             .collect()
     }
@@ -162,6 +211,9 @@ impl<E: ExploitSet> Policy<E> {
                 .find(|(_, known, _)| *known == policy)
                 .map_or("?", |(name, _, _)| *name),
             Policy::Hard => HARD.0,
+            Policy::HardSafe => RESPONDERS[0].0,
+            Policy::BestResponse => RESPONDERS[1].0,
+            Policy::Adaptive => RESPONDERS[2].0,
             Policy::Exploit(exploit) => exploit.name(),
         }
     }
@@ -172,9 +224,15 @@ impl<E: ExploitSet> Policy<E> {
             .iter()
             .map(|(name, _, about)| (*name, *about))
             .chain([HARD])
+            .chain(Self::responders())
             .chain(E::all().iter().map(|e| (e.name(), e.about())))
             .map(|(name, about)| format!("  {name:<22} {about}\n"))
             .collect()
+    }
+
+    /// The responders, where this game's arena has them.
+    fn responders() -> impl Iterator<Item = (&'static str, &'static str)> {
+        RESPONDERS.into_iter().filter(|_| E::NO_RESPONDERS.is_none())
     }
 }
 
@@ -232,6 +290,11 @@ pub struct Report {
     pub a_score: f64,
     pub wilson_low: f64,
     pub wilson_high: f64,
+    /// The white-box best responder's mean gain per sealed choice over the equilibrium
+    /// value, in the game's units (CTG: runs a ball), when one of the policies is it.
+    pub responder_gain: Option<f64>,
+    /// How many sealed choices that mean is over.
+    pub responder_choices: u64,
     pub seconds: f64,
 }
 
@@ -372,6 +435,12 @@ pub fn print(report: &Report, json: bool) -> anyhow::Result<()> {
         100.0 * report.wilson_low,
         100.0 * report.wilson_high
     );
+    if let Some(gain) = report.responder_gain {
+        println!(
+            "  the best responder's gain over the equilibrium value: {gain:+.4} a sealed choice, over {} choices",
+            report.responder_choices
+        );
+    }
     println!("  {:.1} s", report.seconds);
     Ok(())
 }

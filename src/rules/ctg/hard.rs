@@ -18,12 +18,18 @@
 //! Advantage step, as the heuristic weighs it. The field is priced ball by ball from the
 //! landing areas and the batting side's zone habits ([`hard_field`]). Every other decision
 //! is the heuristic's.
+//!
+//! Its sealed choice is a [`Plan`]: the distribution it draws from, a function of public
+//! state only. The arena's white-box responder reads it (issue 30 measured what that is
+//! worth to an opponent who read this code: docs/performance.md); [`super::safe`] is the
+//! bounded alternative being measured against it.
 
 use super::bot;
 use super::command::Command;
 use super::field::Field;
 use super::hard_field;
 use super::resolve::{self, ADVANTAGE_MAX, ADVANTAGE_MIN, Contact};
+use super::sealed;
 use super::view::{Ask, Situation};
 use crate::rules::{BotPolicy, Dice};
 
@@ -55,8 +61,49 @@ const MIN_GAIN: f64 = 0.05;
 /// three balls in four and keeps mixing the fourth, so it stays hard to read while it
 /// punishes a side that keeps doing the same thing.
 pub fn choose(ask: &Ask, situation: &Situation, rng: &mut Dice) -> Command {
+    if let Some(plan) = plan(ask, situation) {
+        return plan.command(draw(&plan.mix, rng));
+    }
+    match *ask {
+        Ask::SetField {
+            rules,
+            current,
+            bowl_type,
+        } => Command::SetField {
+            field: hard_field::choose(&rules, current, bowl_type, situation),
+        },
+        _ => bot::choose(ask, situation, BotPolicy::Heuristic, rng),
+    }
+}
+
+/// What a bot draws a sealed choice from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The asked seat bats: `mix` is over [`sealed::shot`]s; otherwise over cards.
+    pub batting: bool,
+    pub mix: Vec<f64>,
+}
+
+impl Plan {
+    /// The command of choice `index`.
+    pub fn command(&self, index: usize) -> Command {
+        if self.batting {
+            let (zone, attitude) = sealed::shot(index);
+            Command::Shot { zone, attitude }
+        } else {
+            Command::Bowl { card: index as u8 }
+        }
+    }
+}
+
+/// `hard`'s plan for a `Bowl` or `Shot` ask (`None` for any other): the equilibrium mix,
+/// or, when the best reply to the model of the other side gains at least [`MIN_GAIN`],
+/// that reply with weight 3/4 and the equilibrium with 1/4.
+pub fn plan(ask: &Ask, situation: &Situation) -> Option<Plan> {
     match *ask {
         Ask::Bowl { cards, zones, .. } if cards > 0 => {
+            // The bowler plans for the middle of the Confidence range and an empty field, as
+            // it always has (the ask now carries both: `safe` prices them).
             let payoff = payoffs(cards, &zones, ASSUMED_CONFIDENCE, false, Field::EMPTY);
             let (bowler, batter) = solve(&payoff);
             let model = posterior(&situation.zone_counts, &batter);
@@ -67,12 +114,10 @@ pub fn choose(ask: &Ask, situation: &Situation, rng: &mut Dice) -> Command {
                 .collect();
             let mixed: f64 = bowler.iter().zip(&cost).map(|(p, c)| p * c).sum();
             let reply = arg_best(&cost, |a, b| b < a);
-            let card = if mixed - cost[reply] >= MIN_GAIN && rng.below(4) != 0 {
-                reply
-            } else {
-                sample(&bowler, rng)
-            };
-            Command::Bowl { card: card as u8 }
+            Some(Plan {
+                batting: false,
+                mix: lean(&bowler, reply, mixed - cost[reply] >= MIN_GAIN),
+            })
         }
         Ask::Shot {
             cards,
@@ -91,25 +136,28 @@ pub fn choose(ask: &Ask, situation: &Situation, rng: &mut Dice) -> Command {
                 .collect();
             let mixed: f64 = batter.iter().zip(&value).map(|(p, v)| p * v).sum();
             let reply = arg_best(&value, |a, b| b > a);
-            let zone = if value[reply] - mixed >= MIN_GAIN && rng.below(4) != 0 {
-                reply
-            } else {
-                sample(&batter, rng)
-            };
-            Command::Shot {
-                zone: zone as u8 + 1,
-                attitude: bot::heuristic_attitude(situation, confidence),
+            let zones_mix = lean(&batter, reply, value[reply] - mixed >= MIN_GAIN);
+            // The attitude is the heuristic's, a function of the public situation.
+            let attitude = bot::heuristic_attitude(situation, confidence);
+            let mut mix = vec![0.0; sealed::SHOTS];
+            for (zone, p) in zones_mix.iter().enumerate() {
+                mix[sealed::shot_index(zone as u8 + 1, attitude)] = *p;
             }
+            Some(Plan { batting: true, mix })
         }
-        Ask::SetField {
-            rules,
-            current,
-            bowl_type,
-        } => Command::SetField {
-            field: hard_field::choose(&rules, current, bowl_type, situation),
-        },
-        _ => bot::choose(ask, situation, BotPolicy::Heuristic, rng),
+        _ => None,
     }
+}
+
+/// The equilibrium `mix`, or 3/4 on `reply` and 1/4 on the equilibrium when `answer`.
+fn lean(mix: &[f64], reply: usize, answer: bool) -> Vec<f64> {
+    if !answer {
+        return mix.to_vec();
+    }
+    mix.iter()
+        .enumerate()
+        .map(|(i, p)| p / 4.0 + if i == reply { 0.75 } else { 0.0 })
+        .collect()
 }
 
 /// The other side's choice probabilities: its counts plus the equilibrium `prior` worth
@@ -235,7 +283,7 @@ fn normalised(weights: &[f64]) -> Vec<f64> {
 }
 
 /// An index drawn with the given probabilities.
-fn sample(mix: &[f64], rng: &mut Dice) -> usize {
+pub fn draw(mix: &[f64], rng: &mut Dice) -> usize {
     const SCALE: u32 = 1 << 20;
     let mut draw = f64::from(rng.below(SCALE)) / f64::from(SCALE);
     for (index, p) in mix.iter().enumerate() {
@@ -298,6 +346,7 @@ mod tests {
             specialist: false,
             attitude: crate::rules::ctg::types::Attitude::Defensive,
             field: Field::EMPTY,
+            bowl_type: crate::rules::ctg::types::BowlType::Spin,
         };
         let mut situation = Situation::default();
         situation.card_counts[4] = 30;
@@ -318,7 +367,7 @@ mod tests {
         let mix = [0.0, 0.75, 0.25];
         let mut counts = [0u32; 3];
         for _ in 0..4000 {
-            counts[sample(&mix, &mut rng)] += 1;
+            counts[draw(&mix, &mut rng)] += 1;
         }
         assert_eq!(counts[0], 0);
         assert!((2800..3200).contains(&counts[1]), "{counts:?}");

@@ -74,13 +74,62 @@ pub struct Worth {
 
 /// The prices of one format and bowler kind (Pace or not).
 struct Prices {
-    /// `[advantage - ADVANTAGE_MIN][zone - 1][mask]`: a ball played into the zone.
-    ball: [[[Worth; MASKS]; ZONES]; ADVANTAGES],
+    /// `[attitude][advantage - ADVANTAGE_MIN][zone - 1][mask]`: a ball played into the zone
+    /// with that attitude (the bounce die is the attitude's).
+    ball: [[[[Worth; MASKS]; ZONES]; ADVANTAGES]; 2],
     /// `[advantage - ADVANTAGE_MIN]`: the chance of a miss by the bowled-chance margin.
     edge: [f64; ADVANTAGES],
-    /// `[slips]`: the bowler's best wicket chance after such a miss, bowled or caught in
-    /// the slips, averaged over the two attitudes.
-    after_edge: [f64; MAX_SLIPS as usize + 1],
+    /// `[attitude][slips]`: the bowler's best wicket chance after such a miss, bowled or
+    /// caught in the slips.
+    after_edge: [[f64; MAX_SLIPS as usize + 1]; 2],
+}
+
+/// The attitudes, in the order of [`Attitude::index`].
+const ATTITUDES: [Attitude; 2] = [Attitude::Aggressive, Attitude::Defensive];
+
+impl Prices {
+    /// One ball's worth to the batter in runs, a wicket costing `wicket` runs.
+    fn worth(
+        &self,
+        attitude: usize,
+        advantage: i8,
+        zone: usize,
+        mask: usize,
+        slips: usize,
+        wicket: f64,
+    ) -> f64 {
+        let a = usize::try_from(advantage - ADVANTAGE_MIN)
+            .unwrap_or(0)
+            .min(ADVANTAGES - 1);
+        let ball = self.ball[attitude][a][zone][mask];
+        let edge_wickets = self.edge[a] * self.after_edge[attitude][slips.min(MAX_SLIPS as usize)];
+        ball.runs - wicket * (ball.wickets + edge_wickets)
+    }
+}
+
+/// A ball's worth to the batter, in runs, when it plays `zone` (1-5) with `attitude` at
+/// `advantage` against `field`, a wicket costing `wicket` runs: the price the sealed card
+/// vs shot choice of [`super::sealed`] is played on. `None` when the built-in ruleset does
+/// not load.
+pub fn ball_worth(
+    format: Format,
+    pace: bool,
+    advantage: i8,
+    zone: u8,
+    attitude: Attitude,
+    field: Field,
+    wicket: f64,
+) -> Option<f64> {
+    let ruleset = data::ruleset().ok()?;
+    let zone = usize::from(zone.clamp(1, ZONES as u8) - 1);
+    let mask = mask_in(field, zone);
+    let slips = field.in_zone(0) as usize;
+    Some(prices(ruleset, format, pace).worth(attitude.index(), advantage, zone, mask, slips, wicket))
+}
+
+/// The areas of zone `zone + 1` that `field` holds, as a mask (bit `area - 1`).
+fn mask_in(field: Field, zone: usize) -> usize {
+    ((field.0 >> ((zone as u32 + 1) * 4)) & 0b1111) as usize
 }
 
 /// The field `hard` sets for the coming ball: it keeps `current` through an over (a field is
@@ -136,19 +185,19 @@ impl Plan<'_> {
     /// and `slips` slips, averaged over the bowler's cards.
     fn zone_worth(&self, zone: usize, mask: usize, slips: usize) -> f64 {
         let cards = self.deck.len().max(1) as f64;
+        // Either attitude, equally likely: the field is set before the batter declares one.
         self.deck
             .iter()
-            .map(|card_zones| {
+            .flat_map(|card_zones| {
                 let advantage = resolve::advantage(ASSUMED_CONFIDENCE, zone as u8 + 1, *card_zones, false);
-                let a = usize::try_from(advantage - ADVANTAGE_MIN)
-                    .unwrap_or(0)
-                    .min(ADVANTAGES - 1);
-                let worth = self.prices.ball[a][zone][mask];
-                let edge_wickets = self.prices.edge[a] * self.prices.after_edge[slips];
-                worth.runs - self.wicket * (worth.wickets + edge_wickets)
+                (0..ATTITUDES.len()).map(move |attitude| {
+                    self.prices
+                        .worth(attitude, advantage, zone, mask, slips, self.wicket)
+                })
             })
             .sum::<f64>()
             / cards
+            / ATTITUDES.len() as f64
     }
 
     /// The legal field with the least blended worth to the batter: [`HABIT_WEIGHT`] of the
@@ -282,61 +331,67 @@ fn prices(ruleset: &Ruleset, format: Format, pace: bool) -> &'static Prices {
 }
 
 fn compute_prices(ruleset: &Ruleset, format: Format, pace: bool) -> Prices {
-    let mut ball = [[[Worth::default(); MASKS]; ZONES]; ADVANTAGES];
+    let mut ball = [[[[Worth::default(); MASKS]; ZONES]; ADVANTAGES]; 2];
     let mut edge = [0.0; ADVANTAGES];
     let areas = 1usize << format.areas();
-    for (a, by_zone) in ball.iter_mut().enumerate() {
-        let advantage = ADVANTAGE_MIN + a as i8;
-        for bowl in 1..=6u8 {
-            for bat in 1..=6u8 {
-                let p = 1.0 / 36.0;
-                let contact = resolve::contact(bowl, 6, bat, advantage);
-                for (zone, by_mask) in by_zone.iter_mut().enumerate() {
-                    for (mask, worth) in by_mask.iter_mut().enumerate().take(areas) {
-                        let (runs, wickets) = match contact {
-                            Contact::CleanBowled => (0.0, 1.0),
-                            Contact::NaturalSix => (6.0, 0.0),
-                            Contact::NaturalFour => (4.0, 0.0),
-                            Contact::Block | Contact::Miss(_) => (0.0, 0.0),
-                            Contact::Strike(margin) => {
-                                let strike = strike_outcome(
-                                    ruleset,
-                                    format,
-                                    pace,
-                                    zone as u8 + 1,
-                                    mask as u8,
-                                    margin >= 3,
-                                );
-                                (strike.runs, strike.wickets)
-                            }
-                        };
-                        worth.runs += p * runs;
-                        worth.wickets += p * wickets;
+    for (attitude, by_advantage) in ATTITUDES.iter().zip(ball.iter_mut()) {
+        for (a, by_zone) in by_advantage.iter_mut().enumerate() {
+            let advantage = ADVANTAGE_MIN + a as i8;
+            for bowl in 1..=6u8 {
+                for bat in 1..=6u8 {
+                    let p = 1.0 / 36.0;
+                    let contact = resolve::contact(bowl, 6, bat, advantage);
+                    for (zone, by_mask) in by_zone.iter_mut().enumerate() {
+                        for (mask, worth) in by_mask.iter_mut().enumerate().take(areas) {
+                            let (runs, wickets) = match contact {
+                                Contact::CleanBowled => (0.0, 1.0),
+                                Contact::NaturalSix => (6.0, 0.0),
+                                Contact::NaturalFour => (4.0, 0.0),
+                                Contact::Block | Contact::Miss(_) => (0.0, 0.0),
+                                Contact::Strike(margin) => {
+                                    let strike = strike_outcome_with(
+                                        ruleset,
+                                        format,
+                                        pace,
+                                        zone as u8 + 1,
+                                        mask as u8,
+                                        margin >= 3,
+                                        &[*attitude],
+                                    );
+                                    (strike.runs, strike.wickets)
+                                }
+                            };
+                            worth.runs += p * runs;
+                            worth.wickets += p * wickets;
+                        }
                     }
                 }
+            }
+        }
+    }
+    for bowl in 1..=6u8 {
+        for bat in 1..=6u8 {
+            for (a, chance) in edge.iter_mut().enumerate() {
+                let contact = resolve::contact(bowl, 6, bat, ADVANTAGE_MIN + a as i8);
                 if matches!(contact, Contact::Miss(margin) if margin >= ASSUMED_BOWLED_MARGIN) {
-                    edge[a] += p;
+                    *chance += 1.0 / 36.0;
                 }
             }
         }
     }
     let slip_catch = f64::from(7u8.saturating_sub(ruleset.slip_catch_min)) / 6.0;
-    let mut after_edge = [0.0; MAX_SLIPS as usize + 1];
-    for (slips, chance) in after_edge.iter_mut().enumerate() {
-        let caught = if pace {
-            1.0 - (1.0 - slip_catch).powi(slips as i32)
-        } else {
-            0.0
-        };
-        *chance = [Attitude::Aggressive, Attitude::Defensive]
-            .iter()
-            .map(|attitude| {
-                let chance = ruleset.bowled_chance(BowledChanceReading::default(), *attitude);
-                let bowled =
-                    f64::from((chance.sides + 1).saturating_sub(chance.min)) / f64::from(chance.sides);
-                bowled.max(caught) / 2.0
-            })
-            .sum();
+    let mut after_edge = [[0.0; MAX_SLIPS as usize + 1]; 2];
+    for (attitude, by_slips) in ATTITUDES.iter().zip(after_edge.iter_mut()) {
+        let chance = ruleset.bowled_chance(BowledChanceReading::default(), *attitude);
+        let bowled = f64::from((chance.sides + 1).saturating_sub(chance.min)) / f64::from(chance.sides);
+        for (slips, wicket) in by_slips.iter_mut().enumerate() {
+            let caught = if pace {
+                1.0 - (1.0 - slip_catch).powi(slips as i32)
+            } else {
+                0.0
+            };
+            *wicket = bowled.max(caught);
+        }
     }
     Prices {
         ball,
@@ -357,6 +412,19 @@ pub fn strike_outcome(
     mask: u8,
     long: bool,
 ) -> Worth {
+    strike_outcome_with(ruleset, format, pace, zone, mask, long, &ATTITUDES)
+}
+
+/// [`strike_outcome`] with the bounce die of `attitudes`, each equally likely.
+fn strike_outcome_with(
+    ruleset: &Ruleset,
+    format: Format,
+    pace: bool,
+    zone: u8,
+    mask: u8,
+    long: bool,
+    attitudes: &[Attitude],
+) -> Worth {
     let fielded = |area: u8| area >= 1 && mask & (1 << (area - 1)) != 0;
     let sides = format.distance_sides();
     let cap = resolve::PACE_ADD_ONE_MAX_DISTANCE.min(sides);
@@ -367,10 +435,10 @@ pub fn strike_outcome(
         {
             distance += 1;
         }
-        for attitude in [Attitude::Aggressive, Attitude::Defensive] {
+        for attitude in attitudes {
             for face in 1..=6u8 {
-                let p = 1.0 / f64::from(sides) / 2.0 / 6.0;
-                let bounce = ruleset.bounce_face(attitude, face);
+                let p = 1.0 / f64::from(sides) / attitudes.len() as f64 / 6.0;
+                let bounce = ruleset.bounce_face(*attitude, face);
                 let landing = resolve::area_of(distance);
                 let (caught, dropped_in) = if fielded(landing) && bounce.red {
                     let target = resolve::catch_target(
@@ -421,9 +489,8 @@ mod tests {
         }
     }
 
-    /// The mask of `field`'s areas in zone `zone + 1`.
     fn mask_of(field: Field, zone: usize) -> usize {
-        ((field.0 >> ((zone as u32 + 1) * 4)) & 0b1111) as usize
+        mask_in(field, zone)
     }
 
     fn at_over_start(format: Format, zone_counts: [u16; ZONES], wickets: u8, balls_left: u16) -> Situation {
@@ -554,10 +621,13 @@ mod tests {
     #[test]
     fn one_slip_is_worth_nothing_over_the_bowled_chance() {
         let prices = prices(ruleset(), Format::T20, true);
-        assert!((prices.after_edge[1] - prices.after_edge[0]).abs() < 1e-12);
-        assert!(prices.after_edge[2] > prices.after_edge[0]);
-        let spin = super::prices(ruleset(), Format::T20, false);
-        assert_eq!(spin.after_edge[2], spin.after_edge[0]);
+        for attitude in 0..ATTITUDES.len() {
+            let after_edge = prices.after_edge[attitude];
+            assert!((after_edge[1] - after_edge[0]).abs() < 1e-12);
+            assert!(after_edge[2] > after_edge[0]);
+            let spin = super::prices(ruleset(), Format::T20, false).after_edge[attitude];
+            assert_eq!(spin[2], spin[0]);
+        }
     }
 
     /// A batting side that plays one zone gets more of the field there than one with no

@@ -79,6 +79,12 @@ pub enum Ask {
         cards: u8,
         zones: [u8; 8],
         bowl_type: BowlType,
+        /// The striker's Confidence and whether it is a specialist Batter (public on its
+        /// card): what each card's Advantage against each zone depends on.
+        confidence: i8,
+        specialist: bool,
+        /// The field this ball is bowled to.
+        field: Field,
     },
     /// Any zone 1-5 and either attitude. `zones` as in `Bowl`.
     Shot {
@@ -88,6 +94,8 @@ pub enum Ask {
         specialist: bool,
         attitude: Attitude,
         field: Field,
+        /// The bowler's type (Pace may add one to a long strike's distance).
+        bowl_type: BowlType,
     },
     Skills {
         add_one: bool,
@@ -287,20 +295,26 @@ pub fn ask(state: &State, seat: Seat) -> Option<Ask> {
         }
         Phase::Sealed => {
             let (cards, zones) = deck_zones(state);
+            let confidence = state.striker_confidence();
+            let specialist = state.striker_card().role == Role::Batter;
             if seat == state.batting {
                 Ask::Shot {
                     cards,
                     zones,
-                    confidence: state.striker_confidence(),
-                    specialist: state.striker_card().role == Role::Batter,
+                    confidence,
+                    specialist,
                     attitude: state.attitude[usize::from(state.striker.min(11))],
                     field: state.field,
+                    bowl_type: state.bowl_type(),
                 }
             } else {
                 Ask::Bowl {
                     cards,
                     zones,
                     bowl_type: state.bowl_type(),
+                    confidence,
+                    specialist,
+                    field: state.field,
                 }
             }
         }
