@@ -393,9 +393,9 @@ fn the_responders_are_ctg_only_for_now_and_say_why() {
     assert!(!wicketz::WicketzPolicy::names().contains(&"best-response"));
 }
 
-/// The white-box responder's tallied gain: within `hard-safe`'s bound, and large against a
-/// `hard-safe` allowed to lean all the way (a pure reply to habits) and against the shipped
-/// `hard` (which leans three balls in four), which proves it reads the plan it answers.
+/// The white-box responder's tallied gain: within the bound it reads (none for `hard`), and
+/// large against a `hard-safe` allowed to lean all the way (a pure reply to habits), which
+/// proves it reads the plan it answers.
 #[test]
 fn the_white_box_responder_gains_no_more_than_the_bound_it_reads() {
     let options = CtgOptions {
@@ -420,19 +420,13 @@ fn the_white_box_responder_gains_no_more_than_the_bound_it_reads() {
         assert!(memory.choices > 200, "{} sealed choices", memory.choices);
         memory.gain / memory.choices as f64
     };
-    let bounded = gain_against("hard-safe", safe::EXPLOIT_BOUND);
+    let bounded = gain_against("hard-safe", 0.008);
     assert!(
-        (-1e-9..=safe::EXPLOIT_BOUND + safe::TOLERANCE).contains(&bounded),
+        (-1e-9..=0.008 + safe::TOLERANCE).contains(&bounded),
         "gain {bounded} a ball against the bound"
     );
     let greedy = gain_against("hard-safe", 10.0);
-    assert!(
-        greedy > 5.0 * safe::EXPLOIT_BOUND,
-        "gain {greedy} a ball against an unbounded lean"
-    );
-    let shipped = gain_against("hard", safe::EXPLOIT_BOUND);
-    assert!(
-        shipped > 5.0 * safe::EXPLOIT_BOUND,
-        "gain {shipped} a ball against the shipped hard"
-    );
+    assert!(greedy > 0.04, "gain {greedy} a ball against an unbounded lean");
+    let shipped = gain_against("hard", 0.008);
+    assert!(shipped <= safe::TOLERANCE, "gain {shipped} a ball against hard");
 }

@@ -59,7 +59,7 @@ pub fn play(
         match policies[index] {
             Policy::Bot(policy) => bot::choose(ask, situation, policy, rng),
             Policy::Hard => hard::choose(ask, situation, rng),
-            Policy::HardSafe => safe::choose(ask, situation, hard_bound, rng),
+            Policy::HardSafe => hard::choose_with(ask, situation, hard_bound, rng),
             Policy::BestResponse => best_response(ask, situation, read, memory)
                 .unwrap_or_else(|| read.choose(ask, situation, rng)),
             Policy::Adaptive => {
@@ -115,7 +115,7 @@ enum Reader {
 }
 
 impl Reader {
-    fn plan(self, ask: &Ask, situation: &Situation) -> Option<hard::Plan> {
+    fn plan(self, ask: &Ask, situation: &Situation) -> Option<safe::Plan> {
         match self {
             Reader::Hard => hard::plan(ask, situation),
             Reader::Safe(bound) => safe::sealed_plan(ask, situation, bound).map(|plan| plan.plan()),
@@ -125,7 +125,7 @@ impl Reader {
     fn choose(self, ask: &Ask, situation: &Situation, rng: &mut crate::rules::Dice) -> Command {
         match self {
             Reader::Hard => hard::choose(ask, situation, rng),
-            Reader::Safe(bound) => safe::choose(ask, situation, bound, rng),
+            Reader::Safe(bound) => hard::choose_with(ask, situation, bound, rng),
         }
     }
 }

@@ -120,7 +120,7 @@ pub enum Policy<E> {
     Bot(BotPolicy),
     /// The game's `hard` bot: every game the arena plays has one.
     Hard,
-    /// The bounded alternative to `hard`'s sealed choice being measured (CTG: `safe`).
+    /// `hard` leaning on habits up to a bound (CTG: `--hard-bound`), to measure the trade.
     HardSafe,
     /// White-box: each sealed choice, reads the other policy's own plan for the state (its
     /// distribution, a function of public state: `hard`'s, or `hard-safe`'s) and plays the
@@ -142,7 +142,7 @@ const HARD: (&str, &str) = (
 const RESPONDERS: [(&str, &str); 3] = [
     (
         "hard-safe",
-        "hard's equilibrium in runs, leaning on habits only within --hard-bound (measured, not shipped)",
+        "hard with its sealed choice leaning on habits up to --hard-bound runs a ball (hard: 0)",
     ),
     (
         "best-response",

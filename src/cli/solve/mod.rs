@@ -5,6 +5,7 @@
 use clap::Subcommand;
 
 pub mod champions;
+pub mod ctg;
 pub mod wicketz;
 
 #[derive(Debug, clap::Args)]
@@ -15,6 +16,8 @@ pub struct Args {
 
 #[derive(Debug, Subcommand)]
 pub enum GameArgs {
+    /// Cricket: The Game: the measured correction to the prices of a ball's sealed choice.
+    Ctg(ctg::Args),
     /// Wicketz: the stroke x delivery outcome table the hard bot prices fields with.
     Wicketz(wicketz::Args),
     /// Cricket Champions: the hard bot's bowler-reply and card-value table.
@@ -23,6 +26,7 @@ pub enum GameArgs {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.game {
+        GameArgs::Ctg(args) => ctg::run(args),
         GameArgs::Champions(args) => champions::run(args),
         GameArgs::Wicketz(args) => wicketz::run(args),
     }

@@ -10,6 +10,7 @@
 //! * [`sim`]: bot-vs-bot matches straight on the state (simulator, benches, property tests).
 
 pub mod bot;
+pub mod calibration;
 pub mod command;
 pub mod data;
 pub mod engine;

@@ -4,16 +4,18 @@
 //! Every entry is the ball's expected worth to the batter from the ruleset
 //! ([`hard_field::ball_worth`]: the to-hit dice at the card's Advantage for that zone, the
 //! distance and bounce dice of the attitude, the field's catches and stops, the edges and
-//! slips), a wicket costing the runs the rest of the innings would score per wicket left
-//! ([`hard_field::wicket_value`]). Everything the game needs is public to both seats: the
+//! slips), corrected by what simulated balls show the rest of the game adds
+//! ([`calibration`]), a wicket costing the runs the rest of the innings would score per
+//! wicket left ([`hard_field::wicket_value`]). Everything the game needs is public to both seats: the
 //! deck's zones, the striker's Confidence and role, the field, the bowler's type and the
 //! score. So each seat can build the other's game exactly ([`mirror`]), which is why a bot
 //! must mix (anyone can compute its distribution) and why the arena's white-box responder
 //! can read it.
 //!
-//! What the prices leave out is [`hard_field`]'s list: run attempts, over cards, the Spin
-//! distance loss, re-roll skills, reviews and a bowled-chance margin other than the default.
+//! What the correction averages over instead of pricing: how the field and the situation
+//! change running and the over cards' effects, and when skills and reviews are used.
 
+use super::calibration;
 use super::field::Field;
 use super::hard_field;
 use super::resolve;
@@ -95,18 +97,24 @@ impl BallGame {
         let ball = ball_of(ask)?;
         let wicket = hard_field::wicket_value(situation);
         let pace = ball.bowl_type == BowlType::Pace;
+        let correction = calibration::calibration();
         let worth = |shot_index: usize, card: usize| {
             let (zone, attitude) = shot(shot_index);
             let advantage = resolve::advantage(ball.confidence, zone, ball.zones[card], ball.specialist);
-            hard_field::ball_worth(
-                situation.format,
-                pace,
-                advantage,
-                zone,
-                attitude,
-                ball.field,
-                wicket,
-            )
+            let price = |wicket| {
+                hard_field::ball_worth(
+                    situation.format,
+                    pace,
+                    advantage,
+                    zone,
+                    attitude,
+                    ball.field,
+                    wicket,
+                )
+            };
+            let (runs, wickets) = (price(0.0)?, price(0.0)? - price(1.0)?);
+            let (more_runs, more_wickets) = correction.of(ball.bowl_type, attitude, advantage, zone);
+            Some(runs + more_runs - wicket * (wickets + more_wickets))
         };
         worth(0, 0)?;
         Some(BallGame {
