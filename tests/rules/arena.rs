@@ -106,41 +106,39 @@ fn every_exploit_plays_legally<P: Copy>(
     }
 }
 
-#[test]
-fn every_ctg_exploit_plays_only_legal_commands_in_both_formats() {
+/// [`every_exploit_plays_legally`] for CTG, in T10 and in T20.
+fn ctg_policies_play_legally(names: Vec<&'static str>, opponent: ctg::CtgPolicy, pairs: u64) {
     for format in [Format::T10, Format::T20] {
         let options = CtgOptions {
             format,
             ..CtgOptions::default()
         };
         every_exploit_plays_legally(
-            ctg::CtgPolicy::names()
-                .into_iter()
-                .filter(|n| !RESPONDERS.contains(n))
-                .collect(),
+            names.clone(),
             |n| ctg::CtgPolicy::parse("ctg", n),
-            ctg::CtgPolicy::Bot(BotPolicy::Heuristic),
-            10,
+            opponent,
+            pairs,
             |deal, seat, policies| play_ctg(&options, deal, seat, policies),
         );
     }
 }
 
 #[test]
+fn every_ctg_exploit_plays_only_legal_commands_in_both_formats() {
+    let names = ctg::CtgPolicy::names()
+        .into_iter()
+        .filter(|n| !RESPONDERS.contains(n))
+        .collect();
+    ctg_policies_play_legally(names, ctg::CtgPolicy::Bot(BotPolicy::Heuristic), 10);
+}
+
+#[test]
 fn the_ctg_responders_play_only_legal_commands_in_both_formats() {
-    for format in [Format::T10, Format::T20] {
-        let options = CtgOptions {
-            format,
-            ..CtgOptions::default()
-        };
-        every_exploit_plays_legally(
-            RESPONDERS.to_vec(),
-            |n| ctg::CtgPolicy::parse("ctg", n),
-            ctg::CtgPolicy::parse("ctg", "hard").unwrap(),
-            2,
-            |deal, seat, policies| play_ctg(&options, deal, seat, policies),
-        );
-    }
+    ctg_policies_play_legally(
+        RESPONDERS.to_vec(),
+        ctg::CtgPolicy::parse("ctg", "hard").unwrap(),
+        2,
+    );
 }
 
 #[test]

@@ -50,21 +50,21 @@ pub fn play(
 ) -> Result<Result3, ArenaError> {
     let played = sim::play_strict(options, deal, |seat, ask, situation, rng| {
         let index = usize::from(seat != a_seat);
-        // The responders play as the bot they answer does, but for the sealed choice.
+        // The responders answer `hard` at the bound it plays (`hard-safe`'s when that is the
+        // other side), and play as it does but for the sealed choice.
         let read = if policies[1 - index] == Policy::HardSafe {
-            Reader::Safe(hard_bound)
+            hard_bound
         } else {
-            Reader::Hard
+            safe::EXPLOIT_BOUND
         };
         match policies[index] {
             Policy::Bot(policy) => bot::choose(ask, situation, policy, rng),
             Policy::Hard => hard::choose(ask, situation, rng),
             Policy::HardSafe => hard::choose_with(ask, situation, hard_bound, rng),
             Policy::BestResponse => best_response(ask, situation, read, memory)
-                .unwrap_or_else(|| read.choose(ask, situation, rng)),
-            Policy::Adaptive => {
-                adaptive(ask, situation, memory).unwrap_or_else(|| read.choose(ask, situation, rng))
-            }
+                .unwrap_or_else(|| hard::choose_with(ask, situation, read, rng)),
+            Policy::Adaptive => adaptive(ask, situation, memory)
+                .unwrap_or_else(|| hard::choose_with(ask, situation, read, rng)),
             Policy::Exploit(exploit) => exploit.choose(ask, situation, rng),
         }
     })
@@ -107,38 +107,19 @@ pub fn play(
     })
 }
 
-/// Which bot's plan the responders read, and play as elsewhere.
-#[derive(Clone, Copy, Debug)]
-enum Reader {
-    Hard,
-    Safe(f64),
-}
-
-impl Reader {
-    fn plan(self, ask: &Ask, situation: &Situation) -> Option<safe::Plan> {
-        match self {
-            Reader::Hard => hard::plan(ask, situation),
-            Reader::Safe(bound) => safe::sealed_plan(ask, situation, bound).map(|plan| plan.plan()),
-        }
-    }
-
-    fn choose(self, ask: &Ask, situation: &Situation, rng: &mut crate::rules::Dice) -> Command {
-        match self {
-            Reader::Hard => hard::choose(ask, situation, rng),
-            Reader::Safe(bound) => hard::choose_with(ask, situation, bound, rng),
-        }
-    }
-}
-
 /// The white-box responder's sealed choice: the other seat's ask is public
-/// ([`sealed::mirror`]), so it computes the bot's plan for it, exactly as the bot does, and
-/// plays the best reply to the plan's mix by the ball's worth in runs
-/// ([`BallGame`]). Its gain over the game's equilibrium value is tallied.
-fn best_response(ask: &Ask, situation: &Situation, read: Reader, memory: &mut Memory) -> Option<Command> {
+/// ([`sealed::mirror`]), so it computes the bot's plan for it at `bound`, exactly as the bot
+/// does, and plays the best reply to the plan's mix by the ball's worth in runs (the plan's
+/// [`BallGame`], which is this seat's too). Its gain over the game's equilibrium value is
+/// tallied.
+fn best_response(ask: &Ask, situation: &Situation, bound: f64, memory: &mut Memory) -> Option<Command> {
     let (bot_ask, bot_situation) = sealed::mirror(ask, situation)?;
-    let plan = read.plan(&bot_ask, &bot_situation)?;
-    let game = BallGame::of(ask, situation)?;
-    let value = game.batting.solve(safe::TOLERANCE).value;
+    let safe::SealedPlan {
+        game,
+        equilibrium,
+        plan,
+    } = safe::sealed_plan(&bot_ask, &bot_situation, bound)?;
+    let value = equilibrium.value;
     memory.choices += 1;
     if situation.batting {
         let shots = game.batting.row_values(&plan.mix);

@@ -171,8 +171,7 @@ fn price(ball: &Ball) -> Option<Priced> {
     };
     let advantage = resolve::advantage(confidence, zone, zones[usize::from(card.min(7))], specialist);
     let pace = bowl_type == BowlType::Pace;
-    let runs = hard_field::ball_worth(situation.format, pace, advantage, zone, attitude, field, 0.0)?;
-    let less = hard_field::ball_worth(situation.format, pace, advantage, zone, attitude, field, 1.0)?;
+    let price = hard_field::ball_worth(situation.format, pace, advantage, zone, attitude, field)?;
     let a = usize::try_from(advantage - ADVANTAGE_MIN)
         .unwrap_or(0)
         .min(ADVANTAGES - 1);
@@ -183,8 +182,8 @@ fn price(ball: &Ball) -> Option<Priced> {
             a,
             usize::from(zone - 1),
         ),
-        runs,
-        wickets: runs - less,
+        runs: price.runs,
+        wickets: price.wickets,
         score: (situation.runs, situation.wickets, situation.innings),
     })
 }

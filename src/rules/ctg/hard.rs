@@ -14,7 +14,7 @@
 use super::bot;
 use super::command::Command;
 use super::hard_field;
-use super::safe::{self, Plan};
+use super::safe;
 use super::view::{Ask, Situation};
 use crate::rules::{BotPolicy, Dice};
 
@@ -27,7 +27,7 @@ pub fn choose(ask: &Ask, situation: &Situation, rng: &mut Dice) -> Command {
 /// arena's `hard-safe --hard-bound`).
 pub fn choose_with(ask: &Ask, situation: &Situation, bound: f64, rng: &mut Dice) -> Command {
     if let Some(plan) = safe::sealed_plan(ask, situation, bound) {
-        return plan.plan().draw(rng);
+        return plan.plan.draw(rng);
     }
     match *ask {
         Ask::SetField {
@@ -39,12 +39,6 @@ pub fn choose_with(ask: &Ask, situation: &Situation, bound: f64, rng: &mut Dice)
         },
         _ => bot::choose(ask, situation, BotPolicy::Heuristic, rng),
     }
-}
-
-/// `hard`'s plan for a `Bowl` or `Shot` ask (`None` for any other): what it draws from, a
-/// function of public state only.
-pub fn plan(ask: &Ask, situation: &Situation) -> Option<Plan> {
-    safe::sealed_plan(ask, situation, safe::EXPLOIT_BOUND).map(|plan| plan.plan())
 }
 
 #[cfg(test)]
@@ -70,7 +64,9 @@ mod tests {
             balls_left: 100,
             ..Situation::default()
         };
-        let plan = plan(&ask, &situation).expect("a sealed ask");
+        let plan = safe::sealed_plan(&ask, &situation, safe::EXPLOIT_BOUND)
+            .expect("a sealed ask")
+            .plan;
         assert!(plan.batting);
         let mut rng = Dice::new(&crate::rules::Seed::from_u64(3));
         let mut seen = std::collections::HashSet::new();

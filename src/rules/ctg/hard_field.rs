@@ -88,29 +88,31 @@ struct Prices {
 const ATTITUDES: [Attitude; 2] = [Attitude::Aggressive, Attitude::Defensive];
 
 impl Prices {
-    /// One ball's worth to the batter in runs, a wicket costing `wicket` runs.
-    fn worth(
-        &self,
-        attitude: usize,
-        advantage: i8,
-        zone: usize,
-        mask: usize,
-        slips: usize,
-        wicket: f64,
-    ) -> f64 {
+    /// One ball's runs and wicket chance, the edges and slips included.
+    fn worth(&self, attitude: usize, advantage: i8, zone: usize, mask: usize, slips: usize) -> Worth {
         let a = usize::try_from(advantage - ADVANTAGE_MIN)
             .unwrap_or(0)
             .min(ADVANTAGES - 1);
         let ball = self.ball[attitude][a][zone][mask];
         let edge_wickets = self.edge[a] * self.after_edge[attitude][slips.min(MAX_SLIPS as usize)];
-        ball.runs - wicket * (ball.wickets + edge_wickets)
+        Worth {
+            runs: ball.runs,
+            wickets: ball.wickets + edge_wickets,
+        }
     }
 }
 
-/// A ball's worth to the batter, in runs, when it plays `zone` (1-5) with `attitude` at
-/// `advantage` against `field`, a wicket costing `wicket` runs: the price the sealed card
-/// vs shot choice of [`super::sealed`] is played on. `None` when the built-in ruleset does
-/// not load.
+impl Worth {
+    /// The worth in runs, a wicket costing `wicket` runs.
+    pub fn in_runs(self, wicket: f64) -> f64 {
+        self.runs - wicket * self.wickets
+    }
+}
+
+/// A ball's runs and wicket chance (the edges and slips included) when the batter plays
+/// `zone` (1-5) with `attitude` at `advantage` against `field`: the price the sealed card vs
+/// shot choice of [`super::sealed`] is played on. `None` when the built-in ruleset does not
+/// load.
 pub fn ball_worth(
     format: Format,
     pace: bool,
@@ -118,13 +120,12 @@ pub fn ball_worth(
     zone: u8,
     attitude: Attitude,
     field: Field,
-    wicket: f64,
-) -> Option<f64> {
+) -> Option<Worth> {
     let ruleset = data::ruleset().ok()?;
     let zone = usize::from(zone.clamp(1, ZONES as u8) - 1);
     let mask = mask_in(field, zone);
     let slips = field.in_zone(0) as usize;
-    Some(prices(ruleset, format, pace).worth(attitude.index(), advantage, zone, mask, slips, wicket))
+    Some(prices(ruleset, format, pace).worth(attitude.index(), advantage, zone, mask, slips))
 }
 
 /// The areas of zone `zone + 1` that `field` holds, as a mask (bit `area - 1`).
@@ -192,7 +193,8 @@ impl Plan<'_> {
                 let advantage = resolve::advantage(ASSUMED_CONFIDENCE, zone as u8 + 1, *card_zones, false);
                 (0..ATTITUDES.len()).map(move |attitude| {
                     self.prices
-                        .worth(attitude, advantage, zone, mask, slips, self.wicket)
+                        .worth(attitude, advantage, zone, mask, slips)
+                        .in_runs(self.wicket)
                 })
             })
             .sum::<f64>()
@@ -349,7 +351,7 @@ fn compute_prices(ruleset: &Ruleset, format: Format, pace: bool) -> Prices {
                                 Contact::NaturalFour => (4.0, 0.0),
                                 Contact::Block | Contact::Miss(_) => (0.0, 0.0),
                                 Contact::Strike(margin) => {
-                                    let strike = strike_outcome_with(
+                                    let strike = strike_outcome(
                                         ruleset,
                                         format,
                                         pace,
@@ -401,22 +403,10 @@ fn compute_prices(ruleset: &Ruleset, format: Format, pace: bool) -> Prices {
 }
 
 /// The expected runs and catch chance of a strike into `zone` with `mask`'s areas fielded
-/// (bit `area - 1`), over the distance die, the bounce die (either attitude, equally
+/// (bit `area - 1`), over the distance die, the bounce die of `attitudes` (each equally
 /// likely) and, against Pace, the add-one that a strike by 3 or more (`long`) may take, as
 /// the heuristic batter takes it.
 pub fn strike_outcome(
-    ruleset: &Ruleset,
-    format: Format,
-    pace: bool,
-    zone: u8,
-    mask: u8,
-    long: bool,
-) -> Worth {
-    strike_outcome_with(ruleset, format, pace, zone, mask, long, &ATTITUDES)
-}
-
-/// [`strike_outcome`] with the bounce die of `attitudes`, each equally likely.
-fn strike_outcome_with(
     ruleset: &Ruleset,
     format: Format,
     pace: bool,
@@ -487,10 +477,6 @@ mod tests {
             weights: zone_weights(&situation.zone_counts),
             wicket: wicket_value(situation),
         }
-    }
-
-    fn mask_of(field: Field, zone: usize) -> usize {
-        mask_in(field, zone)
     }
 
     fn at_over_start(format: Format, zone_counts: [u16; ZONES], wickets: u8, balls_left: u16) -> Situation {
@@ -565,7 +551,7 @@ mod tests {
     #[test]
     fn an_empty_zone_is_priced_from_the_travel_rules() {
         let ruleset = ruleset();
-        let outcome = strike_outcome(ruleset, Format::T10, false, 3, 0, true);
+        let outcome = strike_outcome(ruleset, Format::T10, false, 3, 0, true, &ATTITUDES);
         assert_eq!(outcome.wickets, 0.0);
         let mut runs = 0.0;
         for distance in 1..=6u8 {
@@ -597,9 +583,17 @@ mod tests {
             for (pace, long) in [(false, false), (false, true), (true, false), (true, true)] {
                 for zone in 1..=5u8 {
                     for mask in 0..(1u8 << format.areas()) {
-                        let base = strike_outcome(ruleset, format, pace, zone, mask, long);
+                        let base = strike_outcome(ruleset, format, pace, zone, mask, long, &ATTITUDES);
                         for area in 0..format.areas() {
-                            let more = strike_outcome(ruleset, format, pace, zone, mask | (1 << area), long);
+                            let more = strike_outcome(
+                                ruleset,
+                                format,
+                                pace,
+                                zone,
+                                mask | (1 << area),
+                                long,
+                                &ATTITUDES,
+                            );
                             let case = format!(
                                 "{format:?} pace {pace} zone {zone} {mask:04b} + area {}",
                                 area + 1
@@ -647,7 +641,7 @@ mod tests {
         let plan = plan(&deck, &straight);
         let habit_worth = |field: Field| {
             (0..ZONES)
-                .map(|zone| plan.weights[zone] * plan.zone_worth(zone, mask_of(field, zone), 0))
+                .map(|zone| plan.weights[zone] * plan.zone_worth(zone, mask_in(field, zone), 0))
                 .sum::<f64>()
         };
         assert!(
@@ -669,7 +663,7 @@ mod tests {
         let plan = plan(&deck, &straight);
         let best_zone = |field: Field| {
             (0..ZONES)
-                .map(|zone| plan.zone_worth(zone, mask_of(field, zone), 0))
+                .map(|zone| plan.zone_worth(zone, mask_in(field, zone), 0))
                 .fold(f64::NEG_INFINITY, f64::max)
         };
         // Everything in zone 3 (a habit-only answer) leaves far more open than the blend.

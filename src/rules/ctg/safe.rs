@@ -38,11 +38,8 @@ pub struct SealedPlan {
     pub game: BallGame,
     /// The equilibrium from the batter's side (rows: shots, columns: cards).
     pub equilibrium: Solution,
-    /// The asked seat bats.
-    pub batting: bool,
-    /// The bot's mix over its own choices: shots ([`sealed::shot`]) when batting, cards when
-    /// bowling.
-    pub mix: Vec<f64>,
+    /// What the bot draws from.
+    pub plan: Plan,
 }
 
 /// The plan for a `Bowl` or `Shot` ask; `None` for every other ask.
@@ -62,19 +59,11 @@ pub fn sealed_plan(ask: &Ask, situation: &Situation, bound: f64) -> Option<Seale
     Some(SealedPlan {
         game,
         equilibrium,
-        batting: situation.batting,
-        mix,
+        plan: Plan {
+            batting: situation.batting,
+            mix,
+        },
     })
-}
-
-impl SealedPlan {
-    /// The plan as a bot draws from it.
-    pub fn plan(&self) -> Plan {
-        Plan {
-            batting: self.batting,
-            mix: self.mix.clone(),
-        }
-    }
 }
 
 /// What a bot draws a sealed choice from.
@@ -82,6 +71,7 @@ impl SealedPlan {
 pub struct Plan {
     /// The asked seat bats: `mix` is over [`sealed::shot`]s; otherwise over cards.
     pub batting: bool,
+    /// The bot's mix over its own choices.
     pub mix: Vec<f64>,
 }
 
@@ -187,10 +177,10 @@ mod tests {
     /// What a best responder to `plan`'s mix gains over the equilibrium value, in runs a ball.
     fn best_response_gain(plan: &SealedPlan) -> f64 {
         let value = plan.equilibrium.value;
-        if plan.batting {
-            value - plan.game.batting.floor(&plan.mix)
+        if plan.plan.batting {
+            value - plan.game.batting.floor(&plan.plan.mix)
         } else {
-            plan.game.batting.ceiling(&plan.mix) - value
+            plan.game.batting.ceiling(&plan.plan.mix) - value
         }
     }
 
@@ -221,7 +211,7 @@ mod tests {
                     };
                     let plan = sealed_plan(&ask, &situation, LEAN).expect("a sealed ask");
                     assert!(plan.equilibrium.gap <= TOLERANCE, "{:?}", plan.equilibrium);
-                    assert!((plan.mix.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+                    assert!((plan.plan.mix.iter().sum::<f64>() - 1.0).abs() < 1e-9);
                     let gain = best_response_gain(&plan);
                     assert!(
                         gain <= LEAN + TOLERANCE + 1e-9,
@@ -242,7 +232,7 @@ mod tests {
         let leaning = sealed_plan(&ask, &situation, LEAN).expect("sealed");
         // It earns more against that card than the equilibrium does, at no more than the
         // bound's cost against any other.
-        let against_card = |plan: &SealedPlan| plan.game.batting.col_values(&plan.mix)[4];
+        let against_card = |plan: &SealedPlan| plan.game.batting.col_values(&plan.plan.mix)[4];
         assert!(
             against_card(&leaning) > against_card(&even) + 0.005,
             "{} vs {}",

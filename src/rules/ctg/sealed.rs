@@ -101,20 +101,10 @@ impl BallGame {
         let worth = |shot_index: usize, card: usize| {
             let (zone, attitude) = shot(shot_index);
             let advantage = resolve::advantage(ball.confidence, zone, ball.zones[card], ball.specialist);
-            let price = |wicket| {
-                hard_field::ball_worth(
-                    situation.format,
-                    pace,
-                    advantage,
-                    zone,
-                    attitude,
-                    ball.field,
-                    wicket,
-                )
-            };
-            let (runs, wickets) = (price(0.0)?, price(0.0)? - price(1.0)?);
+            let price =
+                hard_field::ball_worth(situation.format, pace, advantage, zone, attitude, ball.field)?;
             let (more_runs, more_wickets) = correction.of(ball.bowl_type, attitude, advantage, zone);
-            Some(runs + more_runs - wicket * (wickets + more_wickets))
+            Some(price.runs + more_runs - wicket * (price.wickets + more_wickets))
         };
         worth(0, 0)?;
         Some(BallGame {
