@@ -49,6 +49,7 @@ function readBracket(page) {
       home: side('home'),
       away: side('away'),
       byeShown: Boolean(box.querySelector('[data-testid=bracket-bye]')),
+      text: box.textContent.replace(/\s+/g, ' ').trim(),
     };
   }));
 }
@@ -77,6 +78,7 @@ async function assertBracketIsTheServers(page, comp, { tbd }) {
       assert.equal(box[which].winner, Boolean(id && f.winner === id), `fixture ${f.fixture_id}: ${which} marked as winner only if the server says so`);
     }
     assert.equal(box.byeShown, f.status === 'bye', `fixture ${f.fixture_id}: says "bye" only for a bye`);
+    if (f.status === 'bye') assert.equal((box.text.match(/\bbye\b/gi) || []).length, 1, `fixture ${f.fixture_id}: "bye" once, on the empty side: "${box.text}"`);
   }
   return shown;
 }

@@ -1,14 +1,17 @@
 //! Competitions (issue 29) over the HTTP API, on SQLite and PostgreSQL, with real CTG
 //! matches (one over a side, so they are short): a league of four, two players and two
 //! bots, played to the end, whose table (net run rate included) agrees with the operators'
-//! `competition_standings` view; a knockout of three whose top seed by rating gets the bye;
-//! and the refusals.
+//! `competition_standings` view; a Wicketz league long enough that a side is bowled out,
+//! whose table and view count that innings at its full quota of overs; a knockout of three
+//! whose top seed by rating gets the bye; and the refusals.
 
 use crate::common;
 
 use common::{Backend, TestApp, spawn_app_on, sqlite_and_postgres};
 use crease::matches::GameRegistry;
+use crease::rules::Game;
 use crease::rules::ctg::Ctg;
+use crease::rules::wicketz::Wicketz;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::time::Duration;
@@ -20,7 +23,7 @@ fn short_ctg() -> Value {
 
 /// Plays every fixture a human of `players` (`(player_id, token)`) is in, as it becomes
 /// playable (ready, then both seats' moves from the views), until the competition finishes.
-async fn drive(app: &TestApp, id: &str, players: &[(String, String)]) -> Value {
+async fn drive<G: Game>(app: &TestApp, id: &str, players: &[(String, String)]) -> Value {
     let token_of = |player_id: &str| {
         players
             .iter()
@@ -61,7 +64,7 @@ async fn drive(app: &TestApp, id: &str, players: &[(String, String)]) -> Value {
                     let mut socket = app.connect(match_id, Some(&token), None).await;
                     socket.recv().await;
                     games.push(tokio::spawn(async move {
-                        socket.play_to_end::<Ctg>(7 + index as u64).await
+                        socket.play_to_end::<G>(7 + index as u64).await
                     }));
                 }
             }
@@ -155,7 +158,7 @@ async fn a_league_of_four_plays_out_to_the_table_the_sql_view_agrees_with(backen
         (ana.player_id.clone(), ana.token.clone()),
         (bea.player_id.clone(), bea.token.clone()),
     ];
-    let finished = drive(&app, &id, &players).await;
+    let finished = drive::<Ctg>(&app, &id, &players).await;
     let table = finished["standings"].as_array().expect("a table");
     assert_eq!(table.len(), 4);
     let played: u64 = table
@@ -242,6 +245,142 @@ async fn a_league_of_four_plays_out_to_the_table_the_sql_view_agrees_with(backen
             .is_some_and(|ratings| !ratings.is_empty()),
         "the players' fixture is rated like any match: {profile}"
     );
+    app.stop().await;
+}
+
+sqlite_and_postgres!(a_side_bowled_out_counts_its_full_quota_of_overs_in_the_table_and_the_view);
+
+/// The net run rate's cricket rule, end to end: a Wicketz league of three (two players and
+/// a bot) played at 100 overs, where a side is bowled out long before its quota (about 15
+/// balls a wicket when played at random, 7.8 wickets in 20 overs: docs/rules/wicketz.md).
+/// The table and the operators' view must count such an innings at the full 600 balls, not
+/// at the balls it lasted.
+async fn a_side_bowled_out_counts_its_full_quota_of_overs_in_the_table_and_the_view(backend: Backend) {
+    let Some(app) = spawn_app_on(backend, GameRegistry::standard()).await else {
+        return;
+    };
+    const QUOTA: u64 = 100 * 6;
+    let ana = app.player("ana").await;
+    let bea = app.player("bea").await;
+    let body =
+        json!({ "name": "Long day", "game": "wicketz", "options": { "overs": 100 }, "format": "league" });
+    let id = create(&app, &ana.token, body).await;
+    let (status, joined) = app
+        .post(
+            &format!("/v1/competitions/{id}/join"),
+            Some(&bea.token),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    let (status, with_bot) = app
+        .post(
+            &format!("/v1/competitions/{id}/bots"),
+            Some(&ana.token),
+            json!({ "count": 1 }),
+        )
+        .await;
+    assert_eq!(status, 200, "{with_bot}");
+    let (status, started) = app
+        .post(
+            &format!("/v1/competitions/{id}/start"),
+            Some(&ana.token),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let players = [
+        (ana.player_id.clone(), ana.token.clone()),
+        (bea.player_id.clone(), bea.token.clone()),
+    ];
+    let finished = drive::<Wicketz>(&app, &id, &players).await;
+
+    // What the matches themselves say, summed by entry: runs for and against, and the balls
+    // each innings counts (the quota when its side lost all ten wickets).
+    #[derive(Default, Debug)]
+    struct Sums {
+        runs_for: u64,
+        runs_against: u64,
+        balls_faced: u64,
+        balls_bowled: u64,
+    }
+    let mut sums: std::collections::HashMap<String, Sums> = Default::default();
+    let mut bowled_out = Vec::new();
+    for fixture in finished["fixtures"].as_array().expect("fixtures") {
+        let match_id = fixture["match_id"].as_str().expect("played as a match");
+        let (status, card) = app.get(&format!("/v1/matches/{match_id}/scorecard"), None).await;
+        assert_eq!(status, 200, "{card}");
+        let sides = ["home", "away"].map(|side| fixture[side].as_str().expect("a side").to_string());
+        for innings in card["card"]["innings"].as_array().expect("a cricket scorecard") {
+            let seat = innings["batting_seat"].as_u64().expect("seat") as usize;
+            let runs = innings["total"].as_u64().expect("total");
+            let lasted = innings["legal_balls"].as_u64().expect("balls");
+            let counted = if innings["wickets"] == 10 {
+                bowled_out.push((sides[seat].clone(), lasted));
+                QUOTA
+            } else {
+                lasted
+            };
+            let batting = sums.entry(sides[seat].clone()).or_default();
+            batting.runs_for += runs;
+            batting.balls_faced += counted;
+            let bowling = sums.entry(sides[1 - seat].clone()).or_default();
+            bowling.runs_against += runs;
+            bowling.balls_bowled += counted;
+        }
+    }
+    assert!(
+        bowled_out.iter().any(|(_, lasted)| *lasted < QUOTA),
+        "a side bowled out before 100 overs: {bowled_out:?}"
+    );
+
+    let table = finished["standings"].as_array().expect("a table");
+    assert_eq!(table.len(), 3, "{table:?}");
+    let view = app
+        .app()
+        .store()
+        .competition_standings(&id)
+        .await
+        .expect("the view");
+    let entries = finished["entries"].as_array().expect("entries");
+    let overs = |balls: u64| format!("{}.{}", balls / 6, balls % 6);
+    let rate = |runs: u64, balls: u64| runs as f64 * 6.0 / balls as f64;
+    for standing in table {
+        let side = standing["player_id"].as_str().expect("an entry id");
+        let sum = &sums[side];
+        assert_eq!(
+            standing["runs_for"].as_u64(),
+            Some(sum.runs_for),
+            "{standing} {sum:?}"
+        );
+        assert_eq!(
+            standing["runs_against"].as_u64(),
+            Some(sum.runs_against),
+            "{standing} {sum:?}"
+        );
+        assert_eq!(
+            standing["overs_faced"],
+            overs(sum.balls_faced),
+            "{standing} {sum:?}"
+        );
+        assert_eq!(
+            standing["overs_bowled"],
+            overs(sum.balls_bowled),
+            "{standing} {sum:?}"
+        );
+        let nrr = rate(sum.runs_for, sum.balls_faced) - rate(sum.runs_against, sum.balls_bowled);
+        let shown = standing["net_run_rate"].as_f64().expect("nrr");
+        assert!((shown - nrr).abs() < 0.001, "{shown} vs {nrr}: {standing}");
+
+        let row = view
+            .iter()
+            .find(|row| entries[row.entry as usize]["player_id"] == side)
+            .expect("every entry is in the view");
+        assert_eq!(row.balls_faced as u64, sum.balls_faced, "{row:?} {sum:?}");
+        assert_eq!(row.balls_bowled as u64, sum.balls_bowled, "{row:?} {sum:?}");
+        assert_eq!(row.runs_for as u64, sum.runs_for, "{row:?} {sum:?}");
+        assert_eq!(row.runs_against as u64, sum.runs_against, "{row:?} {sum:?}");
+    }
     app.stop().await;
 }
 
@@ -337,7 +476,7 @@ async fn a_knockout_of_three_seeds_by_rating_and_gives_the_top_seed_the_bye(back
         (ana.player_id.clone(), ana.token.clone()),
         (bea.player_id.clone(), bea.token.clone()),
     ];
-    let finished = drive(&app, &id, &players).await;
+    let finished = drive::<Ctg>(&app, &id, &players).await;
     let final_tie = finished["fixtures"]
         .as_array()
         .expect("fixtures")

@@ -712,7 +712,7 @@ export function showCompetition(root, id) {
         side(fixture, fixture.away, 'away'),
         h('div', { class: 'bracket-foot small' },
           fixture.status === 'bye'
-            ? h('span', { class: 'muted', 'data-testid': 'bracket-bye' }, t('competitions.page.fixtureStatus.bye'))
+            ? h('span', { class: 'muted', 'data-testid': 'bracket-bye' }, t('competitions.page.byeThrough'))
             : fixture.status === 'finished'
               ? [resultNode(fixture), ' ', matchLinks(fixture)]
               : [h('span', { class: 'muted' }, t(`competitions.page.fixtureStatus.${fixture.status}`)), ' ', matchLinks(fixture)]))))));

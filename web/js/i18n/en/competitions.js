@@ -90,6 +90,7 @@ export default {
     quarterFinals: 'Quarter-finals',
     tbd: 'to be decided',
     bye: 'bye',
+    byeThrough: 'goes straight through',
     byeLine: '{name} goes through with a bye',
     ready: 'Ready to play',
     waitingFor: 'Waiting for {name}…',

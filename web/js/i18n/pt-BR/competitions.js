@@ -90,6 +90,7 @@ export default {
     quarterFinals: 'Quartas de final',
     tbd: 'a definir',
     bye: 'folga',
+    byeThrough: 'avança direto',
     byeLine: '{name} avança de folga',
     ready: 'Pronto para jogar',
     waitingFor: 'Esperando {name}…',
