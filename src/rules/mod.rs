@@ -116,9 +116,11 @@ pub enum BotPolicy {
     Heuristic,
 }
 
-/// How strongly a bot plays, as a player picks it: `easy` is the random policy, `normal`
-/// the heuristic (the server's default bot), `hard` the game's strongest bot, solved from its
-/// ruleset (`ctg::hard`, `wicketz::hard`, `champions::hard`); a game without one refuses it.
+/// How strongly a bot plays, as a player picks it: by default `easy` is the random policy,
+/// `normal` the heuristic (the server's default bot), `hard` the game's strongest bot, solved
+/// from its ruleset (`ctg::hard`, `wicketz::hard`, `champions::hard`); a game without one
+/// refuses it. A game may play its levels its own way (`ctg::levels`: `easy` and `normal`
+/// are blends of `hard`'s equilibrium with chance, which no fixed policy farms).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BotLevel {
@@ -248,7 +250,8 @@ pub trait Game: Sized + Send + Sync + 'static {
     }
 
     /// A server-side bot's move at `level`, from its seat's view alone. A game with a `hard`
-    /// bot overrides this (and [`Game::has_bot`]); elsewhere `hard` plays `normal`.
+    /// bot or its own levels overrides this (and [`Game::has_bot`]); elsewhere `hard` plays
+    /// `normal`.
     fn bot_command_at(view: &Self::View, level: BotLevel, rng: &mut Dice) -> Option<Self::Command> {
         Self::bot_command(view, level.policy().unwrap_or_default(), rng)
     }

@@ -27,7 +27,7 @@ pub fn play(deal: &Seed, a_seat: Seat, policies: [ChampionsPolicy; 2]) -> Result
             Policy::Bot(policy) => Champions::bot_command(view, policy, rng),
             Policy::Exploit(exploit) => exploit.command(view, rng),
             Policy::HardSafe | Policy::BestResponse | Policy::Adaptive => None,
-            Policy::Hard => crate::rules::champions::hard::bot_command(view),
+            Policy::Level(level) => Champions::bot_command_at(view, level, rng),
         }
     })
 }

@@ -5,7 +5,7 @@ use crate::rules::ctg::exploits::Exploit;
 use crate::rules::ctg::sealed::{self, BallGame};
 use crate::rules::ctg::sim::{self, StrictError};
 use crate::rules::ctg::view::{Ask, Situation};
-use crate::rules::ctg::{Options, bot, command::Command, hard, safe, types::Format};
+use crate::rules::ctg::{Options, bot, command::Command, hard, levels, safe, types::Format};
 use crate::rules::matrix_game::{best_index, normalised};
 use crate::rules::{Seat, Seed};
 
@@ -59,7 +59,7 @@ pub fn play(
         };
         match policies[index] {
             Policy::Bot(policy) => bot::choose(ask, situation, policy, rng),
-            Policy::Hard => hard::choose(ask, situation, rng),
+            Policy::Level(level) => levels::choose(level, ask, situation, rng),
             Policy::HardSafe => hard::choose_with(ask, situation, hard_bound, rng),
             Policy::BestResponse => best_response(ask, situation, read, memory)
                 .unwrap_or_else(|| hard::choose_with(ask, situation, read, rng)),

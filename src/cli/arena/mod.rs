@@ -118,8 +118,9 @@ pub(crate) use exploit_set;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy<E> {
     Bot(BotPolicy),
-    /// The game's `hard` bot: every game the arena plays has one.
-    Hard,
+    /// A level a player picks (`easy`, `normal`, `hard`), played as the server plays it:
+    /// every game the arena plays has all three.
+    Level(BotLevel),
     /// `hard` leaning on habits up to a bound (CTG: `--hard-bound`), to measure the trade.
     HardSafe,
     /// White-box: each sealed choice, reads the other policy's own plan for the state (its
@@ -132,11 +133,24 @@ pub enum Policy<E> {
     Exploit(E),
 }
 
-/// The name and description of the `hard` policy.
-const HARD: (&str, &str) = (
-    "hard",
-    "the game's strongest bot, solved from the ruleset (docs/rules/<game>.md)",
-);
+/// The levels a player picks, by name, with what each plays.
+const LEVELS: [(&str, BotLevel, &str); 3] = [
+    (
+        "easy",
+        BotLevel::Easy,
+        "the easy bot the server plays (CTG: hard's equilibrium, leaning on habits, half chance)",
+    ),
+    (
+        "normal",
+        BotLevel::Normal,
+        "the normal bot the server plays, its default (CTG: as easy, a tenth chance)",
+    ),
+    (
+        "hard",
+        BotLevel::Hard,
+        "the game's strongest bot, solved from the ruleset (docs/rules/<game>.md)",
+    ),
+];
 
 /// The names and descriptions of the policies of issue 30, in [`Policy`]'s order.
 const RESPONDERS: [(&str, &str); 3] = [
@@ -161,7 +175,11 @@ const BOT_POLICIES: [(&str, BotPolicy, &str); 2] = [
         BotPolicy::Random,
         "uniformly random among legal commands",
     ),
-    ("heuristic", BotPolicy::Heuristic, "the server's default bot"),
+    (
+        "heuristic",
+        BotPolicy::Heuristic,
+        "the heuristic policy (normal in Wicketz and Champions)",
+    ),
 ];
 
 impl<E: ExploitSet> Policy<E> {
@@ -169,9 +187,8 @@ impl<E: ExploitSet> Policy<E> {
         if let Some((_, policy, _)) = BOT_POLICIES.iter().find(|(known, _, _)| *known == name) {
             return Ok(Policy::Bot(*policy));
         }
-        // The levels a player picks (`easy`, `normal`, `hard`) name bots too.
-        if let Ok(level) = name.parse::<BotLevel>() {
-            return Ok(level.policy().map_or(Policy::Hard, Policy::Bot));
+        if let Some((_, level, _)) = LEVELS.iter().find(|(known, _, _)| *known == name) {
+            return Ok(Policy::Level(*level));
         }
         if let Some(index) = RESPONDERS.iter().position(|(known, _)| *known == name) {
             if let Some(why) = E::NO_RESPONDERS {
@@ -198,7 +215,7 @@ impl<E: ExploitSet> Policy<E> {
         BOT_POLICIES
             .iter()
             .map(|(name, _, _)| *name)
-            .chain([HARD.0])
+            .chain(LEVELS.iter().map(|(name, _, _)| *name))
             .chain(Self::responders().map(|(name, _)| name))
             .chain(E::all().iter().map(|e| e.name()))
             .collect()
@@ -210,7 +227,10 @@ impl<E: ExploitSet> Policy<E> {
                 .iter()
                 .find(|(_, known, _)| *known == policy)
                 .map_or("?", |(name, _, _)| *name),
-            Policy::Hard => HARD.0,
+            Policy::Level(level) => LEVELS
+                .iter()
+                .find(|(_, known, _)| *known == level)
+                .map_or("?", |(name, _, _)| *name),
             Policy::HardSafe => RESPONDERS[0].0,
             Policy::BestResponse => RESPONDERS[1].0,
             Policy::Adaptive => RESPONDERS[2].0,
@@ -223,7 +243,7 @@ impl<E: ExploitSet> Policy<E> {
         BOT_POLICIES
             .iter()
             .map(|(name, _, about)| (*name, *about))
-            .chain([HARD])
+            .chain(LEVELS.iter().map(|(name, _, about)| (*name, *about)))
             .chain(Self::responders())
             .chain(E::all().iter().map(|e| (e.name(), e.about())))
             .map(|(name, about)| format!("  {name:<22} {about}\n"))

@@ -33,7 +33,7 @@ pub fn play(
             Policy::Bot(policy) => Wicketz::bot_command(view, policy, rng),
             Policy::Exploit(exploit) => exploit.command(view, rng),
             Policy::HardSafe | Policy::BestResponse | Policy::Adaptive => None,
-            Policy::Hard => crate::rules::wicketz::hard::choose(view, rng),
+            Policy::Level(level) => Wicketz::bot_command_at(view, level, rng),
         }
     })
 }

@@ -20,6 +20,7 @@ pub mod extras;
 pub mod field;
 pub mod hard;
 pub mod hard_field;
+pub mod levels;
 pub mod options;
 pub mod phase;
 pub mod reject;
@@ -105,10 +106,7 @@ impl Game for Ctg {
 
     fn bot_command_at(view: &View, level: BotLevel, rng: &mut Dice) -> Option<Command> {
         let ask = view.ask.as_ref()?;
-        Some(match level.policy() {
-            Some(policy) => bot::choose(ask, &view.situation, policy, rng),
-            None => hard::choose(ask, &view.situation, rng),
-        })
+        Some(levels::choose(level, ask, &view.situation, rng))
     }
 
     fn outcome(state: &State) -> Option<Outcome> {
