@@ -14,6 +14,7 @@
 pub mod dice;
 pub mod emit;
 pub mod extras;
+pub mod levels;
 pub mod matrix_game;
 pub mod runner;
 pub mod scorecard;
@@ -119,8 +120,9 @@ pub enum BotPolicy {
 /// How strongly a bot plays, as a player picks it: by default `easy` is the random policy,
 /// `normal` the heuristic (the server's default bot), `hard` the game's strongest bot, solved
 /// from its ruleset (`ctg::hard`, `wicketz::hard`, `champions::hard`); a game without one
-/// refuses it. A game may play its levels its own way (`ctg::levels`: `easy` and `normal`
-/// are blends of `hard`'s equilibrium with chance, which no fixed policy farms).
+/// refuses it. A game may play its levels its own way, so that no fixed policy farms them:
+/// CTG's `easy` and `normal` blend `hard`'s equilibrium with chance (`ctg::levels`), Wicketz's
+/// and Champions' take each decision from `hard`, the heuristic or chance (`levels`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BotLevel {

@@ -138,12 +138,12 @@ const LEVELS: [(&str, BotLevel, &str); 3] = [
     (
         "easy",
         BotLevel::Easy,
-        "the easy bot the server plays (CTG: hard's equilibrium, leaning on habits, half chance)",
+        "the easy bot the server plays (a blend of hard and chance: data/<game>/bot_levels.json)",
     ),
     (
         "normal",
         BotLevel::Normal,
-        "the normal bot the server plays, its default (CTG: as easy, a tenth chance)",
+        "the normal bot the server plays, its default (a blend nearer hard: the same file)",
     ),
     (
         "hard",
@@ -178,7 +178,7 @@ const BOT_POLICIES: [(&str, BotPolicy, &str); 2] = [
     (
         "heuristic",
         BotPolicy::Heuristic,
-        "the heuristic policy (normal in Wicketz and Champions)",
+        "the heuristic policy (normal before issue 30)",
     ),
 ];
 

@@ -40,7 +40,15 @@ pub use options::Options;
 pub use state::State;
 pub use view::View;
 
+use crate::rules::levels::{LevelBlends, Voice};
 use crate::rules::{BotLevel, BotPolicy, Dice, Emitter, Game, Outcome, Seat, SetupError, Viewer};
+use std::sync::LazyLock;
+
+/// The committed blends of `easy` and `normal`.
+static BOT_LEVELS: LazyLock<LevelBlends> = LazyLock::new(|| {
+    LevelBlends::parse(include_str!("../../../data/wicketz/bot_levels.json"))
+        .unwrap_or_else(|e| panic!("data/wicketz/bot_levels.json: {e}"))
+});
 
 pub struct Wicketz;
 
@@ -124,10 +132,12 @@ impl Game for Wicketz {
         true
     }
 
+    /// `hard` alone, or the level's blend of `hard`, the heuristic and chance
+    /// (`data/wicketz/bot_levels.json`, [`crate::rules::levels`]).
     fn bot_command_at(view: &View, level: BotLevel, rng: &mut Dice) -> Option<Command> {
-        match level.policy() {
-            Some(policy) => bots::bot_command(view, policy, rng),
-            None => hard::choose(view, rng),
+        match BOT_LEVELS.voice(level, rng) {
+            Voice::Policy(policy) => bots::bot_command(view, policy, rng),
+            Voice::Hard => hard::choose(view, rng),
         }
     }
 
@@ -169,4 +179,17 @@ fn validate(options: &Options) -> Result<(), SetupError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod level_tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_level_blends_load_and_normal_hands_hard_more_decisions_than_easy() {
+        let easy = BOT_LEVELS.of(BotLevel::Easy).expect("easy blends");
+        let normal = BOT_LEVELS.of(BotLevel::Normal).expect("normal blends");
+        assert!(easy.hard < normal.hard, "{easy:?} {normal:?}");
+        assert_eq!(BOT_LEVELS.of(BotLevel::Hard), None);
+    }
 }
