@@ -15,7 +15,7 @@ import { launch } from './browser.mjs';
 import { shot, serveWebFromDisk, watchErrors, englishOnScreen } from './helpers.mjs';
 import {
   unique, call, request, getCompetition, newPlayer, pageAs, until, createFromPage, playMyFixtures,
-  assertTableIsTheServers, assertNoSidewaysScroll,
+  assertTableIsTheServers, assertTableSettlesToTheServers, assertNoSidewaysScroll,
 } from './competitions.mjs';
 
 let server;
@@ -97,7 +97,7 @@ test('a league of two people and two bots, created, joined, played to the end an
   const pairs = new Set(comp.fixtures.map((f) => [f.home, f.away].sort().join(' ')));
   assert.equal(pairs.size, 6, 'no pair plays twice');
   assert.equal(comp.standings.length, 4, 'the table lists every entry once started');
-  await assertTableIsTheServers(a, comp.standings, 'en');
+  await assertTableSettlesToTheServers(a, server, id, 'en');
   assert.equal(await a.locator('[data-testid=comp-fixtures] [data-testid=fixture]').count(), 6, 'the page lists the six fixtures');
   assert.equal(await a.locator('[data-testid=my-fixture]').count(), 3, 'three fixtures of mine');
   await shot(a, 'competitions-league-started-en-1280');

@@ -179,6 +179,24 @@ export function nrrText(value, lang) {
   return new Intl.NumberFormat(lang, { minimumFractionDigits: 3, maximumFractionDigits: 3, signDisplay: 'exceptZero' }).format(value);
 }
 
+/**
+ * [`assertTableIsTheServers`] once the page and the server agree: the fixtures between two
+ * bots are played the moment a league starts, so a single read of each can straddle a
+ * result (CI met one). Retries for `timeoutMs`, then fails with the last difference.
+ */
+export async function assertTableSettlesToTheServers(page, server, id, lang, timeoutMs = 20000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const comp = await getCompetition(server, id);
+    try {
+      return await assertTableIsTheServers(page, comp.standings, lang);
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
 /** Asserts the table on the page is the server's standings, row by row and cell by cell. */
 export async function assertTableIsTheServers(page, standings, lang) {
   const shown = await readStandings(page);
