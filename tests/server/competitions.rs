@@ -83,6 +83,16 @@ async fn create(app: &TestApp, token: &str, body: Value) -> String {
     created["competition_id"].as_str().expect("id").to_string()
 }
 
+/// Posts `body` to the competition's `action` (`join`, `bots`, `start`) as `token`, which
+/// must succeed; the competition as the answer shows it.
+async fn act(app: &TestApp, id: &str, action: &str, token: &str, body: Value) -> Value {
+    let (status, answer) = app
+        .post(&format!("/v1/competitions/{id}/{action}"), Some(token), body)
+        .await;
+    assert_eq!(status, 200, "{action}: {answer}");
+    answer
+}
+
 sqlite_and_postgres!(a_league_of_four_plays_out_to_the_table_the_sql_view_agrees_with);
 
 async fn a_league_of_four_plays_out_to_the_table_the_sql_view_agrees_with(backend: Backend) {
@@ -93,14 +103,7 @@ async fn a_league_of_four_plays_out_to_the_table_the_sql_view_agrees_with(backen
     let bea = app.player("bea").await;
     let body = json!({ "name": "Friday league", "game": "ctg", "options": short_ctg(), "format": "league" });
     let id = create(&app, &ana.token, body).await;
-    let (status, joined) = app
-        .post(
-            &format!("/v1/competitions/{id}/join"),
-            Some(&bea.token),
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{joined}");
+    act(&app, &id, "join", &bea.token, json!({})).await;
     let (status, again) = app
         .post(
             &format!("/v1/competitions/{id}/join"),
@@ -123,23 +126,16 @@ async fn a_league_of_four_plays_out_to_the_table_the_sql_view_agrees_with(backen
         (status, refused["error"]["code"].as_str()),
         (403, Some("not_creator"))
     );
-    let (status, with_bots) = app
-        .post(
-            &format!("/v1/competitions/{id}/bots"),
-            Some(&ana.token),
-            json!({ "count": 2, "level": "easy" }),
-        )
-        .await;
-    assert_eq!(status, 200, "{with_bots}");
+    let with_bots = act(
+        &app,
+        &id,
+        "bots",
+        &ana.token,
+        json!({ "count": 2, "level": "easy" }),
+    )
+    .await;
     assert_eq!(with_bots["entries"].as_array().expect("entries").len(), 4);
-    let (status, started) = app
-        .post(
-            &format!("/v1/competitions/{id}/start"),
-            Some(&ana.token),
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{started}");
+    let started = act(&app, &id, "start", &ana.token, json!({})).await;
     assert_eq!(started["rounds"], 3);
     assert_eq!(started["fixtures"].as_array().expect("fixtures").len(), 6);
     let (status, late) = app
@@ -265,30 +261,9 @@ async fn a_side_bowled_out_counts_its_full_quota_of_overs_in_the_table_and_the_v
     let body =
         json!({ "name": "Long day", "game": "wicketz", "options": { "overs": 100 }, "format": "league" });
     let id = create(&app, &ana.token, body).await;
-    let (status, joined) = app
-        .post(
-            &format!("/v1/competitions/{id}/join"),
-            Some(&bea.token),
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{joined}");
-    let (status, with_bot) = app
-        .post(
-            &format!("/v1/competitions/{id}/bots"),
-            Some(&ana.token),
-            json!({ "count": 1 }),
-        )
-        .await;
-    assert_eq!(status, 200, "{with_bot}");
-    let (status, started) = app
-        .post(
-            &format!("/v1/competitions/{id}/start"),
-            Some(&ana.token),
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{started}");
+    act(&app, &id, "join", &bea.token, json!({})).await;
+    act(&app, &id, "bots", &ana.token, json!({ "count": 1 })).await;
+    act(&app, &id, "start", &ana.token, json!({})).await;
     let players = [
         (ana.player_id.clone(), ana.token.clone()),
         (bea.player_id.clone(), bea.token.clone()),
@@ -396,30 +371,16 @@ async fn a_knockout_of_three_seeds_by_rating_and_gives_the_top_seed_the_bye(back
     common::set_rating(&app, &bea.player_id, "ctg", "t10-1ov", 1720.0).await;
     let body = json!({ "name": "Cup", "game": "ctg", "options": short_ctg(), "format": "knockout" });
     let id = create(&app, &ana.token, body).await;
-    let (status, _) = app
-        .post(
-            &format!("/v1/competitions/{id}/join"),
-            Some(&bea.token),
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200);
-    let (status, _) = app
-        .post(
-            &format!("/v1/competitions/{id}/bots"),
-            Some(&ana.token),
-            json!({ "count": 1, "level": "easy" }),
-        )
-        .await;
-    assert_eq!(status, 200);
-    let (status, started) = app
-        .post(
-            &format!("/v1/competitions/{id}/start"),
-            Some(&ana.token),
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{started}");
+    act(&app, &id, "join", &bea.token, json!({})).await;
+    act(
+        &app,
+        &id,
+        "bots",
+        &ana.token,
+        json!({ "count": 1, "level": "easy" }),
+    )
+    .await;
+    let started = act(&app, &id, "start", &ana.token, json!({})).await;
     assert_eq!(started["rounds"], 2);
     let seed_of = |competition: &Value, player: &str| {
         competition["entries"]
@@ -630,14 +591,7 @@ async fn a_fixture_not_played_by_its_rounds_deadline_is_a_walkover_to_the_side_t
         json!({ "count": 1 }),
     )
     .await;
-    let (status, started) = app
-        .post(
-            &format!("/v1/competitions/{id}/start"),
-            Some(&ana.token),
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{started}");
+    let started = act(&app, &id, "start", &ana.token, json!({})).await;
     let first = started["fixtures"]
         .as_array()
         .expect("fixtures")

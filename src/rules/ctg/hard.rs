@@ -42,13 +42,14 @@ pub fn choose_with(ask: &Ask, situation: &Situation, bound: f64, rng: &mut Dice)
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rules::ctg::field::Field;
     use crate::rules::ctg::types::{Attitude, BowlType, Format};
 
-    #[test]
-    fn hard_draws_a_legal_sealed_choice_from_its_plan_and_mixes() {
+    /// A Defensive batter's shot against spin, five cards, an empty field, early in a T20:
+    /// an equilibrium that mixes (also `levels`' fixture).
+    pub(in crate::rules::ctg) fn shot_ask() -> (Ask, Situation) {
         let ask = Ask::Shot {
             cards: 5,
             zones: [0b1100, 0b10010, 0b100100, 0b11000, 0b100010, 0, 0, 0],
@@ -64,6 +65,12 @@ mod tests {
             balls_left: 100,
             ..Situation::default()
         };
+        (ask, situation)
+    }
+
+    #[test]
+    fn hard_draws_a_legal_sealed_choice_from_its_plan_and_mixes() {
+        let (ask, situation) = shot_ask();
         let plan = safe::sealed_plan(&ask, &situation, safe::EXPLOIT_BOUND)
             .expect("a sealed ask")
             .plan;

@@ -85,27 +85,7 @@ pub fn blended(plan: &Plan, mix: LevelMix) -> Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::ctg::field::Field;
-    use crate::rules::ctg::types::{Attitude, BowlType, Format};
-
-    fn shot_ask() -> (Ask, Situation) {
-        let ask = Ask::Shot {
-            cards: 5,
-            zones: [0b1100, 0b10010, 0b100100, 0b11000, 0b100010, 0, 0, 0],
-            confidence: 1,
-            specialist: false,
-            attitude: Attitude::Defensive,
-            field: Field::EMPTY,
-            bowl_type: BowlType::Spin,
-        };
-        let situation = Situation {
-            format: Format::T20,
-            batting: true,
-            balls_left: 100,
-            ..Situation::default()
-        };
-        (ask, situation)
-    }
+    use crate::rules::ctg::hard::tests::shot_ask;
 
     #[test]
     fn the_committed_shares_load_and_normal_keeps_more_of_the_equilibrium_than_easy() {
