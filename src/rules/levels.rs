@@ -136,19 +136,6 @@ mod tests {
     }
 
     #[test]
-    fn the_committed_blends_load_and_normal_hands_hard_more_decisions_than_easy() {
-        for (game, blends) in [
-            ("wicketz", &*crate::rules::wicketz::BOT_LEVELS),
-            ("champions", &*crate::rules::champions::BOT_LEVELS),
-        ] {
-            let easy = blends.of(BotLevel::Easy).expect("easy blends");
-            let normal = blends.of(BotLevel::Normal).expect("normal blends");
-            assert!(easy.hard < normal.hard, "{game}: {easy:?} {normal:?}");
-            assert_eq!(blends.of(BotLevel::Hard), None, "{game}");
-        }
-    }
-
-    #[test]
     fn hard_is_hard_alone() {
         let blends = LevelBlends::parse(
             r#"{"_doc": "", "easy": {"hard": 0, "heuristic": 0}, "normal": {"hard": 0, "heuristic": 1}}"#,

@@ -302,6 +302,20 @@ fn hard_is_offered_only_where_a_game_has_one() {
 }
 
 #[test]
+fn the_committed_level_blends_load_and_normal_hands_hard_more_decisions_than_easy() {
+    use crease::rules::BotLevel;
+    for (game, blends) in [
+        ("wicketz", &*crease::rules::wicketz::BOT_LEVELS),
+        ("champions", &*crease::rules::champions::BOT_LEVELS),
+    ] {
+        let easy = blends.of(BotLevel::Easy).expect("easy blends");
+        let normal = blends.of(BotLevel::Normal).expect("normal blends");
+        assert!(easy.hard < normal.hard, "{game}: {easy:?} {normal:?}");
+        assert_eq!(blends.of(BotLevel::Hard), None, "{game}");
+    }
+}
+
+#[test]
 fn bot_levels_parse_and_bad_ones_are_refused_clearly() {
     use crease::rules::{BotLevel, BotLevelError};
     assert_eq!("easy".parse(), Ok(BotLevel::Easy));

@@ -38,7 +38,7 @@ use crate::rules::{BotLevel, BotPolicy, Dice, Emitter, Game, Outcome, Seat, Setu
 use std::sync::LazyLock;
 
 /// The committed blends of `easy` and `normal`.
-pub(crate) static BOT_LEVELS: LazyLock<LevelBlends> = LazyLock::new(|| {
+pub static BOT_LEVELS: LazyLock<LevelBlends> = LazyLock::new(|| {
     LevelBlends::parse(include_str!("../../../data/champions/bot_levels.json"))
         .unwrap_or_else(|e| panic!("data/champions/bot_levels.json: {e}"))
 });
