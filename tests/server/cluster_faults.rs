@@ -1531,7 +1531,9 @@ async fn a_routed_command_left_in_doubt_is_never_applied_to_a_later_decision() {
     nats.set(Fault::Blackhole);
     tokio::time::sleep(Duration::from_millis(100)).await;
     // X: a stroke for the open decision, sent into the partition.
-    let mut xs: Vec<Option<(String, Option<Answer>)>> = Vec::new();
+    // Each seat's X: its stroke, its answer, and its place among the seat's sends (the seat
+    // may have played the same stroke legitimately before the partition).
+    let mut xs: Vec<Option<(String, Option<Answer>, usize)>> = Vec::new();
     let limit = Duration::from_millis(ROUTE_TIMEOUT_MS) + Duration::from_secs(1);
     for (seat, ask) in seats.iter_mut().zip(&asks) {
         let Some(ask) = ask else {
@@ -1539,6 +1541,7 @@ async fn a_routed_command_left_in_doubt_is_never_applied_to_a_later_decision() {
             continue;
         };
         let x = stroke_besides(ask, &["back_defence"]).expect("a legal stroke");
+        let x_index = seat.sent.len();
         let (answer, took) = seat.send(stroke(&x), limit + Duration::from_secs(5)).await;
         eprintln!("{}: X = {x} answered {answer:?} after {took:?}", seat.label);
         match &answer {
@@ -1548,13 +1551,13 @@ async fn a_routed_command_left_in_doubt_is_never_applied_to_a_later_decision() {
                 seat.label
             )),
         }
-        xs.push(Some((x, answer)));
+        xs.push(Some((x, answer, x_index)));
     }
     // Y: the same decision answered otherwise on the owner, then two more balls, never X's
     // stroke, and the seat stops at a decision X's stroke fits.
     let mut ready = vec![false; seats.len()];
     for ((seat, x), ready) in seats.iter_mut().zip(&xs).zip(&mut ready) {
-        let Some((x, _)) = x else {
+        let Some((x, _, _)) = x else {
             continue;
         };
         let played: Result<(), String> = async {
@@ -1622,15 +1625,11 @@ async fn a_routed_command_left_in_doubt_is_never_applied_to_a_later_decision() {
 
     let mut applied = Vec::new();
     for ((seat, x), ready) in seats.iter().zip(&xs).zip(&ready) {
-        let Some((x, answer)) = x else {
+        let Some((x, answer, x_index)) = x else {
             continue;
         };
         let log = read_log(&store, &seat.id).await;
-        let x_sent = seat
-            .sent
-            .iter()
-            .find(|sent| sent.command == stroke(x))
-            .expect("X was sent");
+        let x_sent = &seat.sent[*x_index];
         for entry in player_commands(&log, 0) {
             if entry.payload["command"] == stroke(x) && entry.seq > x_sent.after {
                 applied.push(format!(
