@@ -160,7 +160,16 @@ fn every_wicketz_exploit_plays_only_legal_commands_with_every_option() {
             |n| wicketz::WicketzPolicy::parse("wicketz", n),
             wicketz::WicketzPolicy::Bot(BotPolicy::Heuristic),
             5,
-            |deal, seat, policies| wicketz::play(&options, deal, seat, policies),
+            |deal, seat, policies| {
+                wicketz::play(
+                    &options,
+                    deal,
+                    seat,
+                    policies,
+                    crease::rules::wicketz::hard::EXPLOIT_BOUND,
+                    &mut wicketz::Memory::default(),
+                )
+            },
         );
     }
 }
@@ -278,6 +287,8 @@ fn wicketz_hard_plays_only_legal_commands_over_many_seeded_matches() {
                     &arena::deal_seed(9, index),
                     arena::a_seat(index),
                     [hard, opponent],
+                    crease::rules::wicketz::hard::EXPLOIT_BOUND,
+                    &mut wicketz::Memory::default(),
                 );
                 if let Err(error) = played {
                     panic!("options {variant} vs {}, match {index}: {error}", opponent.name());
@@ -389,23 +400,68 @@ fn ctg_habit_counts_are_the_revealed_balls_and_every_seat_sees_the_same() {
 }
 
 #[test]
-fn the_responders_are_ctg_only_for_now_and_say_why() {
-    assert_eq!(
-        ctg::CtgPolicy::parse("ctg", "best-response").unwrap().name(),
-        "best-response"
-    );
-    assert_eq!(
-        ctg::CtgPolicy::parse("ctg", "adaptive").unwrap().name(),
-        "adaptive"
-    );
-    assert_eq!(
-        ctg::CtgPolicy::parse("ctg", "hard-safe").unwrap().name(),
-        "hard-safe"
-    );
-    assert!(ctg::CtgPolicy::names().contains(&"adaptive"));
-    let error = wicketz::WicketzPolicy::parse("wicketz", "best-response").unwrap_err();
+fn the_responders_are_offered_where_a_game_has_them_and_refused_with_why_elsewhere() {
+    for name in RESPONDERS {
+        assert_eq!(ctg::CtgPolicy::parse("ctg", name).unwrap().name(), name);
+        assert!(ctg::CtgPolicy::names().contains(&name));
+    }
+    for name in RESPONDERS {
+        assert_eq!(
+            wicketz::WicketzPolicy::parse("wicketz", name).unwrap().name(),
+            name
+        );
+        assert!(wicketz::WicketzPolicy::names().contains(&name));
+    }
+    let error = champions::ChampionsPolicy::parse("champions", "best-response").unwrap_err();
     assert!(matches!(error, ArenaError::NotForGame { .. }), "{error}");
-    assert!(!wicketz::WicketzPolicy::names().contains(&"best-response"));
+}
+
+/// Wicketz' responders over whole matches against `hard`, with every option: legal
+/// commands only. What `hard`'s fields give the best responder over the minimax field stays
+/// within `hard`'s bound, and is large against a `hard-safe` free to lean all the way: the
+/// tally reads the field it answers.
+#[test]
+fn the_wicketz_responders_play_legally_and_gain_no_more_than_the_bound() {
+    use crease::rules::wicketz::hard::EXPLOIT_BOUND;
+    let options = WicketzOptions {
+        overs: 5,
+        innings_per_side: 2,
+        bowling_variations: true,
+        wild_card: true,
+        ..WicketzOptions::default()
+    };
+    let series = |a: &str, b: &str, bound: f64| {
+        let policies = [a, b].map(|name| wicketz::WicketzPolicy::parse("wicketz", name).unwrap());
+        let mut memory = wicketz::Memory::default();
+        for index in 0..4 {
+            let played = wicketz::play(
+                &options,
+                &arena::deal_seed(13, index),
+                arena::a_seat(index),
+                policies,
+                bound,
+                &mut memory,
+            );
+            if let Err(error) = played {
+                panic!("{a} v {b}, match {index}: {error}");
+            }
+        }
+        memory
+    };
+    series("adaptive", "hard", EXPLOIT_BOUND);
+    let shipped = series("best-response", "hard", EXPLOIT_BOUND);
+    assert!(shipped.choices >= 16, "{} overs", shipped.choices);
+    let gain = shipped.gain / shipped.choices as f64;
+    assert!(
+        (0.0..=EXPLOIT_BOUND).contains(&gain),
+        "gain {gain} a ball against hard"
+    );
+    let greedy = series("hard-safe", "best-response", f64::INFINITY);
+    let gain = greedy.gain / greedy.choices as f64;
+    assert!(
+        gain > EXPLOIT_BOUND,
+        "gain {gain} a ball against an unbounded lean"
+    );
 }
 
 /// The white-box responder's tallied gain: within the bound it reads (none for `hard`), and

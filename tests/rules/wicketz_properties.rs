@@ -7,6 +7,7 @@ use crease::rules::wicketz::state::{ALL_OUT, BALLS_PER_OVER};
 use crease::rules::wicketz::{Options, State, Wicketz};
 use crease::rules::{BotPolicy, Dice, Game, MatchCore, Seat, Seed, Viewer};
 use proptest::prelude::*;
+use std::collections::BTreeSet;
 
 const VIEWERS: [Viewer; 3] = [Viewer::Seat(Seat(0)), Viewer::Seat(Seat(1)), Viewer::Spectator];
 
@@ -46,7 +47,18 @@ fn play(options: &Options, seed: u64, policy: BotPolicy, every: u64) -> (MatchCo
     let mut core = MatchCore::<Wicketz>::new(options, &Seed::from_u64(seed)).unwrap();
     let mut log = core.start();
     let mut bot_dice = Dice::new(&Seed::from_u64(seed.wrapping_mul(31)));
+    let mut counter = Counter::default();
+    log.iter().for_each(|event| counter.see(event));
     for step in 0.. {
+        // The view's cards to come are what a player who counts the redacted events knows.
+        for viewer in VIEWERS {
+            let view = Wicketz::view(&core.state, viewer);
+            assert_eq!(
+                view.cards_to_come.ids(),
+                counter.to_come().as_slice(),
+                "{viewer:?} at step {step}"
+            );
+        }
         let pending = Wicketz::pending(&core.state);
         let Some(seat) = pending.first().copied() else {
             break;
@@ -81,6 +93,11 @@ fn play(options: &Options, seed: u64, policy: BotPolicy, every: u64) -> (MatchCo
                 }
             }
         }
+        for event in &submitted.events {
+            if let Some(seen) = Wicketz::redact(&core.state, event, Viewer::Spectator) {
+                counter.see(&seen);
+            }
+        }
         log.extend(submitted.events);
         let state = &core.state;
         for innings in &state.innings {
@@ -98,10 +115,58 @@ fn play(options: &Options, seed: u64, policy: BotPolicy, every: u64) -> (MatchCo
     (core, log)
 }
 
-/// Two states that differ only in the dispenser's order look the same to everyone.
+/// A player who counts the cards, from the events a viewer is sent (shuffles without their
+/// order): the cards dealt since the last shuffle and those out of the box this over.
+#[derive(Default)]
+struct Counter {
+    shuffled: bool,
+    dealt_since_shuffle: BTreeSet<u16>,
+    out_this_over: BTreeSet<u16>,
+}
+
+impl Counter {
+    fn see(&mut self, event: &Event) {
+        match event {
+            Event::DispenserShuffled { .. } => {
+                // What was out of the box this over is not shuffled in.
+                self.shuffled = true;
+                self.dealt_since_shuffle = self.out_this_over.clone();
+            }
+            Event::CardDealt { card } | Event::WildCardDrawn { card } => {
+                self.dealt_since_shuffle.insert(*card);
+                self.out_this_over.insert(*card);
+            }
+            Event::OverCompleted { .. } | Event::InningsClosed { .. } => self.out_this_over.clear(),
+            _ => {}
+        }
+    }
+
+    /// The cards the next deal comes from: those not dealt since the shuffle, or, once all
+    /// were, whatever is in the box.
+    fn to_come(&self) -> Vec<u16> {
+        if !self.shuffled {
+            return Vec::new();
+        }
+        let fresh: Vec<u16> = (1..=246)
+            .filter(|c| !self.dealt_since_shuffle.contains(c))
+            .collect();
+        if fresh.is_empty() {
+            (1..=246).filter(|c| !self.out_this_over.contains(c)).collect()
+        } else {
+            fresh
+        }
+    }
+}
+
+/// Two states that differ only in the dispenser's order look the same to everyone. Which
+/// cards have not been dealt since the shuffle is public (every dealt card is face up), so
+/// the order is changed within those and within the rest.
 fn views_hide_the_dispenser(state: &State) {
     let mut reordered = state.clone();
-    reordered.dispenser.make_contiguous().reverse();
+    let fresh = reordered.fresh;
+    let cards = reordered.dispenser.make_contiguous();
+    cards[..fresh].reverse();
+    cards[fresh..].reverse();
     for viewer in VIEWERS {
         let seen = serde_json::to_string(&Wicketz::view(state, viewer)).unwrap();
         let other = serde_json::to_string(&Wicketz::view(&reordered, viewer)).unwrap();

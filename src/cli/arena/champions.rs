@@ -5,9 +5,16 @@ use crate::rules::champions::exploits::Exploit;
 use crate::rules::champions::{Champions, Options};
 use crate::rules::{Game, Seat, Seed};
 
+/// Why Champions' arena has no responders yet.
+const NOT_YET: &str = "its hard bot does not expose a plan over sealed choices yet (issue 30)";
+
 super::exploit_set!(
     Exploit,
-    Some("its hard bot does not expose a plan over sealed choices yet (issue 30)")
+    &[
+        ("hard-safe", NOT_YET),
+        ("best-response", NOT_YET),
+        ("adaptive", NOT_YET)
+    ]
 );
 
 pub type ChampionsPolicy = Policy<Exploit>;

@@ -73,7 +73,7 @@ pub enum ArenaError {
     NoCommand { policy: String },
     #[error("a match did not finish within {0} commands")]
     Unfinished(u32),
-    #[error("policy `{policy}` is not available for {game} yet: {why}")]
+    #[error("policy `{policy}` is not available for {game}: {why}")]
     NotForGame {
         policy: &'static str,
         game: &'static str,
@@ -83,9 +83,9 @@ pub enum ArenaError {
 
 /// A set of fixed exploit strategies of one game, selectable by name.
 pub trait ExploitSet: Copy + 'static {
-    /// Whether the game's arena has the policies of issue 30 ([`Policy::HardSafe`],
-    /// [`Policy::BestResponse`], [`Policy::Adaptive`]); `None`, or why not.
-    const NO_RESPONDERS: Option<&'static str> = None;
+    /// The policies of issue 30 ([`Policy::HardSafe`], [`Policy::BestResponse`],
+    /// [`Policy::Adaptive`]) this game's arena does not have, by name, each with why.
+    const NOT_OFFERED: &'static [(&'static str, &'static str)] = &[];
     fn all() -> &'static [Self];
     fn name(self) -> &'static str;
     fn about(self) -> &'static str;
@@ -95,11 +95,11 @@ pub trait ExploitSet: Copy + 'static {
 /// `about`, which every game's exploits module provides.
 macro_rules! exploit_set {
     ($exploit:ty) => {
-        $crate::cli::arena::exploit_set!($exploit, None);
+        $crate::cli::arena::exploit_set!($exploit, &[]);
     };
-    ($exploit:ty, $no_responders:expr) => {
+    ($exploit:ty, $not_offered:expr) => {
         impl $crate::cli::arena::ExploitSet for $exploit {
-            const NO_RESPONDERS: Option<&'static str> = $no_responders;
+            const NOT_OFFERED: &'static [(&'static str, &'static str)] = $not_offered;
             fn all() -> &'static [Self] {
                 &<$exploit>::ALL
             }
@@ -121,14 +121,15 @@ pub enum Policy<E> {
     /// A level a player picks (`easy`, `normal`, `hard`), played as the server plays it:
     /// every game the arena plays has all three.
     Level(BotLevel),
-    /// `hard` leaning on habits up to a bound (CTG: `--hard-bound`), to measure the trade.
+    /// `hard` leaning on habits up to a bound (`--hard-bound`), to measure the trade.
     HardSafe,
-    /// White-box: each sealed choice, reads the other policy's own plan for the state (its
-    /// distribution, a function of public state: `hard`'s, or `hard-safe`'s) and plays the
-    /// best reply to it; the other policy's choices elsewhere.
+    /// White-box: reads the other policy's own plan for the state (CTG: its distribution
+    /// over a sealed choice, a function of public state; Wicketz: its field, and the cards
+    /// to come) and plays the best reply to it; the other policy's choices elsewhere.
     BestResponse,
-    /// Black-box: each sealed choice, plays the best reply to the other side's observed
-    /// frequencies over the whole series of matches; `hard`'s choices elsewhere.
+    /// Black-box: plays the best reply to the other side's observed frequencies over the
+    /// whole series of matches (CTG: sealed choices; Wicketz: strokes, with the cards
+    /// counted); `hard`'s choices elsewhere.
     Adaptive,
     Exploit(E),
 }
@@ -156,11 +157,11 @@ const LEVELS: [(&str, BotLevel, &str); 3] = [
 const RESPONDERS: [(&str, &str); 3] = [
     (
         "hard-safe",
-        "hard with its sealed choice leaning on habits up to --hard-bound runs a ball (hard: 0)",
+        "hard leaning toward habits up to --hard-bound runs a ball (by default hard's own bound)",
     ),
     (
         "best-response",
-        "reads the other bot's own plan each sealed choice and plays the best reply (white-box)",
+        "reads the other bot's own plan each choice and plays the best reply (white-box)",
     ),
     (
         "adaptive",
@@ -191,12 +192,8 @@ impl<E: ExploitSet> Policy<E> {
             return Ok(Policy::Level(*level));
         }
         if let Some(index) = RESPONDERS.iter().position(|(known, _)| *known == name) {
-            if let Some(why) = E::NO_RESPONDERS {
-                return Err(ArenaError::NotForGame {
-                    policy: RESPONDERS[index].0,
-                    game,
-                    why,
-                });
+            if let Some((policy, why)) = E::NOT_OFFERED.iter().find(|(policy, _)| *policy == name) {
+                return Err(ArenaError::NotForGame { policy, game, why });
             }
             return Ok([Policy::HardSafe, Policy::BestResponse, Policy::Adaptive][index]);
         }
@@ -252,7 +249,9 @@ impl<E: ExploitSet> Policy<E> {
 
     /// The responders, where this game's arena has them.
     fn responders() -> impl Iterator<Item = (&'static str, &'static str)> {
-        RESPONDERS.into_iter().filter(|_| E::NO_RESPONDERS.is_none())
+        RESPONDERS
+            .into_iter()
+            .filter(|(name, _)| E::NOT_OFFERED.iter().all(|(refused, _)| refused != name))
     }
 }
 
@@ -310,10 +309,12 @@ pub struct Report {
     pub a_score: f64,
     pub wilson_low: f64,
     pub wilson_high: f64,
-    /// The white-box best responder's mean gain per sealed choice over the equilibrium
-    /// value, in the game's units (CTG: runs a ball), when one of the policies is it.
+    /// The white-box best responder's mean gain per choice over the equilibrium value, in
+    /// the game's units, when one of the policies is it. CTG: runs a ball, at each sealed
+    /// choice. Wicketz: runs less priced wickets a ball, at each over the bot set against
+    /// it (what the field's lean toward habits gives over the minimax field).
     pub responder_gain: Option<f64>,
-    /// How many sealed choices that mean is over.
+    /// How many choices (CTG: sealed choices; Wicketz: overs) that mean is over.
     pub responder_choices: u64,
     pub seconds: f64,
 }
@@ -457,7 +458,7 @@ pub fn print(report: &Report, json: bool) -> anyhow::Result<()> {
     );
     if let Some(gain) = report.responder_gain {
         println!(
-            "  the best responder's gain over the equilibrium value: {gain:+.4} a sealed choice, over {} choices",
+            "  the best responder's gain over the equilibrium value: {gain:+.4} a ball, over {} choices",
             report.responder_choices
         );
     }

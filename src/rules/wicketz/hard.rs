@@ -22,12 +22,13 @@ use super::commands::Command;
 use super::data::{Ruleset, ruleset};
 use super::field::{Field, LETTERS, Position, RINGS, bowler_positions, keeper_positions};
 use super::indicator::{Delivery, Style};
-use super::outcomes::{Outcomes, Price, outcomes};
+use super::outcomes::{Outcomes, Price, outcomes, played_deliveries};
 use super::reading::{Reading, read_card};
 use super::state::{ALL_OUT, BALLS_PER_OVER, Habits, Innings};
 use super::strokes::{Line, Stroke, legal_strokes};
 use super::view::{Ask, View};
 use crate::rules::Dice;
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 /// How many balls of evidence the minimax reply counts for in the model of a batter's
@@ -49,8 +50,54 @@ const CHASE_SCALE: (f64, f64) = (0.35, 2.5);
 /// The most balls an innings can have (the options' 100 overs).
 const MAX_BALLS: usize = 600;
 
+/// What a player reads besides the cards' table: the cards still to come in the dispenser,
+/// and how far its field may lean toward the batting side's stroke habits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reads {
+    /// Prices every stroke over the cards the next deal comes from (the view's
+    /// `cards_to_come`), not over the whole deck: late in a cycle they differ a lot, and a
+    /// player who counts the dealt cards knows them.
+    pub dispenser: bool,
+    /// How much a field set against the batter's habits may give a batter who plays the best
+    /// reply to it, in runs less priced wickets a ball, over the minimax field (the one set
+    /// against the best reply alone). 0 never leans; infinity always fields against the
+    /// habits model. The bound is what keeps a field that follows habits from being lured:
+    /// a batter who reads the code gains at most this much a ball from the lean.
+    pub lean: f64,
+}
+
+/// What `hard` reads: it counts the cards, and leans toward habits within [`EXPLOIT_BOUND`].
+pub const HARD: Reads = Reads {
+    dispenser: true,
+    lean: EXPLOIT_BOUND,
+};
+
+/// `hard`'s bound on the lean toward habits, in runs a ball (see [`Reads::lean`]): measured
+/// in docs/performance.md against the arena's white-box responder.
+pub const EXPLOIT_BOUND: f64 = 0.02;
+
 /// Chooses a command for the seat's ask, from its view alone.
 pub fn choose(view: &View, rng: &mut Dice) -> Option<Command> {
+    choose_reading(view, HARD, rng)
+}
+
+/// The table to price with: counted over the cards to come for `deliveries` when `reads`
+/// says so, the whole deck's otherwise.
+fn priced_table(
+    view: &View,
+    reads: Reads,
+    deliveries: &[Delivery],
+    rules: &Ruleset,
+) -> Cow<'static, Outcomes> {
+    if reads.dispenser {
+        Cow::Owned(outcomes().counted(view.cards_to_come.ids(), deliveries, rules))
+    } else {
+        Cow::Borrowed(outcomes())
+    }
+}
+
+/// [`choose`], reading what `reads` says.
+pub fn choose_reading(view: &View, reads: Reads, rng: &mut Dice) -> Option<Command> {
     let ask = view.ask.as_ref()?;
     let rules = ruleset();
     Some(match ask {
@@ -61,7 +108,9 @@ pub fn choose(view: &View, rng: &mut Dice) -> Option<Command> {
             max_outside_inner,
             ..
         } => {
-            let plan = plan_over(view, styles, lines, *max_outside_inner, rules);
+            let deliveries: Vec<Delivery> = played_deliveries().collect();
+            let table = priced_table(view, reads, &deliveries, rules);
+            let (plan, _) = plan_over(view, reads, styles, lines, *max_outside_inner, &table, rules);
             Command::SetOver {
                 style: plan.style,
                 field: Some(plan.field),
@@ -76,7 +125,7 @@ pub fn choose(view: &View, rng: &mut Dice) -> Option<Command> {
         } => {
             let wicket = wicket_price(view, 0);
             let caught = caught_chance(rules, *batter_number, *delivery);
-            let table = outcomes();
+            let table = priced_table(view, reads, &[*delivery], rules);
             let value = |stroke: Stroke| {
                 let price = table.price(stroke, *delivery, &view.field, caught);
                 price.runs - wicket * price.wicket
@@ -106,6 +155,29 @@ pub fn choose(view: &View, rng: &mut Dice) -> Option<Command> {
             }
         }
     })
+}
+
+/// What playing `stroke` (with the face-up wild card when `wild_card`) is worth to the
+/// batter now, in runs less priced wickets, over the table `reads` prices with; `None`
+/// when no stroke is asked (or no wild card is there to use).
+pub fn stroke_value(view: &View, reads: Reads, stroke: Stroke, wild_card: bool) -> Option<f64> {
+    let Some(Ask::Play {
+        delivery,
+        wild_card: card,
+        batter_number,
+        ..
+    }) = &view.ask
+    else {
+        return None;
+    };
+    let rules = ruleset();
+    let caught = caught_chance(rules, *batter_number, *delivery);
+    let price = if wild_card {
+        wild_price(card.as_ref()?, stroke, *delivery, &view.field, caught, rules)
+    } else {
+        priced_table(view, reads, &[*delivery], rules).price(stroke, *delivery, &view.field, caught)
+    };
+    Some(price.runs - wicket_price(view, 0) * price.wicket)
 }
 
 /// The stroke of highest value, a random one among equals, with its value.
@@ -284,7 +356,13 @@ struct Planned {
     habit: Vec<f64>,
 }
 
-fn planned_deliveries(view: &View, style: Style, restricted: Option<Line>, rules: &Ruleset) -> Vec<Planned> {
+fn planned_deliveries(
+    view: &View,
+    habits: bool,
+    style: Style,
+    restricted: Option<Line>,
+    rules: &Ruleset,
+) -> Vec<Planned> {
     let weights = rules.segment_weights();
     let total: f64 = weights.iter().map(|w| f64::from(*w)).sum();
     let striker = current_innings(view).map_or(1, |i| i.striker + 1);
@@ -296,7 +374,11 @@ fn planned_deliveries(view: &View, style: Style, restricted: Option<Line>, rules
         .filter(|(d, _)| *d != Delivery::Wide)
         .map(|(delivery, chance)| {
             let strokes = legal_strokes(delivery, restricted);
-            let (prior, habit) = habit_model(&view.habits, delivery, &strokes);
+            let (prior, habit) = if habits {
+                habit_model(&view.habits, delivery, &strokes)
+            } else {
+                (1.0, Vec::new())
+            };
             Planned {
                 delivery,
                 chance,
@@ -350,8 +432,7 @@ fn field_cost(planned: &[Planned], prices: &[Vec<Price>], wicket: f64, soft: boo
 
 /// Places keeper, bowler and nine fielders one at a time, each where it lowers the cost
 /// most, within the fielding restriction. Returns the field and its exact cost.
-fn place_field(planned: &[Planned], wicket: f64, max_outside: Option<u8>) -> (Field, f64) {
-    let table = outcomes();
+fn place_field(planned: &[Planned], wicket: f64, max_outside: Option<u8>, table: &Outcomes) -> (Field, f64) {
     // Prices with nobody on the field yet: the table's empty-field figures.
     let mut prices: Vec<Vec<Price>> = planned
         .iter()
@@ -431,49 +512,136 @@ fn add(price: Price, effect: Price) -> Price {
     }
 }
 
-/// Tries each style and line the ask allows, each with its own field, and keeps the cheapest.
-fn plan_over(
+/// The deliveries a style and line bring, in their proportions: a declared line restricts
+/// the batter only when its pre-spin comes up good, so it plans for the restricted and the
+/// free batter in those proportions.
+fn planned_over(view: &View, habits: bool, style: Style, line: Line, rules: &Ruleset) -> Vec<Planned> {
+    if line == Line::Wicket {
+        return planned_deliveries(view, habits, style, None, rules);
+    }
+    let good =
+        f64::from(rules.line_pre_spin_good.numerator) / f64::from(rules.line_pre_spin_good.denominator);
+    let mut planned = planned_deliveries(view, habits, style, Some(line), rules);
+    for plan in &mut planned {
+        plan.chance *= good;
+    }
+    let free = planned_deliveries(view, habits, style, None, rules);
+    planned.extend(free.into_iter().map(|mut plan| {
+        plan.chance *= 1.0 - good;
+        plan
+    }));
+    planned
+}
+
+/// What `field` gives a batter who plays the best reply to each delivery (no habits), a
+/// ball: the measure of a field's exploitability.
+fn reply_cost(planned: &[Planned], field: &Field, wicket: f64, table: &Outcomes) -> f64 {
+    let mut prices: Vec<Vec<Price>> = planned
+        .iter()
+        .map(|plan| {
+            plan.strokes
+                .iter()
+                .map(|s| table.empty_price(*s, plan.delivery))
+                .collect()
+        })
+        .collect();
+    let mut guarded = [false; LETTERS as usize];
+    let placed = [field.keeper, field.bowler]
+        .into_iter()
+        .chain(field.fielders.iter().copied());
+    for zone in placed {
+        for (plan, row) in planned.iter().zip(prices.iter_mut()) {
+            for (s, price) in plan.strokes.iter().zip(row.iter_mut()) {
+                *price = add(*price, effect(table, *s, plan, zone, &guarded));
+            }
+        }
+        if zone.ring >= 2 {
+            guarded[usize::from(zone.letter)] = true;
+        }
+    }
+    field_cost(planned, &prices, wicket, false)
+}
+
+/// The cheapest style, line and field the ask allows for the batter model (`habits` or the
+/// best reply alone), with its cost in that model.
+fn cheapest_over(
     view: &View,
+    habits: bool,
     styles: &[Style],
     lines: &[Line],
     max_outside: Option<u8>,
+    table: &Outcomes,
     rules: &Ruleset,
-) -> OverPlan {
+) -> Option<(f64, OverPlan)> {
     let wicket = wicket_price(view, 0);
-    let good =
-        f64::from(rules.line_pre_spin_good.numerator) / f64::from(rules.line_pre_spin_good.denominator);
     let mut best: Option<(f64, OverPlan)> = None;
     for style in styles.iter().copied() {
         for line in lines.iter().copied() {
-            let (field, cost) = if line == Line::Wicket {
-                place_field(&planned_deliveries(view, style, None, rules), wicket, max_outside)
-            } else {
-                // A declared line restricts the batter only when its pre-spin comes up good:
-                // plan for the restricted and the free batter in those proportions.
-                let mut planned = planned_deliveries(view, style, Some(line), rules);
-                let free = planned_deliveries(view, style, None, rules);
-                for plan in &mut planned {
-                    plan.chance *= good;
-                }
-                planned.extend(free.into_iter().map(|mut plan| {
-                    plan.chance *= 1.0 - good;
-                    plan
-                }));
-                place_field(&planned, wicket, max_outside)
-            };
+            let planned = planned_over(view, habits, style, line, rules);
+            let (field, cost) = place_field(&planned, wicket, max_outside, table);
             if best.as_ref().is_none_or(|(c, _)| cost < *c) {
                 best = Some((cost, OverPlan { style, line, field }));
             }
         }
     }
-    best.map_or_else(
-        || OverPlan {
-            style: Style::Pace,
-            line: Line::Wicket,
-            field: view.field.clone(),
-        },
-        |(_, plan)| plan,
-    )
+    best
+}
+
+/// The over `reads` plays: the minimax over (set against the best reply), or the over set
+/// against the batter's habits when that gives a best-replying batter at most `reads.lean`
+/// a ball more than the minimax over does; with that excess (0 for the minimax over).
+fn plan_over(
+    view: &View,
+    reads: Reads,
+    styles: &[Style],
+    lines: &[Line],
+    max_outside: Option<u8>,
+    table: &Outcomes,
+    rules: &Ruleset,
+) -> (OverPlan, f64) {
+    let fallback = || OverPlan {
+        style: Style::Pace,
+        line: Line::Wicket,
+        field: view.field.clone(),
+    };
+    let has_habits = !view.habits.respect.is_empty() || !view.habits.loose.is_empty();
+    let minimax = cheapest_over(view, false, styles, lines, max_outside, table, rules);
+    if reads.lean <= 0.0 || !has_habits {
+        return (minimax.map_or_else(fallback, |(_, plan)| plan), 0.0);
+    }
+    let Some((_, leaning)) = cheapest_over(view, true, styles, lines, max_outside, table, rules) else {
+        return (fallback(), 0.0);
+    };
+    let Some((safe_cost, minimax)) = minimax else {
+        return (leaning, 0.0);
+    };
+    let planned = planned_over(view, false, leaning.style, leaning.line, rules);
+    let excess = reply_cost(&planned, &leaning.field, wicket_price(view, 0), table) - safe_cost;
+    if excess <= reads.lean {
+        (leaning, excess.max(0.0))
+    } else {
+        (minimax, 0.0)
+    }
+}
+
+/// How much more the over `reads` plays for the view's `SetOver` ask gives a batter who
+/// plays the best reply, a ball, than the minimax over does (0 when it plays the minimax
+/// over; never more than `reads.lean`). `None` when no over is asked. The arena reports it
+/// as what a white-box best responder gains against the bot's lean.
+pub fn lean_excess(view: &View, reads: Reads) -> Option<f64> {
+    let Some(Ask::SetOver {
+        styles,
+        lines,
+        max_outside_inner,
+        ..
+    }) = &view.ask
+    else {
+        return None;
+    };
+    let rules = ruleset();
+    let deliveries: Vec<Delivery> = played_deliveries().collect();
+    let table = priced_table(view, reads, &deliveries, rules);
+    Some(plan_over(view, reads, styles, lines, *max_outside_inner, &table, rules).1)
 }
 
 #[cfg(test)]
@@ -498,7 +666,11 @@ mod tests {
     }
 
     fn planned_field(view: &View, rng: &mut Dice) -> Field {
-        match choose(view, rng) {
+        field_reading(view, HARD, rng)
+    }
+
+    fn field_reading(view: &View, reads: Reads, rng: &mut Dice) -> Field {
+        match choose_reading(view, reads, rng) {
             Some(Command::SetOver {
                 field: Some(field), ..
             }) => field,
@@ -515,15 +687,26 @@ mod tests {
             .count()
     }
 
-    #[test]
-    fn the_field_moves_to_where_a_batter_keeps_scoring() {
-        let mut rng = Dice::new(&Seed::from_u64(2));
+    /// A bowler's view where the batter has driven straight (cue I, J) to everything for
+    /// five overs.
+    fn straight_driver_view() -> View {
         let mut view = bowler_view();
-        let before = planned_field(&view, &mut rng);
-        // The batter has driven straight (cue I, J) to everything for five overs.
         view.habits.respect.insert(Stroke::StraightDrive, 15);
         view.habits.loose.insert(Stroke::StraightDrive, 15);
-        let after = planned_field(&view, &mut rng);
+        view
+    }
+
+    const UNBOUNDED: Reads = Reads {
+        dispenser: true,
+        lean: f64::INFINITY,
+    };
+
+    #[test]
+    fn a_field_free_to_lean_moves_to_where_a_batter_keeps_scoring() {
+        let mut rng = Dice::new(&Seed::from_u64(2));
+        let before = planned_field(&bowler_view(), &mut rng);
+        let view = straight_driver_view();
+        let after = field_reading(&view, UNBOUNDED, &mut rng);
         assert_eq!(after.validate(None), Ok(()));
         let straight = [7, 8, 9, 10];
         assert!(
@@ -539,6 +722,50 @@ mod tests {
             .unwrap();
         let most = entry.zones.iter().max_by_key(|z| z.2).unwrap();
         assert!(after.occupied(most.0), "{most:?} not covered by {after:?}");
+    }
+
+    /// The lean toward habits is taken only within its bound: a field that gives a
+    /// best-replying batter more than `lean` a ball over the minimax field is not played.
+    #[test]
+    fn a_field_leans_toward_habits_only_within_its_bound() {
+        let mut rng = Dice::new(&Seed::from_u64(5));
+        let view = straight_driver_view();
+        let excess = lean_excess(&view, UNBOUNDED).unwrap();
+        assert!(excess > 0.01, "leaning all the way gives {excess} a ball");
+        let minimax = field_reading(&view, Reads { lean: 0.0, ..HARD }, &mut rng);
+        assert_eq!(minimax, field_reading(&bowler_view(), HARD, &mut rng));
+        let leaning = field_reading(&view, UNBOUNDED, &mut rng);
+        assert_ne!(leaning, minimax);
+        let under = Reads {
+            lean: excess * 0.99,
+            ..HARD
+        };
+        assert_eq!(field_reading(&view, under, &mut rng), minimax);
+        assert_eq!(lean_excess(&view, under), Some(0.0));
+        let over = Reads {
+            lean: excess * 1.01,
+            ..HARD
+        };
+        assert_eq!(field_reading(&view, over, &mut rng), leaning);
+        assert_eq!(lean_excess(&view, over), Some(excess));
+    }
+
+    /// Pricing a placed field afresh gives the cost its placement reported: the bound
+    /// compares like with like.
+    #[test]
+    fn a_fields_reply_cost_is_what_placing_it_cost() {
+        let view = bowler_view();
+        let rules = ruleset();
+        let wicket = wicket_price(&view, 0);
+        for line in [Line::Wicket, Line::OffSide] {
+            let planned = planned_over(&view, false, Style::Spin, line, rules);
+            let (field, cost) = place_field(&planned, wicket, Some(2), outcomes());
+            let again = reply_cost(&planned, &field, wicket, outcomes());
+            assert!(
+                (cost - again).abs() < 1e-9,
+                "{line:?}: {cost} placed, {again} priced"
+            );
+        }
     }
 
     #[test]

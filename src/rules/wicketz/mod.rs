@@ -9,10 +9,11 @@
 //! Layout: [`options`], [`data`] (ruleset and deck), [`field`], [`indicator`], [`strokes`],
 //! [`cards`], [`reading`] (card reading order and catch rule, pure), [`state`] (fold),
 //! [`events`], [`commands`], [`errors`], [`decide`] (the only dice), [`view`] (views and
-//! redaction), [`bots`], [`hard`] (the `hard` bot), [`outcomes`] (its stroke x delivery
+//! redaction; [`card_set`] is how a view sends the cards still to come), [`bots`], [`hard`] (the `hard` bot), [`outcomes`] (its stroke x delivery
 //! table, solved offline), [`generator`] (the deck's documented generator).
 
 pub mod bots;
+pub mod card_set;
 pub mod cards;
 pub mod commands;
 pub mod data;

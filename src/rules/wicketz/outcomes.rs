@@ -98,7 +98,12 @@ fn all_positions() -> impl Iterator<Item = Position> {
 }
 
 /// One stroke against one delivery over `cards`.
-fn solve_entry(cards: &[Card], stroke: Stroke, delivery: Delivery, rules: &Ruleset) -> StrokeOutcomes {
+fn solve_entry<'a>(
+    cards: impl IntoIterator<Item = &'a Card>,
+    stroke: Stroke,
+    delivery: Delivery,
+    rules: &Ruleset,
+) -> StrokeOutcomes {
     let zone_count = usize::from(LETTERS) * usize::from(RINGS);
     let mut zones = vec![[0u32; 4]; zone_count];
     let mut boundaries = vec![[0u32; 2]; usize::from(LETTERS)];
@@ -197,12 +202,14 @@ pub fn solve_embedded() -> OutcomeTable {
 /// The table as the bot uses it: dense arrays, indexed by stroke row, delivery and zone.
 #[derive(Clone, Debug)]
 pub struct Outcomes {
-    cards: f64,
     entries: Vec<Entry>,
 }
 
 #[derive(Clone, Debug)]
 struct Entry {
+    /// The cards this entry's counts are over: the whole deck, or, in a table
+    /// [`Outcomes::counted`] for the cards still to come, those cards.
+    cards: f64,
     out: f64,
     runs: f64,
     /// Per zone (letter * RINGS + ring): runs saved, catch chances, run outs (in cards).
@@ -220,6 +227,56 @@ pub struct Price {
 
 fn delivery_index(delivery: Delivery) -> usize {
     played_deliveries().position(|d| d == delivery).unwrap_or(0)
+}
+
+fn entry_index(stroke: Stroke, delivery: Delivery) -> usize {
+    stroke.row() * played_deliveries().count() + delivery_index(delivery)
+}
+
+impl Entry {
+    /// Indexes one entry of a table over `cards` cards.
+    fn of(entry: &StrokeOutcomes, cards: f64) -> Result<Entry, String> {
+        let mut zones = vec![[0.0; 3]; usize::from(LETTERS) * usize::from(RINGS)];
+        for ZoneOutcomes(zone, _, runs_saved, catches, run_outs) in &entry.zones {
+            zones[zone_index(*zone)] = [f64::from(*runs_saved), f64::from(*catches), f64::from(*run_outs)];
+        }
+        let mut boundary_runs = vec![0.0; usize::from(LETTERS)];
+        for BoundaryOutcomes(letter, _, runs_saved) in &entry.boundaries {
+            let index = match letter.as_bytes() {
+                [byte] if (b'A'..b'A' + LETTERS).contains(byte) => usize::from(byte - b'A'),
+                _ => return Err(format!("outcomes: boundary letter `{letter}` is not A-Q")),
+            };
+            boundary_runs[index] = f64::from(*runs_saved);
+        }
+        Ok(Entry {
+            cards,
+            out: f64::from(entry.out),
+            runs: f64::from(entry.runs),
+            zones,
+            boundary_runs,
+        })
+    }
+
+    /// This entry's counts without those of `part`, a subset of its cards.
+    fn less(&self, part: &Entry) -> Entry {
+        Entry {
+            cards: self.cards - part.cards,
+            out: self.out - part.out,
+            runs: self.runs - part.runs,
+            zones: self
+                .zones
+                .iter()
+                .zip(&part.zones)
+                .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
+                .collect(),
+            boundary_runs: self
+                .boundary_runs
+                .iter()
+                .zip(&part.boundary_runs)
+                .map(|(a, b)| a - b)
+                .collect(),
+        }
+    }
 }
 
 pub fn zone_index(zone: Position) -> usize {
@@ -243,32 +300,13 @@ impl Outcomes {
         if table.cards == 0 {
             return Err("outcomes: `cards` must be positive".into());
         }
-        let mut entries = Vec::with_capacity(table.entries.len());
-        for entry in &table.entries {
-            let mut zones = vec![[0.0; 3]; usize::from(LETTERS) * usize::from(RINGS)];
-            for ZoneOutcomes(zone, _, runs_saved, catches, run_outs) in &entry.zones {
-                zones[zone_index(*zone)] =
-                    [f64::from(*runs_saved), f64::from(*catches), f64::from(*run_outs)];
-            }
-            let mut boundary_runs = vec![0.0; usize::from(LETTERS)];
-            for BoundaryOutcomes(letter, _, runs_saved) in &entry.boundaries {
-                let index = match letter.as_bytes() {
-                    [byte] if (b'A'..b'A' + LETTERS).contains(byte) => usize::from(byte - b'A'),
-                    _ => return Err(format!("outcomes: boundary letter `{letter}` is not A-Q")),
-                };
-                boundary_runs[index] = f64::from(*runs_saved);
-            }
-            entries.push(Entry {
-                out: f64::from(entry.out),
-                runs: f64::from(entry.runs),
-                zones,
-                boundary_runs,
-            });
-        }
-        Ok(Outcomes {
-            cards: f64::from(table.cards),
-            entries,
-        })
+        let cards = f64::from(table.cards);
+        let entries = table
+            .entries
+            .iter()
+            .map(|entry| Entry::of(entry, cards))
+            .collect::<Result<Vec<Entry>, String>>()?;
+        Ok(Outcomes { entries })
     }
 
     pub fn parse(text: &str) -> Result<Outcomes, String> {
@@ -277,15 +315,60 @@ impl Outcomes {
     }
 
     fn entry(&self, stroke: Stroke, delivery: Delivery) -> &Entry {
-        &self.entries[stroke.row() * 8 + delivery_index(delivery)]
+        &self.entries[entry_index(stroke, delivery)]
+    }
+
+    /// This table with the entries of `deliveries` counted over the cards still to come
+    /// (ids, as a view's `cards_to_come` lists them) instead of the whole deck: the next card
+    /// is one of those, each as likely, so the counted prices are the true ones for the next
+    /// ball. The other entries are left over the whole deck. Reads whichever side of the
+    /// cycle is smaller, the cards to come or the cards dealt, so a decision costs at most
+    /// half a deck's readings a stroke.
+    pub fn counted(&self, to_come: &[u16], deliveries: &[Delivery], rules: &Ruleset) -> Outcomes {
+        let deck = deck();
+        let mut counted = self.clone();
+        if to_come.is_empty() || to_come.len() >= deck.len() {
+            return counted;
+        }
+        let coming: Vec<bool> = {
+            let mut coming = vec![false; deck.len() + 1];
+            for id in to_come {
+                if let Some(slot) = coming.get_mut(usize::from(*id)) {
+                    *slot = true;
+                }
+            }
+            coming
+        };
+        let read_coming = to_come.len() * 2 <= deck.len();
+        let read: Vec<&Card> = deck
+            .iter()
+            .filter(|card| coming.get(usize::from(card.id)).copied().unwrap_or(false) == read_coming)
+            .collect();
+        for delivery in deliveries.iter().filter(|d| **d != Delivery::Wide) {
+            for stroke in CARD_ROWS {
+                let index = entry_index(stroke, *delivery);
+                let Ok(part) = Entry::of(
+                    &solve_entry(read.iter().copied(), stroke, *delivery, rules),
+                    read.len() as f64,
+                ) else {
+                    continue;
+                };
+                counted.entries[index] = if read_coming {
+                    part
+                } else {
+                    self.entries[index].less(&part)
+                };
+            }
+        }
+        counted
     }
 
     /// `stroke` against `delivery` with nobody anywhere the ball goes.
     pub fn empty_price(&self, stroke: Stroke, delivery: Delivery) -> Price {
         let entry = self.entry(stroke, delivery);
         Price {
-            runs: entry.runs / self.cards,
-            wicket: entry.out / self.cards,
+            runs: entry.runs / entry.cards,
+            wicket: entry.out / entry.cards,
         }
     }
 
@@ -304,8 +387,8 @@ impl Outcomes {
             }
         }
         Price {
-            runs: runs / self.cards,
-            wicket: wicket / self.cards,
+            runs: runs / entry.cards,
+            wicket: wicket / entry.cards,
         }
     }
 
@@ -328,8 +411,8 @@ impl Outcomes {
             0.0
         };
         Price {
-            runs: (saved + boundary) / self.cards,
-            wicket: (run_outs + catches * caught) / self.cards,
+            runs: (saved + boundary) / entry.cards,
+            wicket: (run_outs + catches * caught) / entry.cards,
         }
     }
 }
@@ -384,38 +467,79 @@ mod tests {
         }
     }
 
+    /// The price of `stroke` against `delivery` read card by card over `cards`.
+    fn read_price<'a>(
+        cards: impl ExactSizeIterator<Item = &'a Card>,
+        stroke: Stroke,
+        delivery: Delivery,
+        field: &Field,
+        caught: f64,
+    ) -> Price {
+        let n = cards.len() as f64;
+        let (mut runs, mut wicket) = (0.0, 0.0);
+        for card in cards {
+            let reading = read_card(card, stroke, delivery, field, ruleset());
+            runs += f64::from(reading.bat_runs() + reading.byes());
+            wicket += match reading {
+                Reading::Bowled | Reading::Lbw | Reading::RunOut { .. } => 1.0,
+                Reading::CatchChance { .. } => caught,
+                _ => 0.0,
+            };
+        }
+        Price {
+            runs: runs / n,
+            wicket: wicket / n,
+        }
+    }
+
+    fn assert_same(price: Price, read: Price, what: &str) {
+        assert!((price.runs - read.runs).abs() < 1e-9, "{what} runs");
+        assert!((price.wicket - read.wicket).abs() < 1e-9, "{what} wicket");
+    }
+
     /// The table's zone-by-zone corrections give exactly what reading every card against a
     /// whole field gives: the decomposition the table rests on holds.
     #[test]
     fn prices_equal_reading_every_card_against_the_field() {
         let table = outcomes();
-        let rules = ruleset();
         let mut rng = Dice::new(&crate::rules::Seed::from_u64(3));
         for _ in 0..20 {
             let field = random_field(&mut rng);
             for stroke in CARD_ROWS {
                 for delivery in played_deliveries() {
-                    let caught = 0.5;
-                    let (mut runs, mut wicket) = (0.0, 0.0);
-                    for card in deck() {
-                        let reading = read_card(card, stroke, delivery, &field, rules);
-                        runs += f64::from(reading.bat_runs() + reading.byes());
-                        wicket += match reading {
-                            Reading::Bowled | Reading::Lbw | Reading::RunOut { .. } => 1.0,
-                            Reading::CatchChance { .. } => caught,
-                            _ => 0.0,
-                        };
+                    let price = table.price(stroke, delivery, &field, 0.5);
+                    let read = read_price(deck().iter(), stroke, delivery, &field, 0.5);
+                    assert_same(price, read, &format!("{stroke:?} {delivery:?}"));
+                }
+            }
+        }
+    }
+
+    /// A table counted over the cards to come prices the counted deliveries exactly as
+    /// reading those cards does, both when it reads the cards to come (few left) and when it
+    /// takes the dealt cards off the deck (many left), and leaves the other deliveries alone.
+    #[test]
+    fn a_counted_table_prices_over_the_cards_to_come() {
+        let rules = ruleset();
+        let mut rng = Dice::new(&crate::rules::Seed::from_u64(4));
+        let delivery = Delivery::GoodLength;
+        for left in [17, 200] {
+            let mut to_come: Vec<u16> = deck().iter().map(|card| card.id).collect();
+            while to_come.len() > left {
+                to_come.swap_remove(rng.below(to_come.len() as u32) as usize);
+            }
+            let counted = outcomes().counted(&to_come, &[delivery], rules);
+            let coming: Vec<&Card> = deck().iter().filter(|card| to_come.contains(&card.id)).collect();
+            for _ in 0..5 {
+                let field = random_field(&mut rng);
+                for stroke in CARD_ROWS {
+                    let read = read_price(coming.iter().copied(), stroke, delivery, &field, 0.3);
+                    let what = format!("{left} left, {stroke:?}");
+                    assert_same(counted.price(stroke, delivery, &field, 0.3), read, &what);
+                    for other in played_deliveries().filter(|d| *d != delivery) {
+                        let whole = outcomes().price(stroke, other, &field, 0.3);
+                        assert_same(counted.price(stroke, other, &field, 0.3), whole, &what);
                     }
-                    let n = deck().len() as f64;
-                    let price = table.price(stroke, delivery, &field, caught);
-                    assert!(
-                        (price.runs - runs / n).abs() < 1e-9,
-                        "{stroke:?} {delivery:?} runs"
-                    );
-                    assert!(
-                        (price.wicket - wicket / n).abs() < 1e-9,
-                        "{stroke:?} {delivery:?} wicket"
-                    );
                 }
             }
         }

@@ -261,6 +261,19 @@ impl State {
         self.current().map_or(0, |i| i.overs_completed() as u16)
     }
 
+    /// The cards the next deal comes from, in no order: the cards not dealt since the last
+    /// shuffle, or, once all have been dealt, the whole dispenser (the next deal reshuffles
+    /// it, or under [`Reshuffle::SeedOnly`](super::options::Reshuffle) recycles it). Every
+    /// dealt card is face up, so this is public; the order is not.
+    pub fn cards_to_come(&self) -> Vec<u16> {
+        let from = if self.fresh > 0 {
+            self.fresh
+        } else {
+            self.dispenser.len()
+        };
+        self.dispenser.iter().take(from).copied().collect()
+    }
+
     fn take_card(&mut self, card: u16) {
         if self.dispenser.front() == Some(&card) {
             self.dispenser.pop_front();

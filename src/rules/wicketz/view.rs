@@ -2,8 +2,10 @@
 //!
 //! Wicketz has one secret: the order of the dispenser. Everything else (the delivery, the
 //! field, dealt cards, the face-up wild card) is on the table for both sides. So views carry
-//! the number of cards left and never their order, and the shuffle event is redacted.
+//! the number of cards left and which cards the next deal comes from (what a player who
+//! counts the dealt cards knows), never their order, and the shuffle event is redacted.
 
+use super::card_set::CardSet;
 use super::cards::Card;
 use super::data::card;
 use super::decide::{field_to_keep, pending};
@@ -37,6 +39,10 @@ pub struct View {
     pub last_card: Option<Card>,
     /// How many cards are in the dispenser; their order is never sent.
     pub cards_in_dispenser: usize,
+    /// The cards the next deal comes from: those not dealt since the last shuffle (every
+    /// dealt card is face up, so a player who counts knows them), or the whole dispenser once
+    /// all have been dealt. Each is equally likely to be next.
+    pub cards_to_come: CardSet,
     /// The batting side's strokes this innings (public: every stroke is played on the table).
     pub habits: Habits,
     /// What this seat is asked now, with its legal choices; `None` when nothing is asked.
@@ -99,6 +105,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             .and_then(|b| b.card)
             .map(|id| card(id).clone()),
         cards_in_dispenser: state.dispenser.len(),
+        cards_to_come: CardSet::of(state.cards_to_come()),
         habits: state.habits.clone(),
         ask,
         outcome: state.outcome.clone(),
