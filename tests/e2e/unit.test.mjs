@@ -6,7 +6,7 @@ import { maskFromSpots, spotsFromMask, fieldProblems, zoneOfShot } from '../../w
 import { wire } from '../../web/js/conn.js';
 import { formatOf, playersOf, runningFor } from '../../web/js/live.js';
 import ctg from '../../web/js/games/ctg.js';
-import wicketz from '../../web/js/games/wicketz.js';
+import wicketz, { cardsInSet } from '../../web/js/games/wicketz.js';
 import champions from '../../web/js/games/champions.js';
 
 const spots = (...pairs) => pairs.map(([zone, area]) => ({ zone, area }));
@@ -191,4 +191,11 @@ test('the story names cards and players from the state at each event, not from t
   assert.equal(tell({ type: 'batter_in', batter: 2, attitude: 'aggressive' }), 'Gulls 2 walks in (Aggressive).');
   // Protocol 2 leaves null members out: a tie has no winner member.
   assert.equal(tell({ type: 'match_ended' }), 'Match over: a tie!');
+});
+
+test('a Wicketz card set counts its cards: one hex digit per four cards (src/rules/wicketz/card_set.rs)', () => {
+  assert.equal(cardsInSet('f'.repeat(61) + '3'), 246);
+  assert.equal(cardsInSet('0'.repeat(62)), 0);
+  assert.equal(cardsInSet('3300'), 4);
+  assert.equal(cardsInSet(''), 0);
 });

@@ -107,6 +107,16 @@ function innings(view) {
   return Array.isArray(view.innings) ? view.innings : [];
 }
 
+// How many cards a view's card set holds (`cards_to_come`: one hex digit per four cards,
+// src/rules/wicketz/card_set.rs).
+export function cardsInSet(hex) {
+  let count = 0;
+  for (const digit of hex || '') {
+    for (let bits = parseInt(digit, 16) || 0; bits; bits >>= 1) count += bits & 1;
+  }
+  return count;
+}
+
 function scoreboard(view, ctx) {
   const list = innings(view);
   const current = list[list.length - 1];
@@ -119,7 +129,8 @@ function scoreboard(view, ctx) {
       current ? stat(t('wicketz.scoreboard.extras'), current.extras) : null,
       view.target ? stat(t('wicketz.scoreboard.target'), view.target, 'target') : null,
       view.target && current ? stat(t('wicketz.scoreboard.need'), Math.max(0, view.target - current.runs)) : null,
-      stat(t('wicketz.scoreboard.cardsLeft'), view.cards_in_dispenser)),
+      stat(t('wicketz.scoreboard.cardsLeft'), view.cards_in_dispenser),
+      view.cards_to_come ? stat(t('wicketz.scoreboard.toCome'), cardsInSet(view.cards_to_come), 'to-come') : null),
     list.length > 1 || (current && current.closed)
       ? h('table', { class: 'seats' }, h('tbody', {}, list.map((i) => h('tr', {},
         h('td', {}, t('wicketz.scoreboard.innings', { number: i.number })), h('td', {}, ctx.seatName(i.batting)), h('td', {}, `${i.runs}/${i.wickets}`), h('td', {}, ov(i.legal_balls)), h('td', {}, i.merit ? meritName(i.merit) : '')))))

@@ -79,6 +79,7 @@ export default {
     target: 'Target',
     need: 'Need',
     cardsLeft: 'Cards left',
+    toCome: 'Not yet dealt this cycle',
     innings: 'Innings {number}',
   },
   batters: {

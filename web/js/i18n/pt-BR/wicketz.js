@@ -79,6 +79,7 @@ export default {
     target: 'Alvo',
     need: 'Faltam',
     cardsLeft: 'Cartas restantes',
+    toCome: 'Ainda por sair neste ciclo',
     innings: 'Entrada {number}',
   },
   batters: {
