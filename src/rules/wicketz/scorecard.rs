@@ -18,8 +18,8 @@ fn how_out(how: &HowOut, bowling: &str) -> (String, bool) {
     match how {
         HowOut::Bowled => (format!("b {bowling}"), true),
         HowOut::Lbw => (format!("lbw b {bowling}"), true),
-        HowOut::Caught { zone } => (format!("c {zone:?} b {bowling}"), true),
-        HowOut::RunOut { zone } => (format!("run out ({zone:?})"), false),
+        HowOut::Caught { zone } => (format!("c {zone} b {bowling}"), true),
+        HowOut::RunOut { zone } => (format!("run out ({zone})"), false),
     }
 }
 
@@ -62,5 +62,26 @@ pub fn scorecard(events: &[Event]) -> GameScorecard {
     }
     GameScorecard::Cricket {
         innings: innings.into_iter().map(InningsBuilder::finish).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::wicketz::field::Position;
+
+    /// A scorecard is read by players: a zone is named as the field picture labels it (J0),
+    /// never as the engine's struct.
+    #[test]
+    fn a_dismissal_names_its_zone_as_the_field_labels_it() {
+        let zone = Position { letter: 9, ring: 0 };
+        assert_eq!(
+            how_out(&HowOut::RunOut { zone }, "spin"),
+            ("run out (J0)".into(), false)
+        );
+        assert_eq!(
+            how_out(&HowOut::Caught { zone }, "pace"),
+            ("c J0 b pace".into(), true)
+        );
     }
 }
