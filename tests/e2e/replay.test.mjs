@@ -73,3 +73,48 @@ for (const [game, options] of [['wicketz', { overs: 2 }], ['ctg', { format: 't10
     assert.deepEqual(errors, [], 'no client errors');
   });
 }
+
+test('the Wicketz replay shows, ball by ball, the card the log says each ball was read from', { timeout: 6 * 60 * 1000 }, async () => {
+  const matchId = await finishedMatch('wicketz', { overs: 2 });
+  const get = async (path) => {
+    const answer = await fetch(`${server.url}${path}`);
+    assert.equal(answer.status, 200, path);
+    return answer.json();
+  };
+  const log = await get(`/v1/matches/${matchId}/log`);
+  const { data } = await get('/v1/games/wicketz/rules');
+  const strokes = data.ruleset.strokes.map((s) => s.stroke);
+  const cards = new Map(data.cards.cards.map((card) => [card.id, card]));
+  const balls = log.entries
+    .filter((entry) => entry.kind === 'event' && entry.payload.type === 'ball_completed')
+    .map((entry) => entry.payload.ball);
+  assert.ok(balls.some((ball) => ball.card), 'cards were dealt');
+
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${server.url}/#/replay/${matchId}`);
+  const position = page.getByTestId('replay-position');
+  await position.filter({ hasText: /^Before the first ball/ }).waitFor();
+  assert.match(await position.textContent(), new RegExp(`\\(${balls.length} in all\\)`));
+  let withRow = 0;
+  for (const [index, ball] of balls.entries()) {
+    await page.keyboard.press('ArrowRight');
+    await position.filter({ hasText: `Ball ${index + 1} of ${balls.length}` }).waitFor();
+    const shown = await page.getByTestId('result-card').textContent();
+    if (!ball.card) {
+      assert.doesNotMatch(shown, /Card \d+/, `ball ${index + 1} (no card): ${shown}`);
+      continue;
+    }
+    assert.match(shown, new RegExp(`Card ${ball.card}\\b`), `ball ${index + 1}: ${shown}`);
+    const row = ball.stroke ? cards.get(ball.card).rows[strokes.indexOf(ball.stroke)] : null;
+    if (row) {
+      assert.ok(shown.includes(`Row: ${row[0]}`), `ball ${index + 1}, ${ball.stroke} on card ${ball.card}: row ${row[0]} not in ${shown}`);
+      withRow += 1;
+    }
+    if (index === 3) await shot(page, 'replay-wicketz-result-card');
+  }
+  assert.ok(withRow > 0, 'some ball shows its card row');
+  // The scorecard names a catch's or a run out's zone as the field does (J0), not as a struct.
+  assert.doesNotMatch(await page.locator('body').textContent(), /letter:|ring:/);
+  assert.deepEqual(errors, [], 'no client errors');
+});

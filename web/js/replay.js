@@ -227,6 +227,12 @@ export function showReplay(root, { matchId, ball }) {
         return;
       }
       const module = MODULES[game];
+      // A game's fold may need its data files (Wicketz: the cards' rows, since an event
+      // names a dealt card by id). Without them the replay still draws everything else.
+      if (module && module.story && module.story.reference) {
+        await api.gameRules(game).then((answer) => module.story.reference(answer.data)).catch(() => null);
+        if (disposed) return;
+      }
       // The story (story.js) describes each event from the state as it was then: the same
       // function as the live page's, so the two say the same, line for line.
       const story = createStory(module, { base: card.view, options: match.options, seatName });

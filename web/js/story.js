@@ -8,7 +8,9 @@
 // A game module may export `story: { init(base, options), apply(state, event) }`: the state
 // it folds (for CTG a view-shaped object the board can draw: batting side, bowler, striker,
 // over cards, this ball's dice, the score). `init` takes from `base` (any view of the match)
-// only what never changes in a match (CTG: the two squads and the format). `describe(event,
+// only what never changes in a match (CTG: the two squads and the format). An optional
+// `reference(data)` takes the game's data files where the fold needs them and no event
+// carries them (Wicketz: the cards' rows); the replay calls it first. `describe(event,
 // ctx)` reads `ctx.story`, the state with the event applied. Games without a `story`
 // describe from the event alone.
 

@@ -431,10 +431,27 @@ function optionFields({ field, select, number }) {
  * The match as it stands after each event, folded from the events alone and shaped like the
  * engine's view, so the replay draws it with `board`, `headline` and `dicePanel` (the field
  * of each over, the score of each innings, the batters, the indicator, the last ball). From
- * `base` it takes only the options. What no event carries (the result card's rows, the cards
- * left in the dispenser) is left out.
+ * `base` it takes only the options. The result card's rows come from the game's card data
+ * (`reference`, which the replay reads from GET /v1/games/wicketz/rules): an event carries a
+ * dealt card's id only. The cards left in the dispenser are left out.
  */
+// Every card's face by id, shaped like a view's `last_card`. Kept beside the fold, not in
+// it, so the replay's copy of the state at each ball stays one card, not the deck.
+const faces = new Map();
+
+/** Reads the cards' faces from the game's data files (`{ cards, ruleset }`). */
+export function learnCardFaces(data) {
+  const strokes = ((data && data.ruleset && data.ruleset.strokes) || []).map((s) => s.stroke);
+  const cards = data && data.cards && Array.isArray(data.cards.cards) ? data.cards.cards : [];
+  for (const card of cards) {
+    const rows = (card.rows || []).map(([code, text], i) => ({ stroke: strokes[i], code, text }));
+    faces.set(card.id, { id: card.id, kind: card.kind, window: card.window, rows });
+  }
+  return faces.size;
+}
+
 const story = {
+  reference: learnCardFaces,
   init(base) {
     return { options: base.options || { overs: 20 }, innings: [], target: null, over: null, delivery: null, last_ball: null, last_card: null, field: null };
   },
@@ -449,6 +466,7 @@ const story = {
         v.over = null;
         v.delivery = null;
         v.last_ball = null;
+        v.last_card = null;
         break;
       }
       case 'over_started':
@@ -462,6 +480,8 @@ const story = {
       case 'ball_completed': {
         const b = event.ball || {};
         v.last_ball = b;
+        // The card this ball was read from (none for a wide), as the live view shows it.
+        v.last_card = (b.card && faces.get(b.card)) || null;
         v.delivery = null;
         if (!current) break;
         const runs = (b.bat_runs || 0) + (b.byes || 0) + (b.extras || 0);
