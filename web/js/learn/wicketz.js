@@ -137,6 +137,7 @@ function cardsSection(data) {
   return [
     h('p', { 'data-testid': 'wz-card-count' }, L('cards.count', { count: cards.length, plain, catches: cards.length - plain })),
     p('cards.rows'),
+    h('p', { 'data-testid': 'wz-counting' }, L('cards.counting')),
     h('h4', {}, L('cards.readingTitle')),
     h('ol', {},
       h('li', {}, L('cards.readResult')),

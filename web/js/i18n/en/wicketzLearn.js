@@ -90,6 +90,7 @@ export default {
   cards: {
     count: 'The dispenser holds {count} cards: {plain} plain ones and {catches} headed CATCH.',
     rows: 'Each card has a window number and, for each of the twelve strokes and Avoiding Action, a code (a letter A to Q, or ★) and a result.',
+    counting: 'Every dealt card is shown face up, and the dispenser is shuffled again only once every card has been dealt: a player who remembers the dealt cards knows which cards the next ball can bring, and late in a cycle that changes what each stroke is worth. The scoreboard counts them for you ("Not yet dealt this cycle"); the hard bot prices its strokes and fields over exactly those cards.',
     readingTitle: 'Reading a card',
     readResult: 'The result column first, if it applies to this delivery: "Bowled if …" and "L.B.W. if …" dismiss the batter; "Run out if occupied" does when a fielder is on the code\'s spot; "1 bye", "Played and missed" and "add overthrow/s" are read as they say.',
     readCode: 'Otherwise the code with the window: the letter is the line, the window says how far the ball went.',

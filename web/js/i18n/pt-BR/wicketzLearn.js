@@ -90,6 +90,7 @@ export default {
   cards: {
     count: 'O dispensador tem {count} cartas: {plain} comuns e {catches} com o título CATCH.',
     rows: 'Cada carta tem um número de janela e, para cada uma das doze tacadas e a Esquiva, um código (uma letra de A a Q, ou ★) e um resultado.',
+    counting: 'Toda carta distribuída fica à vista, e o dispensador só é embaralhado de novo depois que todas as cartas saíram: quem lembra das cartas já distribuídas sabe quais cartas a próxima bola pode trazer, e no fim de um ciclo isso muda o valor de cada tacada. O placar conta para você ("Ainda por sair neste ciclo"); o bot difícil avalia tacadas e campo exatamente sobre essas cartas.',
     readingTitle: 'Como ler uma carta',
     readResult: 'Primeiro a coluna de resultado, se vale para este arremesso: "Bowled se …" e "L.B.W. se …" eliminam o batedor; "Run out se ocupada" elimina quando há um defensor no ponto do código; "1 bye", "Tentou e errou" e "some overthrow(s)" valem como dizem.',
     readCode: 'Se não, o código com a janela: a letra é a linha, a janela diz até onde a bola foi.',
