@@ -111,7 +111,13 @@ test('the Wicketz replay shows, ball by ball, the card the log says each ball wa
       assert.ok(shown.includes(`Row: ${row[0]}`), `ball ${index + 1}, ${ball.stroke} on card ${ball.card}: row ${row[0]} not in ${shown}`);
       withRow += 1;
     }
-    if (index === 3) await shot(page, 'replay-wicketz-result-card');
+    if (index === 3) {
+      await shot(page, 'replay-wicketz-result-card');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByTestId('result-card').scrollIntoViewIfNeeded();
+      await shot(page, 'replay-wicketz-result-card-phone');
+      await page.setViewportSize({ width: 1400, height: 1000 });
+    }
   }
   assert.ok(withRow > 0, 'some ball shows its card row');
   // The scorecard names a catch's or a run out's zone as the field does (J0), not as a struct.
