@@ -85,9 +85,23 @@ test('the Wicketz replay shows, ball by ball, the card the log says each ball wa
   const { data } = await get('/v1/games/wicketz/rules');
   const strokes = data.ruleset.strokes.map((s) => s.stroke);
   const cards = new Map(data.cards.cards.map((card) => [card.id, card]));
-  const balls = log.entries
-    .filter((entry) => entry.kind === 'event' && entry.payload.type === 'ball_completed')
-    .map((entry) => entry.payload.ball);
+  const events = log.entries.filter((entry) => entry.kind === 'event').map((entry) => entry.payload);
+  const balls = [];
+  // The cards out of the box by each ball (a 2-over match never deals the whole deck), and
+  // this over's, which are out of the box until the over ends.
+  let dealt = 0;
+  let thisOver = 0;
+  const deck = data.cards.cards.length;
+  for (const event of events) {
+    if (event.type === 'card_dealt' || event.type === 'wild_card_drawn') {
+      dealt += 1;
+      thisOver += 1;
+    }
+    if (event.type === 'over_completed' || event.type === 'innings_closed') thisOver = 0;
+    if (event.type === 'ball_completed') balls.push({ ...event.ball, toCome: deck - dealt, inBox: deck - thisOver });
+  }
+  // The last ball's step shows the table after everything that followed it (the over's end).
+  balls[balls.length - 1].inBox = deck - thisOver;
   assert.ok(balls.some((ball) => ball.card), 'cards were dealt');
 
   const page = await browser.context.newPage();
@@ -101,6 +115,10 @@ test('the Wicketz replay shows, ball by ball, the card the log says each ball wa
     await page.keyboard.press('ArrowRight');
     await position.filter({ hasText: `Ball ${index + 1} of ${balls.length}` }).waitFor();
     const shown = await page.getByTestId('result-card').textContent();
+    const toCome = await page.getByTestId('to-come').locator('.stat-value').textContent();
+    assert.equal(Number(toCome), ball.toCome, `ball ${index + 1}: cards not yet dealt this cycle`);
+    const inBox = await page.getByTestId('scoreboard').locator('.stat', { hasText: 'Cards left' }).locator('.stat-value').textContent();
+    assert.equal(Number(inBox), ball.inBox, `ball ${index + 1}: cards left in the dispenser`);
     if (!ball.card) {
       assert.doesNotMatch(shown, /Card \d+/, `ball ${index + 1} (no card): ${shown}`);
       continue;

@@ -6,7 +6,7 @@ import { maskFromSpots, spotsFromMask, fieldProblems, zoneOfShot } from '../../w
 import { wire } from '../../web/js/conn.js';
 import { formatOf, playersOf, runningFor } from '../../web/js/live.js';
 import ctg from '../../web/js/games/ctg.js';
-import wicketz, { cardsInSet } from '../../web/js/games/wicketz.js';
+import wicketz, { cardsInSet, learnCardFaces } from '../../web/js/games/wicketz.js';
 import champions from '../../web/js/games/champions.js';
 
 const spots = (...pairs) => pairs.map(([zone, area]) => ({ zone, area }));
@@ -198,4 +198,22 @@ test('a Wicketz card set counts its cards: one hex digit per four cards (src/rul
   assert.equal(cardsInSet('0'.repeat(62)), 0);
   assert.equal(cardsInSet('3300'), 4);
   assert.equal(cardsInSet(''), 0);
+});
+
+test('the Wicketz replay counts the cards still to come as the engine does (src/rules/wicketz/state.rs)', () => {
+  // A deck of eight: the count needs the deck's size, which the replay reads from the card data.
+  const cards = Array.from({ length: 8 }, (_, i) => ({ id: i + 1, kind: 'plain', window: 1, rows: [] }));
+  assert.equal(learnCardFaces({ cards: { cards }, ruleset: { strokes: [] } }), 8);
+  let v = wicketz.story.init({}, {});
+  const apply = (event) => { v = wicketz.story.apply(v, event) || v; return v.cards_to_come_count; };
+  assert.equal(apply({ type: 'dispenser_shuffled', order: [] }), 8);
+  assert.equal(apply({ type: 'card_dealt', card: 1 }), 7);
+  assert.equal(apply({ type: 'wild_card_drawn', card: 2 }), 6, 'a wild card is out of the box too');
+  assert.equal(apply({ type: 'over_completed', number: 0, runs: 0 }), 6, 'an over\'s cards go back behind the fresh ones');
+  for (const card of [3, 4, 5, 6, 7]) apply({ type: 'card_dealt', card });
+  assert.equal(apply({ type: 'card_dealt', card: 8 }), 2, 'every card dealt: the next comes from what is in the box');
+  assert.equal(apply({ type: 'dispenser_shuffled', order: [] }), 2, 'the over\'s six stay out of the shuffle');
+  assert.equal(apply({ type: 'over_completed', number: 1, runs: 0 }), 2);
+  assert.equal(apply({ type: 'card_dealt', card: 1 }), 1);
+  assert.equal(v.cards_in_dispenser, 7, 'the box holds the deck less this over\'s card');
 });

@@ -117,6 +117,12 @@ export function cardsInSet(hex) {
   return count;
 }
 
+/** The cards not yet dealt this cycle: from the live view's set, or the replay's count. */
+function toCome(view) {
+  if (view.cards_to_come) return cardsInSet(view.cards_to_come);
+  return typeof view.cards_to_come_count === 'number' ? view.cards_to_come_count : null;
+}
+
 function scoreboard(view, ctx) {
   const list = innings(view);
   const current = list[list.length - 1];
@@ -130,7 +136,7 @@ function scoreboard(view, ctx) {
       view.target ? stat(t('wicketz.scoreboard.target'), view.target, 'target') : null,
       view.target && current ? stat(t('wicketz.scoreboard.need'), Math.max(0, view.target - current.runs)) : null,
       stat(t('wicketz.scoreboard.cardsLeft'), view.cards_in_dispenser),
-      view.cards_to_come ? stat(t('wicketz.scoreboard.toCome'), cardsInSet(view.cards_to_come), 'to-come') : null),
+      toCome(view) === null ? null : stat(t('wicketz.scoreboard.toCome'), toCome(view), 'to-come')),
     list.length > 1 || (current && current.closed)
       ? h('table', { class: 'seats' }, h('tbody', {}, list.map((i) => h('tr', {},
         h('td', {}, t('wicketz.scoreboard.innings', { number: i.number })), h('td', {}, ctx.seatName(i.batting)), h('td', {}, `${i.runs}/${i.wickets}`), h('td', {}, ov(i.legal_balls)), h('td', {}, i.merit ? meritName(i.merit) : '')))))
@@ -433,7 +439,7 @@ function optionFields({ field, select, number }) {
  * of each over, the score of each innings, the batters, the indicator, the last ball). From
  * `base` it takes only the options. The result card's rows come from the game's card data
  * (`reference`, which the replay reads from GET /v1/games/wicketz/rules): an event carries a
- * dealt card's id only. The cards left in the dispenser are left out.
+ * dealt card's id only; with them the fold also counts the cards still to come.
  */
 // Every card's face by id, shaped like a view's `last_card`. Kept beside the fold, not in
 // it, so the replay's copy of the state at each ball stays one card, not the deck.
@@ -450,12 +456,38 @@ export function learnCardFaces(data) {
   return faces.size;
 }
 
+/**
+ * Counts the cards as a player at the table does, and as the live view's `cards_to_come` is
+ * made (src/rules/wicketz/state.rs): the cards dealt since the last shuffle, with those out of
+ * the box this over (a shuffle leaves them out). `cards_to_come_count` is what the next deal
+ * comes from. Both counts need the deck's size, so they stay unset without the card data.
+ */
+function countCards(v, event) {
+  switch (event.type) {
+    case 'dispenser_shuffled': v.dealt = [...v.out_this_over]; break;
+    case 'card_dealt':
+    case 'wild_card_drawn':
+      v.dealt.push(event.card);
+      v.out_this_over.push(event.card);
+      break;
+    case 'over_completed':
+    case 'innings_closed': v.out_this_over = []; break;
+    default: return;
+  }
+  if (faces.size === 0) return;
+  // In the box: the deck less this over's cards, as the view's `cards_in_dispenser`.
+  v.cards_in_dispenser = faces.size - v.out_this_over.length;
+  const fresh = faces.size - v.dealt.length;
+  v.cards_to_come_count = fresh > 0 ? fresh : v.cards_in_dispenser;
+}
+
 const story = {
   reference: learnCardFaces,
   init(base) {
-    return { options: base.options || { overs: 20 }, innings: [], target: null, over: null, delivery: null, last_ball: null, last_card: null, field: null };
+    return { options: base.options || { overs: 20 }, innings: [], target: null, over: null, delivery: null, last_ball: null, last_card: null, field: null, dealt: [], out_this_over: [], cards_to_come_count: null };
   },
   apply(v, event) {
+    countCards(v, event);
     const current = v.innings[v.innings.length - 1];
     switch (event.type) {
       case 'innings_opened': {
