@@ -421,8 +421,13 @@ function bowlerDecision(m, ask, ctx) {
   const legal = bits(ask.legal);
   return h('div', {},
     h('p', {}, t('ctg.ask.bowler', { over: (m.view.overs_completed ?? 0) + 1, count: m.format === 't20' ? 3 : 2 })),
-    h('div', { class: 'buttons' }, legal.map((i, n) =>
-      actionButton(ctx, t('ctg.ask.bowlerButton', { name: playerName(players, i), type: term('bowling', ask.types[i] || ''), count: ask.overs_bowled[i] }), { type: 'choose_bowler', bowler: i }, { primary: n === 0 }))));
+    // Two to a row, the name over its type and overs: up to eight bowlers and the help
+    // must fit a laptop's first screenful under the score and the last ball.
+    h('div', { class: 'buttons two-up' }, legal.map((i, n) =>
+      actionButton(ctx, [
+        h('span', {}, playerName(players, i)),
+        h('small', {}, t('ctg.ask.bowlerDetail', { type: term('bowling', ask.types[i] || ''), count: ask.overs_bowled[i] })),
+      ], { type: 'choose_bowler', bowler: i }, { primary: n === 0 }))));
 }
 
 function inOrder(ask) {

@@ -232,7 +232,7 @@ export default {
       one: 'Choose the bowler for over {over}: not last over\'s bowler, at most {count} over each.',
       other: 'Choose the bowler for over {over}: not last over\'s bowler, at most {count} overs each.',
     },
-    bowlerButton: '{name} ({type}, {count} ov)',
+    bowlerDetail: '{type}, {count} ov',
     openers: 'Send in your openers and pick their attitudes.',
     striker: 'Striker',
     nonStriker: 'Non-striker',

@@ -237,7 +237,7 @@ export default {
       one: 'Escolha o Arremessador do Over {over}: não o do Over anterior, no máximo {count} Over cada.',
       other: 'Escolha o Arremessador do Over {over}: não o do Over anterior, no máximo {count} Overs cada.',
     },
-    bowlerButton: '{name} ({type}, {count} ov)',
+    bowlerDetail: '{type}, {count} ov',
     openers: 'Mande seus Batedores de Abertura e escolha a Atitude de cada um.',
     striker: 'Enfrentando',
     nonStriker: 'Não enfrentando',
