@@ -430,11 +430,9 @@ fn field_cost(planned: &[Planned], prices: &[Vec<Price>], wicket: f64, soft: boo
         .sum()
 }
 
-/// Places keeper, bowler and nine fielders one at a time, each where it lowers the cost
-/// most, within the fielding restriction. Returns the field and its exact cost.
-fn place_field(planned: &[Planned], wicket: f64, max_outside: Option<u8>, table: &Outcomes) -> (Field, f64) {
-    // Prices with nobody on the field yet: the table's empty-field figures.
-    let mut prices: Vec<Vec<Price>> = planned
+/// Each planned stroke's price with nobody on the field yet: the table's empty-field figures.
+fn empty_prices(planned: &[Planned], table: &Outcomes) -> Vec<Vec<Price>> {
+    planned
         .iter()
         .map(|plan| {
             plan.strokes
@@ -442,7 +440,32 @@ fn place_field(planned: &[Planned], wicket: f64, max_outside: Option<u8>, table:
                 .map(|s| table.empty_price(*s, plan.delivery))
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// Adds one player at `zone` to the running prices; a deep player guards its letter's
+/// boundary for those placed after it.
+fn place(
+    planned: &[Planned],
+    prices: &mut [Vec<Price>],
+    guarded: &mut [bool; LETTERS as usize],
+    zone: Position,
+    table: &Outcomes,
+) {
+    for (plan, row) in planned.iter().zip(prices.iter_mut()) {
+        for (s, price) in plan.strokes.iter().zip(row.iter_mut()) {
+            *price = add(*price, effect(table, *s, plan, zone, guarded));
+        }
+    }
+    if zone.ring >= 2 {
+        guarded[usize::from(zone.letter)] = true;
+    }
+}
+
+/// Places keeper, bowler and nine fielders one at a time, each where it lowers the cost
+/// most, within the fielding restriction. Returns the field and its exact cost.
+fn place_field(planned: &[Planned], wicket: f64, max_outside: Option<u8>, table: &Outcomes) -> (Field, f64) {
+    let mut prices = empty_prices(planned, table);
     let mut guarded = [false; LETTERS as usize];
     let mut placed: Vec<Position> = Vec::new();
     let all: Vec<Position> = (0..LETTERS)
@@ -476,14 +499,7 @@ fn place_field(planned: &[Planned], wicket: f64, max_outside: Option<u8>, table:
             }
         }
         let Some((_, zone)) = best else { break };
-        for (plan, row) in planned.iter().zip(prices.iter_mut()) {
-            for (s, price) in plan.strokes.iter().zip(row.iter_mut()) {
-                *price = add(*price, effect(table, *s, plan, zone, &guarded));
-            }
-        }
-        if zone.ring >= 2 {
-            guarded[usize::from(zone.letter)] = true;
-        }
+        place(planned, &mut prices, &mut guarded, zone, table);
         placed.push(zone);
     }
     let field = Field {
@@ -536,28 +552,13 @@ fn planned_over(view: &View, habits: bool, style: Style, line: Line, rules: &Rul
 /// What `field` gives a batter who plays the best reply to each delivery (no habits), a
 /// ball: the measure of a field's exploitability.
 fn reply_cost(planned: &[Planned], field: &Field, wicket: f64, table: &Outcomes) -> f64 {
-    let mut prices: Vec<Vec<Price>> = planned
-        .iter()
-        .map(|plan| {
-            plan.strokes
-                .iter()
-                .map(|s| table.empty_price(*s, plan.delivery))
-                .collect()
-        })
-        .collect();
+    let mut prices = empty_prices(planned, table);
     let mut guarded = [false; LETTERS as usize];
     let placed = [field.keeper, field.bowler]
         .into_iter()
         .chain(field.fielders.iter().copied());
     for zone in placed {
-        for (plan, row) in planned.iter().zip(prices.iter_mut()) {
-            for (s, price) in plan.strokes.iter().zip(row.iter_mut()) {
-                *price = add(*price, effect(table, *s, plan, zone, &guarded));
-            }
-        }
-        if zone.ring >= 2 {
-            guarded[usize::from(zone.letter)] = true;
-        }
+        place(planned, &mut prices, &mut guarded, zone, table);
     }
     field_cost(planned, &prices, wicket, false)
 }
