@@ -6,7 +6,8 @@ use crate::rules::champions::{Champions, Options};
 use crate::rules::{Game, Seat, Seed};
 
 /// Why Champions' arena has no responders yet.
-const NOT_YET: &str = "its hard bot does not expose a plan over sealed choices yet (issue 30)";
+const NOT_YET: &str = "not built yet for Champions (issue 30): it has no sealed choice, and a reader \
+     of hard's code would have to solve hard's reply to each of the 462 final dice hands at every decision";
 
 super::exploit_set!(
     Exploit,

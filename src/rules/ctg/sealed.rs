@@ -6,7 +6,9 @@
 //! distance and bounce dice of the attitude, the field's catches and stops, the edges and
 //! slips), corrected by what simulated balls show the rest of the game adds
 //! ([`calibration`]), a wicket costing the runs the rest of the innings would score per
-//! wicket left ([`hard_field::wicket_value`]). Everything the game needs is public to both seats: the
+//! wicket left ([`hard_field::wicket_value`]), and a Confidence point the ball may win or
+//! lose the striker priced over the balls it has left
+//! ([`Calibration::confidence_worth`]). Everything the game needs is public to both seats: the
 //! deck's zones, the striker's Confidence and role, the field, the bowler's type and the
 //! score. So each seat can build the other's game exactly ([`mirror`]), which is why a bot
 //! must mix (anyone can compute its distribution) and why the arena's white-box responder
@@ -15,7 +17,7 @@
 //! What the correction averages over instead of pricing: how the field and the situation
 //! change running and the over cards' effects, and when skills and reviews are used.
 
-use super::calibration;
+use super::calibration::{self, Calibration};
 use super::field::Field;
 use super::hard_field;
 use super::resolve;
@@ -94,17 +96,19 @@ impl BallGame {
     /// The game of a `Bowl` or `Shot` ask; `None` for any other ask, an empty deck, or a
     /// ruleset that does not load.
     pub fn of(ask: &Ask, situation: &Situation) -> Option<BallGame> {
+        BallGame::with(ask, situation, calibration::calibration())
+    }
+
+    /// [`BallGame::of`] on the corrections of `correction` (the calibration's second pass
+    /// solves balls on its first pass's table).
+    pub fn with(ask: &Ask, situation: &Situation, correction: &Calibration) -> Option<BallGame> {
         let ball = ball_of(ask)?;
         let wicket = hard_field::wicket_value(situation);
-        let pace = ball.bowl_type == BowlType::Pace;
-        let correction = calibration::calibration();
+        // A Confidence point won or lost is Advantage for the striker's later balls.
+        let (up, down) = correction.confidence_worth(situation, ball.confidence);
         let worth = |shot_index: usize, card: usize| {
-            let (zone, attitude) = shot(shot_index);
-            let advantage = resolve::advantage(ball.confidence, zone, ball.zones[card], ball.specialist);
-            let price =
-                hard_field::ball_worth(situation.format, pace, advantage, zone, attitude, ball.field)?;
-            let (more_runs, more_wickets) = correction.of(ball.bowl_type, attitude, advantage, zone);
-            Some(price.runs + more_runs - wicket * (price.wickets + more_wickets))
+            let parts = parts(&ball, situation, correction, shot_index, card)?;
+            Some(parts.runs - wicket * parts.wickets + parts.raise * up - parts.fall * down)
         };
         worth(0, 0)?;
         Some(BallGame {
@@ -116,6 +120,68 @@ impl BallGame {
     pub fn bowling(&self) -> ZeroSum {
         self.batting.transposed()
     }
+}
+
+/// One shot against one card: the ball's runs and wicket chance (the ruleset's prices and
+/// the calibration's correction) and its chances of raising and lowering the striker's
+/// Confidence.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Parts {
+    pub runs: f64,
+    pub wickets: f64,
+    pub raise: f64,
+    pub fall: f64,
+}
+
+fn parts(
+    ball: &Ball,
+    situation: &Situation,
+    correction: &Calibration,
+    shot_index: usize,
+    card: usize,
+) -> Option<Parts> {
+    let (zone, attitude) = shot(shot_index);
+    let advantage = resolve::advantage(ball.confidence, zone, ball.zones[card], ball.specialist);
+    let pace = ball.bowl_type == BowlType::Pace;
+    let price = hard_field::ball_worth(situation.format, pace, advantage, zone, attitude, ball.field)?;
+    let (more_runs, more_wickets) = correction.of(ball.bowl_type, attitude, advantage, zone);
+    let (raise, fall) =
+        correction.confidence_change(ball.bowl_type, attitude, advantage, zone, ball.confidence);
+    Some(Parts {
+        runs: price.runs + more_runs,
+        wickets: price.wickets + more_wickets,
+        raise,
+        fall,
+    })
+}
+
+/// A ball's [`Parts`] when the batter plays `shots` and the bowler `cards` (mixes over
+/// [`shot`]s and the deck's cards), on `correction`'s one-ball prices.
+pub fn expected(
+    ask: &Ask,
+    situation: &Situation,
+    correction: &Calibration,
+    shots: &[f64],
+    cards: &[f64],
+) -> Option<Parts> {
+    let ball = ball_of(ask)?;
+    let mut sum = Parts::default();
+    for (shot_index, p) in shots.iter().enumerate().filter(|(_, p)| **p > 0.0) {
+        for (card, q) in cards
+            .iter()
+            .enumerate()
+            .take(ball.cards)
+            .filter(|(_, q)| **q > 0.0)
+        {
+            let parts = parts(&ball, situation, correction, shot_index, card)?;
+            let weight = p * q;
+            sum.runs += weight * parts.runs;
+            sum.wickets += weight * parts.wickets;
+            sum.raise += weight * parts.raise;
+            sum.fall += weight * parts.fall;
+        }
+    }
+    Some(sum)
 }
 
 /// The other seat's ask and situation for the same ball: everything in them is public, so

@@ -158,7 +158,18 @@ pub enum StrictError {
 pub fn play_strict(
     options: &Options,
     seed: &Seed,
+    choose: impl FnMut(Seat, &Ask, &Situation, &mut Dice) -> Command,
+) -> Result<Played, StrictError> {
+    play_strict_visiting(options, seed, choose, |_| {})
+}
+
+/// [`play_strict`], with `visit` seeing every event in order (the calibration follows the
+/// striker's Confidence through them).
+pub fn play_strict_visiting(
+    options: &Options,
+    seed: &Seed,
     mut choose: impl FnMut(Seat, &Ask, &Situation, &mut Dice) -> Command,
+    mut visit: impl FnMut(&Event),
 ) -> Result<Played, StrictError> {
     let mut state = Ctg::initial_state(options)?;
     let mut dice = Dice::new(seed);
@@ -176,6 +187,7 @@ pub fn play_strict(
     loop {
         for event in out.drain(..) {
             tally.count(&event);
+            visit(&event);
         }
         let mask = state.pending_mask();
         if mask == 0 {
