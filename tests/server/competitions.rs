@@ -579,18 +579,8 @@ async fn a_fixture_not_played_by_its_rounds_deadline_is_a_walkover_to_the_side_t
         "format": "league", "round_hours": 1
     });
     let id = create(&app, &ana.token, body).await;
-    app.post(
-        &format!("/v1/competitions/{id}/join"),
-        Some(&bea.token),
-        json!({}),
-    )
-    .await;
-    app.post(
-        &format!("/v1/competitions/{id}/bots"),
-        Some(&ana.token),
-        json!({ "count": 1 }),
-    )
-    .await;
+    act(&app, &id, "join", &bea.token, json!({})).await;
+    act(&app, &id, "bots", &ana.token, json!({ "count": 1 })).await;
     let started = act(&app, &id, "start", &ana.token, json!({})).await;
     let first = started["fixtures"]
         .as_array()
@@ -618,11 +608,13 @@ async fn a_fixture_not_played_by_its_rounds_deadline_is_a_walkover_to_the_side_t
     };
     // Half an hour before the deadline nothing happens; half an hour after, the walkover.
     backdate(&app, &id, 30).await;
-    let (_, before) = app.get(&format!("/v1/competitions/{id}"), None).await;
+    let (status, before) = app.get(&format!("/v1/competitions/{id}"), None).await;
+    assert_eq!(status, 200, "{before}");
     let waiting = &before["fixtures"].as_array().expect("fixtures")[0];
     assert_eq!(waiting["status"], "waiting", "{waiting}");
     backdate(&app, &id, 60).await;
-    let (_, after) = app.get(&format!("/v1/competitions/{id}"), None).await;
+    let (status, after) = app.get(&format!("/v1/competitions/{id}"), None).await;
+    assert_eq!(status, 200, "{after}");
     let fixtures = after["fixtures"].as_array().expect("fixtures");
     let decided = fixtures
         .iter()
