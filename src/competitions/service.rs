@@ -100,11 +100,7 @@ impl Competitions {
                 "`round_hours` must be 1 to {MAX_ROUND_HOURS} (30 days)"
             )));
         }
-        let game = self
-            .lobby
-            .games()
-            .get(&request.game)
-            .ok_or_else(|| GameError::Unknown(request.game.clone()))?;
+        let game = self.lobby.games().require(&request.game)?;
         let (options, seat_count) = game.check_options(crate::matches::options_object(request.options)?)?;
         if seat_count != 2 {
             return Err(CompetitionError::BadRequest(format!(
@@ -219,11 +215,7 @@ impl Competitions {
                 "`count` must be 1 to {MAX_BOTS_AT_ONCE}"
             )));
         }
-        let game = self
-            .lobby
-            .games()
-            .get(&row.game)
-            .ok_or_else(|| GameError::Unknown(row.game.clone()))?;
+        let game = self.lobby.games().require(&row.game)?;
         if !game.has_bot(request.level) {
             return Err(LobbyError::NoBotAtLevel(format!(
                 "{} has no {} bot yet: use easy or normal",
@@ -264,11 +256,7 @@ impl Competitions {
                 entries.len()
             )));
         }
-        let game = self
-            .lobby
-            .games()
-            .get(&row.game)
-            .ok_or_else(|| GameError::Unknown(row.game.clone()))?;
+        let game = self.lobby.games().require(&row.game)?;
         let pool = game.rating_pool(&row.options.0)?;
         let mut ratings = Vec::with_capacity(entries.len());
         for entry in &entries {
@@ -531,11 +519,7 @@ impl Competitions {
             .result
             .as_ref()
             .and_then(|json| serde_json::from_value(json.0.clone()).ok());
-        let game = self
-            .lobby
-            .games()
-            .get(&row.game)
-            .ok_or_else(|| GameError::Unknown(row.game.clone()))?;
+        let game = self.lobby.games().require(&row.game)?;
         let log = self.store.log(match_id).await?;
         let abandoned = log
             .last()

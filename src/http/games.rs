@@ -64,11 +64,7 @@ async fn catalog(State(state): State<AppState>) -> Result<Json<GameCatalog>, Api
         (status = 400, description = "`unknown_game`", body = ref("#/components/schemas/ErrorBody")),
     ))]
 async fn rules(State(state): State<AppState>, Path(game): Path<String>) -> Result<Json<GameRules>, ApiError> {
-    let kind = state
-        .lobby
-        .games()
-        .get(&game)
-        .ok_or_else(|| ApiError::UnknownGame(game.clone()))?;
+    let kind = super::game_of(&state, &game)?;
     let mut data = serde_json::Map::new();
     for (name, text) in kind.rules_data() {
         let value = serde_json::from_str(text)

@@ -140,11 +140,7 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
 /// The registered game a request names, by its id (a stored row's `game`, a path segment):
 /// one this build does not register is refused as unknown, never a panic.
 pub fn game_of(state: &AppState, game: &str) -> Result<Arc<dyn GameKind>, ApiError> {
-    state
-        .lobby
-        .games()
-        .get(game)
-        .ok_or_else(|| ApiError::UnknownGame(game.to_string()))
+    Ok(state.lobby.games().require(game)?)
 }
 
 /// The player a request must come from.

@@ -334,6 +334,13 @@ impl GameRegistry {
         self.games.get(id).cloned()
     }
 
+    /// The game `id` names, or [`GameError::Unknown`]: what every request and stored row
+    /// that names a game needs (a game this build does not register is an error, never a
+    /// panic).
+    pub fn require(&self, id: &str) -> Result<Arc<dyn GameKind>, GameError> {
+        self.get(id).ok_or_else(|| GameError::Unknown(id.to_string()))
+    }
+
     pub fn ids(&self) -> Vec<&'static str> {
         self.order.clone()
     }
@@ -349,6 +356,22 @@ mod tests {
             .get("ctg")
             .expect("ctg is registered")
             .clone()
+    }
+
+    #[test]
+    fn require_names_the_unknown_game_and_finds_a_registered_one() {
+        let registry = GameRegistry::standard();
+        for id in registry.ids() {
+            assert_eq!(
+                registry.require(id).expect("registered").listing().name,
+                registry.get(id).expect("registered").listing().name
+            );
+        }
+        match registry.require("chess") {
+            Err(GameError::Unknown(id)) => assert_eq!(id, "chess"),
+            Err(other) => panic!("{other}"),
+            Ok(_) => panic!("chess is not registered"),
+        }
     }
 
     fn row(options: Value, seed: &str) -> MatchRow {

@@ -145,10 +145,7 @@ impl Lobby {
     }
 
     pub async fn create_match(&self, player: &Player, request: CreateMatch) -> Result<MatchInfo, LobbyError> {
-        let game = self
-            .games
-            .get(&request.game)
-            .ok_or_else(|| GameError::Unknown(request.game.clone()))?;
+        let game = self.games.require(&request.game)?;
         let (options, seat_count) = game.check_options(options_object(request.options)?)?;
         let clocks = Clocks {
             turn: match request.turn_clock_secs {
@@ -190,10 +187,7 @@ impl Lobby {
         options: Value,
         sitters: &[Sitter],
     ) -> Result<MatchInfo, LobbyError> {
-        let game = self
-            .games
-            .get(game_id)
-            .ok_or_else(|| GameError::Unknown(game_id.to_string()))?;
+        let game = self.games.require(game_id)?;
         let (options, seat_count) = game.check_options(options_object(Some(options))?)?;
         if sitters.len() != usize::from(seat_count) {
             return Err(LobbyError::BotSeats(format!(
@@ -243,10 +237,7 @@ impl Lobby {
     /// rated, so a public seed gives nobody an edge that counts; the turn clock is the
     /// server's default, as a newcomer reading the guide needs time.
     pub async fn create_tutorial(&self, player: &Player, game_id: &str) -> Result<MatchInfo, LobbyError> {
-        let game = self
-            .games
-            .get(game_id)
-            .ok_or_else(|| GameError::Unknown(game_id.to_string()))?;
+        let game = self.games.require(game_id)?;
         let spec = game.tutorial().ok_or(LobbyError::NoTutorial)?;
         let spec: TutorialSpec =
             serde_json::from_str(spec).map_err(|error| LobbyError::BadTutorial(error.to_string()))?;

@@ -3,7 +3,7 @@
 //! snapshot. Every snapshot a socket gets outside a live actor is built here; a live
 //! actor builds its own.
 
-use super::{GameError, Lobby, LobbyError, MatchHandle, Subscription};
+use super::{Lobby, LobbyError, MatchHandle, Subscription};
 use crate::protocol::{Protocol, Snapshot};
 use crate::record::{MatchId, MatchStatus};
 use crate::rules::{Outcome, Seat, Viewer};
@@ -64,11 +64,7 @@ impl SocketPlanner {
         }
         // Read again: the match may have ended (or moved) since the caller's read.
         let row = self.lobby.match_row(&row.match_id).await?;
-        let game = self
-            .lobby
-            .games()
-            .get(&row.game)
-            .ok_or_else(|| GameError::Unknown(row.game.clone()))?;
+        let game = self.lobby.games().require(&row.game)?;
         match (row.status(), viewer) {
             (MatchStatus::Finished, _) => {}
             (MatchStatus::Live, _) if self.lobby.spans_nodes() => return Err(LobbyError::Moving),

@@ -11,7 +11,7 @@ mod local;
 pub use cluster::ClusterPlacement;
 pub use local::LocalPlacement;
 
-use super::{ActorContext, GameError, GameRegistry, LiveMatches, LobbyError, MatchHandle};
+use super::{ActorContext, GameRegistry, LiveMatches, LobbyError, MatchHandle};
 use crate::record::LogEntry;
 use crate::record::{Clocks, MatchId};
 use crate::store::{Fence, Journal, MatchRow, Store};
@@ -97,10 +97,7 @@ impl Actors {
         log: Vec<LogEntry>,
         fence: Option<Fence>,
     ) -> Result<MatchHandle, LobbyError> {
-        let game = self
-            .games
-            .get(&row.game)
-            .ok_or_else(|| GameError::Unknown(row.game.clone()))?;
+        let game = self.games.require(&row.game)?;
         let seats = self.store.seats(&row.match_id).await?;
         let context = ActorContext {
             store: self.store.clone(),
