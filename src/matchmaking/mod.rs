@@ -76,11 +76,7 @@ impl Matchmaker {
         request: CreateTicket,
     ) -> Result<TicketId, MatchmakingError> {
         let options = options_object(request.options)?;
-        let game = self
-            .lobby
-            .games()
-            .get(&request.game)
-            .ok_or_else(|| GameError::Unknown(request.game.clone()))?;
+        let game = self.lobby.games().require(&request.game)?;
         let (options, seat_count) = game.check_options(options)?;
         let format = game.rating_pool(&options)?;
         let rating = self
