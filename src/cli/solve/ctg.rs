@@ -1,7 +1,7 @@
 //! `crease solve ctg`: simulates the correction the sealed-choice prices need
-//! (`rules::ctg::calibration`) and writes `data/ctg/ball_calibration.json`.
+//! (`rules::ctg::calibrate`) and writes `data/ctg/ball_calibration.json`.
 
-use crate::rules::ctg::calibration::{render, run_expectancy, simulate};
+use crate::rules::ctg::calibrate::{render, run_expectancy, simulate};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Args)]

@@ -180,7 +180,7 @@ pub fn wicket_value(situation: &Situation) -> f64 {
 }
 
 /// Wickets a ball, for the price of a wicket: what `crease solve ctg`'s innings lose
-/// (`rules::ctg::calibration`, 15 balls a wicket; hard against hard loses one in 21, so this
+/// (`rules::ctg::calibrate`, 15 balls a wicket; hard against hard loses one in 21, so this
 /// prices wickets on the dear side).
 const WICKETS_PER_BALL: f64 = 0.067;
 

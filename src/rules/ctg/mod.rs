@@ -7,9 +7,13 @@
 //! * [`resolve`]: the arithmetic of a ball as pure functions of die faces.
 //! * [`engine`]: the rules: checks commands, draws dice, emits events.
 //! * [`view`]: what a seat may see and what it is asked; [`bot`]: the bot policies.
+//! * [`hard`]: the strongest bot: [`sealed`] prices a ball's card against shot as a game,
+//!   [`safe`] plays its equilibrium, [`calibration`] corrects its prices from the table
+//!   [`calibrate`] simulates, [`hard_field`] places its fielders; [`levels`]: easy and normal.
 //! * [`sim`]: bot-vs-bot matches straight on the state (simulator, benches, property tests).
 
 pub mod bot;
+pub mod calibrate;
 pub mod calibration;
 pub mod command;
 pub mod data;
