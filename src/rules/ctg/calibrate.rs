@@ -13,17 +13,17 @@
 //! Its own module because it solves balls ([`super::sealed`]), which read the table: the
 //! table's reader and its writer would otherwise import each other.
 
-use super::calibration::{ADVANTAGES, ATTITUDES, Calibration, KINDS, STEPS, Step, ZONES};
+use super::calibration::{ADVANTAGES, ATTITUDES, Calibration, KINDS, STEPS, Step, ZONES, cell};
 use super::command::Command;
 use super::event::Event;
 use super::hard_field;
-use super::resolve::{self, ADVANTAGE_MIN, CONFIDENCE_MAX, CONFIDENCE_MIN};
+use super::resolve::{self, CONFIDENCE_MAX, CONFIDENCE_MIN};
 use super::sealed::{self, BallGame};
 use super::sim;
 use super::types::{Attitude, BowlType, Format};
 use super::view::{Ask, Situation};
 use super::{Options, bot, safe};
-use crate::rules::{BotPolicy, Seed};
+use crate::rules::{BotPolicy, Dice, Seed};
 use std::cell::Cell;
 
 /// How to rebuild the table.
@@ -108,7 +108,7 @@ fn one_ball() -> (Calibration, Vec<(Ask, Situation)>) {
             |_, ask, situation, rng| {
                 let command = match *ask {
                     Ask::Bowl { cards, .. } => {
-                        let card = rng.below(u32::from(cards.max(1))) as u8;
+                        let card = uniform_card(cards, rng);
                         ball.card = Some(card);
                         Command::Bowl { card }
                     }
@@ -135,12 +135,7 @@ fn one_ball() -> (Calibration, Vec<(Ask, Situation)>) {
                             }
                         }
                         confidence.set(None);
-                        let zone = rng.roll(ZONES as u8);
-                        let attitude = if rng.below(2) == 0 {
-                            Attitude::Aggressive
-                        } else {
-                            Attitude::Defensive
-                        };
+                        let (zone, attitude) = uniform_shot(rng);
                         ball.shot_ask = Some((*ask, *situation));
                         ball.shot = Some((zone, attitude));
                         Command::Shot { zone, attitude }
@@ -255,21 +250,30 @@ fn price(ball: &Ball) -> Option<Priced> {
     let advantage = resolve::advantage(confidence, zone, zones[usize::from(card.min(7))], specialist);
     let pace = bowl_type == BowlType::Pace;
     let price = hard_field::ball_worth(situation.format, pace, advantage, zone, attitude, field)?;
-    let a = usize::try_from(advantage - ADVANTAGE_MIN)
-        .unwrap_or(0)
-        .min(ADVANTAGES - 1);
     Some(Priced {
-        cell: (
-            bowl_type.index().min(KINDS - 1),
-            attitude.index(),
-            a,
-            usize::from(zone - 1),
-        ),
+        cell: cell(bowl_type, attitude, advantage, zone),
         runs: price.runs,
         wickets: price.wickets,
         score: (situation.runs, situation.wickets, situation.innings),
         confidence,
     })
+}
+
+/// The simulations' bowler: any of the `cards`, evenly.
+fn uniform_card(cards: u8, rng: &mut Dice) -> u8 {
+    rng.below(u32::from(cards.max(1))) as u8
+}
+
+/// The simulations' batter: any zone, either attitude, evenly (the same draws, in the same
+/// order, as the committed table was simulated with).
+fn uniform_shot(rng: &mut Dice) -> (u8, Attitude) {
+    let zone = rng.roll(ZONES as u8);
+    let attitude = if rng.below(2) == 0 {
+        Attitude::Aggressive
+    } else {
+        Attitude::Defensive
+    };
+    (zone, attitude)
 }
 
 /// Four decimals: enough for a correction, and a file that does not churn on the last bit.
@@ -302,18 +306,13 @@ pub fn run_expectancy(matches: u64) -> Vec<[(f64, f64); 10]> {
             &Seed::from_u64(FIRST_SEED + index),
             |_, ask, situation, rng| match *ask {
                 Ask::Bowl { cards, .. } => Command::Bowl {
-                    card: rng.below(u32::from(cards.max(1))) as u8,
+                    card: uniform_card(cards, rng),
                 },
                 Ask::Shot { .. } => {
                     if situation.innings == 0 {
                         states.push((situation.balls_left, situation.wickets, situation.runs));
                     }
-                    let zone = rng.roll(ZONES as u8);
-                    let attitude = if rng.below(2) == 0 {
-                        Attitude::Aggressive
-                    } else {
-                        Attitude::Defensive
-                    };
+                    let (zone, attitude) = uniform_shot(rng);
                     Command::Shot { zone, attitude }
                 }
                 _ => bot::choose(ask, situation, BotPolicy::Heuristic, rng),
