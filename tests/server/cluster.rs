@@ -165,6 +165,19 @@ pub(crate) async fn lease(store: &Store, match_id: &str) -> (String, i64) {
     (row.0.clone(), row.1)
 }
 
+/// Waits (at most `limit`) until `ready` holds, checking every 20 ms; panics with `what`.
+pub(crate) async fn until<F: std::future::Future<Output = bool>>(
+    limit: Duration,
+    what: &str,
+    mut ready: impl FnMut() -> F,
+) {
+    let started = Instant::now();
+    while !ready().await {
+        assert!(started.elapsed() < limit, "{what}: not within {limit:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 pub(crate) async fn sqlx_rows(store: &Store, sql: &str) -> Vec<(String, i64)> {
     let Store::Postgres(pool) = store else {
         panic!("cluster tests run on PostgreSQL")
@@ -713,19 +726,13 @@ async fn an_adjourned_match_moves_with_a_drain_and_resumes_on_the_new_node() {
     // claims them when the announcement reaches it, which may be just after the exit. It
     // must be long before the lease's TTL would have freed the match.
     let store = cluster.store().await;
-    let claimed_within = Duration::from_millis(ttl_ms / 2);
-    loop {
-        let owner = lease(&store, &match_id).await.0;
-        if Some(&owner) == staying.node.as_ref() {
-            break;
-        }
-        assert!(
-            term_at.elapsed() < claimed_within,
-            "the adjourned match is still leased to {owner} {:?} after the drain began",
-            term_at.elapsed()
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let claimed_within = Duration::from_millis(ttl_ms / 2).saturating_sub(term_at.elapsed());
+    until(
+        claimed_within,
+        "the staying node claims the adjourned match",
+        || async { Some(&lease(&store, &match_id).await.0) == staying.node.as_ref() },
+    )
+    .await;
     let (_, shown) = get(&cluster.http, &format!("{}/v1/matches/{match_id}", staying.base)).await;
     assert!(
         shown["adjourned_at"].is_string(),

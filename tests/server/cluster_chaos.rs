@@ -20,10 +20,10 @@
 //! `CREASE_CHAOS_SEED` (default 25) picks the schedule and `CREASE_CHAOS_SECS` (default 75)
 //! how long faults are applied; a failure message names the seed, so any run can be repeated.
 
-use crate::cluster::{TTL_MS, TestCluster, lease};
+use crate::cluster::{TTL_MS, TestCluster, lease, until};
 use crate::cluster_faults::{
     Answer, OnRefusal, Player, Transcript, answer_violations, counts, create, follower, join_all,
-    join_followers, kind, node_id, read_log, stream_violations, told_to_resume, until,
+    join_followers, kind, node_id, read_log, stream_violations, told_to_resume,
 };
 use crate::common::faults::{Fault, FaultProxy};
 use crate::common::match_id;

@@ -33,7 +33,7 @@
 //! Like the other cluster tests they need `TEST_DATABASE_URL` and `TEST_NATS_URL` and are
 //! skipped without them, except under `CI=true`.
 
-use crate::cluster::{TTL_MS, TestCluster, lease};
+use crate::cluster::{TTL_MS, TestCluster, lease, until};
 use crate::common::faults::{Fault, FaultProxy};
 use crate::common::match_id;
 use crate::drills::{ServerProcess, post, register};
@@ -826,19 +826,6 @@ pub(crate) fn kind(game: &str) -> Arc<dyn GameKind> {
         .get(game)
         .expect("a standard game")
         .clone()
-}
-
-/// Waits (at most `limit`) until `ready` holds, checking every 20 ms; panics with `what`.
-pub(crate) async fn until<F: std::future::Future<Output = bool>>(
-    limit: Duration,
-    what: &str,
-    mut ready: impl FnMut() -> F,
-) {
-    let started = Instant::now();
-    while !ready().await {
-        assert!(started.elapsed() < limit, "{what}: not within {limit:?}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 pub(crate) fn node_id(node: &ServerProcess) -> String {
