@@ -176,12 +176,53 @@ fn every_wicketz_exploit_plays_only_legal_commands_with_every_option() {
 
 #[test]
 fn every_champions_exploit_plays_only_legal_commands() {
+    let names = champions::ChampionsPolicy::names()
+        .into_iter()
+        .filter(|n| !RESPONDERS.contains(n))
+        .collect();
     every_exploit_plays_legally(
-        champions::ChampionsPolicy::names(),
+        names,
         |n| champions::ChampionsPolicy::parse("champions", n),
         champions::ChampionsPolicy::Bot(BotPolicy::Heuristic),
         10,
-        champions::play,
+        |deal, seat, policies| champions::play(deal, seat, policies, &mut champions::Memory::default()),
+    );
+}
+
+/// Champions' responders over whole matches against `hard`: legal commands only. The white-box
+/// batsman's gain over `hard`'s table is never below zero (it is the best play for the prices
+/// it reads), and the adaptive one counts the replies it faced, carried from match to match.
+#[test]
+fn the_champions_responders_play_legally_read_hard_and_count_its_replies() {
+    let series = |a: &str, b: &str, matches: u64| {
+        let policies = [a, b].map(|name| champions::ChampionsPolicy::parse("champions", name).unwrap());
+        let mut memory = champions::Memory::default();
+        for index in 0..matches {
+            let played = champions::play(
+                &arena::deal_seed(17, index),
+                arena::a_seat(index),
+                policies,
+                &mut memory,
+            );
+            if let Err(error) = played {
+                panic!("{a} v {b}, match {index}: {error}");
+            }
+        }
+        memory
+    };
+    let white_box = series("best-response", "hard", 4);
+    // Five batting overs a match, fewer only when a batsman is eliminated.
+    assert!(white_box.choices >= 12, "{} overs", white_box.choices);
+    let gain = white_box.gain / white_box.choices as f64;
+    assert!((0.0..1.0).contains(&gain), "gain {gain} points an over");
+    // Against anyone but `hard` there is no table to measure against.
+    assert_eq!(series("best-response", "heuristic", 2).choices, 0);
+    let adaptive = series("adaptive", "hard", 4);
+    // Every batting over but a match's last one is learnt.
+    assert!(
+        adaptive.habits.observations() >= 12,
+        "{} replies",
+        adaptive.habits.observations()
     );
 }
 
@@ -412,8 +453,15 @@ fn the_responders_are_offered_where_a_game_has_them_and_refused_with_why_elsewhe
         );
         assert!(wicketz::WicketzPolicy::names().contains(&name));
     }
-    let error = champions::ChampionsPolicy::parse("champions", "best-response").unwrap_err();
+    for name in ["best-response", "adaptive"] {
+        let policy = champions::ChampionsPolicy::parse("champions", name).unwrap();
+        assert_eq!(policy.name(), name);
+        assert!(champions::ChampionsPolicy::names().contains(&name));
+    }
+    let error = champions::ChampionsPolicy::parse("champions", "hard-safe").unwrap_err();
     assert!(matches!(error, ArenaError::NotForGame { .. }), "{error}");
+    assert!(error.to_string().contains("no lean to bound"), "{error}");
+    assert!(!champions::ChampionsPolicy::names().contains(&"hard-safe"));
 }
 
 /// Wicketz' responders over whole matches against `hard`, with every option: legal

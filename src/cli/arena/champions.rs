@@ -1,21 +1,26 @@
 //! `crease arena champions`: two players, through the seat's views, as server bots play.
+//!
+//! Champions has no sealed choice: the bowler sees the batsman's final dice before it rolls.
+//! What `hard` leaves to a reader is its price of the bowler's reply when it bats: the
+//! offline table's, for a bowler with no cards chasing no championship. `best-response`
+//! reads `hard`'s bowling code and solves that reply exactly for every finish, with the
+//! bowler's real cards and the championships open; `adaptive` reads no code and corrects the
+//! table by what the bowler's replies were seen to cost over the series. Both bowl and buy as
+//! `hard` does, so a match between them and `hard` differs only in that price.
 
 use super::{ArenaError, Common, Policy, Result3};
 use crate::rules::champions::exploits::Exploit;
+use crate::rules::champions::hard::reply::{self, AwaitedReply, ReplyHabits};
+use crate::rules::champions::hard::{self, ReplyReading};
 use crate::rules::champions::{Champions, Options};
-use crate::rules::{Game, Seat, Seed};
-
-/// Why Champions' arena has no responders yet.
-const NOT_YET: &str = "not built yet for Champions (issue 30): it has no sealed choice, and a reader \
-     of hard's code would have to solve hard's reply to each of the 462 final dice hands at every decision";
+use crate::rules::{BotLevel, Game, Seat, Seed, Viewer};
 
 super::exploit_set!(
     Exploit,
-    &[
-        ("hard-safe", NOT_YET),
-        ("best-response", NOT_YET),
-        ("adaptive", NOT_YET)
-    ]
+    &[(
+        "hard-safe",
+        "not offered for Champions: its hard leans toward no habit of the other side, so there is no lean to bound"
+    )]
 );
 
 pub type ChampionsPolicy = Policy<Exploit>;
@@ -26,18 +31,68 @@ pub struct Args {
     pub common: Common,
 }
 
+/// What the responders carry from over to over and from match to match.
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    /// The best responder's summed gain over `hard`'s table, in points, and its overs.
+    pub gain: f64,
+    pub choices: u64,
+    /// What the other side's replies cost the adaptive batsman beyond the table's price.
+    pub habits: ReplyHabits,
+    /// The adaptive batsman's last stop, until its reply is on the record.
+    awaited: Option<AwaitedReply>,
+}
+
 /// Plays one two-player Champions match on `deal` with A in `a_seat`.
-pub fn play(deal: &Seed, a_seat: Seat, policies: [ChampionsPolicy; 2]) -> Result<Result3, ArenaError> {
+pub fn play(
+    deal: &Seed,
+    a_seat: Seat,
+    policies: [ChampionsPolicy; 2],
+    memory: &mut Memory,
+) -> Result<Result3, ArenaError> {
     let options = Options { players: 2 };
     let names = policies.map(|p| p.name());
+    // A stop in a match's last over is never answered on a view the batsman sees again.
+    memory.awaited = None;
     super::play_views::<Champions>(&options, deal, a_seat, names, |index, view, rng| {
         match policies[index] {
             Policy::Bot(policy) => Champions::bot_command(view, policy, rng),
             Policy::Exploit(exploit) => exploit.command(view, rng),
-            Policy::HardSafe | Policy::BestResponse | Policy::Adaptive => None,
             Policy::Level(level) => Champions::bot_command_at(view, level, rng),
+            Policy::BestResponse => {
+                if policies[1 - index] == Policy::Level(BotLevel::Hard)
+                    && let Some(gain) = reply::solved_reply_gain(view)
+                {
+                    memory.gain += gain;
+                    memory.choices += 1;
+                }
+                hard::command_reading(view, ReplyReading::Solved)
+            }
+            Policy::Adaptive => adaptive(view, memory),
+            Policy::HardSafe => None,
         }
     })
+}
+
+/// The adaptive batsman: learns each reply once it is on the record, and prices its stops
+/// with the table corrected by every reply seen in the series.
+fn adaptive(
+    view: &crate::rules::champions::view::View,
+    memory: &mut Memory,
+) -> Option<crate::rules::champions::Command> {
+    let model = hard::model();
+    if let Some(awaited) = &memory.awaited
+        && memory.habits.learn(&model, awaited, view)
+    {
+        memory.awaited = None;
+    }
+    let command = hard::command_reading(view, ReplyReading::Observed(&memory.habits))?;
+    if let Viewer::Seat(seat) = view.viewer
+        && let Some(awaited) = reply::awaited_reply(&model, view, hard::stakes(view, seat), &command)
+    {
+        memory.awaited = Some(awaited);
+    }
+    Some(command)
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -49,12 +104,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ChampionsPolicy::parse("champions", &args.common.a)?,
         ChampionsPolicy::parse("champions", &args.common.b)?,
     ];
-    let report = super::run_matches(
+    let mut memory = Memory::default();
+    let mut report = super::run_matches(
         &args.common,
         "Champions 2 players",
         policies[0].name(),
         policies[1].name(),
-        |deal, a_seat| play(deal, a_seat, policies),
+        |deal, a_seat| play(deal, a_seat, policies, &mut memory),
     )?;
+    if policies.contains(&Policy::BestResponse) && policies.contains(&Policy::Level(BotLevel::Hard)) {
+        report.responder_choices = memory.choices;
+        report.responder_gain = Some(memory.gain / memory.choices.max(1) as f64);
+        report.responder_unit = "point a batting over";
+    }
+    if policies.contains(&Policy::Adaptive) {
+        report.responder_observations = Some(u64::from(memory.habits.observations()));
+    }
     super::print(&report, args.common.json)
 }

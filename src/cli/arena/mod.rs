@@ -314,8 +314,15 @@ pub struct Report {
     /// choice. Wicketz: runs less priced wickets a ball, at each over the bot set against
     /// it (what the field's lean toward habits gives over the minimax field).
     pub responder_gain: Option<f64>,
-    /// How many choices (CTG: sealed choices; Wicketz: overs) that mean is over.
+    /// How many choices (CTG: sealed choices; Wicketz: overs; Champions: batting overs)
+    /// that mean is over.
     pub responder_choices: u64,
+    /// What the gain is counted per, when not per ball (Champions: points a batting over).
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub responder_unit: &'static str,
+    /// How many of the other side's replies the adaptive responder counted (Champions).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub responder_observations: Option<u64>,
     pub seconds: f64,
 }
 
@@ -458,9 +465,17 @@ pub fn print(report: &Report, json: bool) -> anyhow::Result<()> {
     );
     if let Some(gain) = report.responder_gain {
         println!(
-            "  the best responder's gain over the equilibrium value: {gain:+.4} a ball, over {} choices",
+            "  the best responder's gain over the equilibrium value: {gain:+.4} {}, over {} choices",
+            if report.responder_unit.is_empty() {
+                "a ball"
+            } else {
+                report.responder_unit
+            },
             report.responder_choices
         );
+    }
+    if let Some(observations) = report.responder_observations {
+        println!("  the adaptive responder counted {observations} of the other side's replies");
     }
     println!("  {:.1} s", report.seconds);
     Ok(())

@@ -11,6 +11,7 @@
 //! Cards are bought by value: each card's solved worth per over in the roles it works in,
 //! times the overs left to use it, against the points its Xp would be worth unspent.
 
+pub mod reply;
 pub mod table;
 pub mod turn;
 
@@ -20,12 +21,35 @@ use super::commands::Command;
 use super::data::{Hook, ruleset};
 use super::events::PowerUse;
 use super::faces::{Face, Role};
-use super::resolve::BattingSide;
+use super::resolve::{BattingSide, RoleMods};
+use super::state::PlayerState;
 use super::view::{Ask, PowerOption, View};
 use crate::rules::{Seat, Viewer};
-use table::{BattingCards, Model, Open, Stakes, batting_stop, best_set_dice, solve_batting, solve_bowling};
+use reply::{ObservedReply, ReplyHabits, SolvedReply};
+use table::{
+    BattingCards, Model, NoBowler, Open, Reply, Stakes, TableReply, batting_stop, best_set_dice,
+    solve_batting, solve_bowling,
+};
+
+/// How a batsman prices the bowler's reply to the dice it stops on.
+#[derive(Clone, Copy, Debug)]
+pub enum ReplyReading<'h> {
+    /// The offline table: what `hard` plays.
+    Table,
+    /// The bowler's turn solved as `hard` bowls it, with the bowler's cards and the
+    /// championships open: a reader of `hard`'s code (the arena's `best-response`).
+    Solved,
+    /// The table corrected by what the bowler's replies were seen to cost (the arena's
+    /// `adaptive`).
+    Observed(&'h ReplyHabits),
+}
 
 pub fn bot_command(view: &View) -> Option<Command> {
+    command_reading(view, ReplyReading::Table)
+}
+
+/// `hard`'s command, its batting priced by `reading`; everything else as `hard` plays.
+pub fn command_reading(view: &View, reading: ReplyReading<'_>) -> Option<Command> {
     let Viewer::Seat(seat) = view.viewer else {
         return None;
     };
@@ -37,7 +61,21 @@ pub fn bot_command(view: &View) -> Option<Command> {
             faces,
             powers,
             ..
-        } => batting(view, seat, *rolls_left, faces, powers),
+        } => {
+            let setup = BattingSetup::of(view, powers)?;
+            let space = &table::spaces().bowling;
+            match (setup.bowler.as_ref(), reading) {
+                (None, _) => setup.command(*rolls_left, faces, &mut NoBowler),
+                (Some(_), ReplyReading::Table) => setup.command(*rolls_left, faces, &mut TableReply),
+                (Some(bowler), ReplyReading::Solved) => {
+                    let mut solved = SolvedReply::of_bowler(ruleset(), space, bowler);
+                    setup.command(*rolls_left, faces, &mut solved)
+                }
+                (Some(_), ReplyReading::Observed(habits)) => {
+                    setup.command(*rolls_left, faces, &mut ObservedReply(habits))
+                }
+            }
+        }
         Ask::Dice {
             role: Role::Bowling,
             rolls_left,
@@ -49,7 +87,8 @@ pub fn bot_command(view: &View) -> Option<Command> {
     })
 }
 
-fn model() -> Model<'static> {
+/// The model `hard` plays by: the ruleset and the committed table.
+pub fn model() -> Model<'static> {
     let table = table::table();
     Model {
         rules: ruleset(),
@@ -60,7 +99,7 @@ fn model() -> Model<'static> {
 }
 
 /// The stakes of the over in the view, for its batsman.
-fn stakes(view: &View, batsman: Seat) -> Stakes {
+pub fn stakes(view: &View, batsman: Seat) -> Stakes {
     let rules = ruleset();
     let lost = view.players.get(batsman.index()).map_or(0, |p| p.wickets_lost);
     let mut open = Open::none();
@@ -99,46 +138,75 @@ fn set_die_uses(cards: &[&str], uses: &[Option<u8>]) -> Vec<PowerUse> {
         .collect()
 }
 
-fn batting(view: &View, seat: Seat, rolls_left: u32, faces: &[Face], powers: &[PowerOption]) -> Command {
-    let model = model();
-    let stakes = stakes(view, seat);
-    let me = player_of(view, seat).unwrap_or_default();
-    let mods = role_mods(model.rules, &me, Role::Batting);
-    let (set, set_cards) = set_faces(powers);
-    let buy_defence = powers.iter().find_map(|p| match p.hook {
-        Hook::BuyDefence { xp_per_defence } => {
-            Some((p.card.as_str(), xp_per_defence, p.max_times.unwrap_or(0)))
-        }
-        _ => None,
-    });
-    let cards = BattingCards {
-        mods: &mods,
-        set_faces: &set,
-        buy_defence: buy_defence.map(|(_, price, times)| (price, times)),
-    };
-    let bowler = view.over.as_ref().is_some_and(|o| o.bowler.is_some());
-    let space = &table::spaces().batting;
-    if rolls_left > 0
-        && let Some(state) = space.state_of(faces)
-    {
-        let (_, plan) = solve_batting(&model, space, &stakes, &cards, bowler, rolls_left as usize);
-        if let Some(keep) = space.best_keep(&plan, state, rolls_left as usize) {
-            return Command::Roll {
-                dice: space.dice_to_reroll(faces, &keep),
-            };
+/// A batting turn as the view shows it to its batsman: the stakes, the batsman's cards and
+/// choice powers, and the bowler to come (`None` in an eliminated bowler's last over).
+struct BattingSetup<'v> {
+    stakes: Stakes,
+    mods: RoleMods,
+    set: Vec<Face>,
+    set_cards: Vec<&'v str>,
+    /// Long Game: its card, Xp per Defence, and the most Defence affordable.
+    buy_defence: Option<(&'v str, u32, u32)>,
+    bowler: Option<PlayerState>,
+}
+
+impl<'v> BattingSetup<'v> {
+    fn of(view: &View, powers: &'v [PowerOption]) -> Option<Self> {
+        let over = view.over.as_ref()?;
+        let me = player_of(view, over.batsman).unwrap_or_default();
+        let (set, set_cards) = set_faces(powers);
+        Some(BattingSetup {
+            stakes: stakes(view, over.batsman),
+            mods: role_mods(ruleset(), &me, Role::Batting),
+            set,
+            set_cards,
+            buy_defence: powers.iter().find_map(|p| match p.hook {
+                Hook::BuyDefence { xp_per_defence } => {
+                    Some((p.card.as_str(), xp_per_defence, p.max_times.unwrap_or(0)))
+                }
+                _ => None,
+            }),
+            bowler: over
+                .bowler
+                .map(|bowler| player_of(view, bowler).unwrap_or_default()),
+        })
+    }
+
+    fn cards(&self) -> BattingCards<'_> {
+        BattingCards {
+            mods: &self.mods,
+            set_faces: &self.set,
+            buy_defence: self.buy_defence.map(|(_, price, times)| (price, times)),
         }
     }
-    let (_, uses, bought) = batting_stop(&model, &stakes, &cards, bowler, faces);
-    let mut powers = set_die_uses(&set_cards, &uses);
-    if let Some((card, _, _)) = buy_defence
-        && bought > 0
-    {
-        powers.push(PowerUse::BuyDefence {
-            card: card.to_string(),
-            times: bought,
-        });
+
+    /// The best re-roll, or the best stop, with the bowler's reply priced by `reply`.
+    fn command(&self, rolls_left: u32, faces: &[Face], reply: &mut impl Reply) -> Command {
+        let model = model();
+        let cards = self.cards();
+        let space = &table::spaces().batting;
+        if rolls_left > 0
+            && let Some(state) = space.state_of(faces)
+        {
+            let (_, plan) = solve_batting(&model, space, &self.stakes, &cards, reply, rolls_left as usize);
+            if let Some(keep) = space.best_keep(&plan, state, rolls_left as usize) {
+                return Command::Roll {
+                    dice: space.dice_to_reroll(faces, &keep),
+                };
+            }
+        }
+        let (_, uses, bought) = batting_stop(&model, &self.stakes, &cards, reply, faces);
+        let mut powers = set_die_uses(&self.set_cards, &uses);
+        if let Some((card, _, _)) = self.buy_defence
+            && bought > 0
+        {
+            powers.push(PowerUse::BuyDefence {
+                card: card.to_string(),
+                times: bought,
+            });
+        }
+        Command::Stop { powers }
     }
-    Command::Stop { powers }
 }
 
 fn bowling(view: &View, seat: Seat, rolls_left: u32, faces: &[Face], powers: &[PowerOption]) -> Command {
@@ -235,7 +303,7 @@ mod tests {
         };
         let space = &table::spaces().batting;
         let dice = [Face::Six, Face::Two, Face::Six, Face::Six, Face::One, Face::Six];
-        let (_, plan) = solve_batting(&model, space, &stakes, &cards, true, 2);
+        let (_, plan) = solve_batting(&model, space, &stakes, &cards, &mut TableReply, 2);
         let state = space.state_of(&dice).expect("batting dice");
         let keep = space.best_keep(&plan, state, 2).expect("re-rolls the loose dice");
         let reroll = space.dice_to_reroll(&dice, &keep);

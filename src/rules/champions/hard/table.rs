@@ -222,24 +222,55 @@ impl<'r> Model<'r> {
             .unwrap_or(0.0)
     }
 
-    /// The batsman's points from stopping on `result` (its own dice and powers), with the
-    /// bowler's best reply still to come when there is a bowler.
-    pub fn batting_value(
-        &self,
-        stakes: &Stakes,
-        result: &OverResult,
-        defence: u32,
-        bowler: bool,
-        xp_spent: u32,
-    ) -> f64 {
-        let own = f64::from(result.dice_runs + result.bonus_runs)
+    /// The batsman's points from stopping on `result` (its own dice and powers), apart from
+    /// what the bowler's reply still to come does to them.
+    pub fn batting_own_value(&self, stakes: &Stakes, result: &OverResult, xp_spent: u32) -> f64 {
+        f64::from(result.dice_runs + result.bonus_runs)
             + self.xp_points * (f64::from(result.batsman_xp) - f64::from(xp_spent))
-            + stakes.open.points(self.rules, Role::Batting, result, false);
-        if bowler {
-            own + self.response(stakes, result.dice_runs, defence)
-        } else {
-            own
-        }
+            + stakes.open.points(self.rules, Role::Batting, result, false)
+    }
+}
+
+/// What the bowler's reply to a batsman's final dice does to the batsman's points (a change,
+/// usually below zero). The batsman stops before the bowler rolls, so every stop is priced
+/// with one of these.
+pub trait Reply {
+    /// The reply's cost to a batsman stopping on `bat`, whose own dice score `dice_runs`
+    /// and whose Defence (faces, cards and bought) is `defence`.
+    fn cost(
+        &mut self,
+        model: &Model<'_>,
+        stakes: &Stakes,
+        bat: &BattingSide<'_>,
+        dice_runs: u32,
+        defence: u32,
+    ) -> f64;
+}
+
+/// No bowler: an eliminated bowler's last over has no bowling dice.
+pub struct NoBowler;
+
+impl Reply for NoBowler {
+    fn cost(&mut self, _: &Model<'_>, _: &Stakes, _: &BattingSide<'_>, _: u32, _: u32) -> f64 {
+        0.0
+    }
+}
+
+/// The offline table's best reply: a bowler with no cards, and no championship open to it.
+/// What `hard` assumes of any bowler, so that a batting decision costs one table lookup
+/// per finish instead of a bowling solve.
+pub struct TableReply;
+
+impl Reply for TableReply {
+    fn cost(
+        &mut self,
+        model: &Model<'_>,
+        stakes: &Stakes,
+        _: &BattingSide<'_>,
+        dice_runs: u32,
+        defence: u32,
+    ) -> f64 {
+        model.response(stakes, dice_runs, defence)
     }
 }
 
@@ -302,14 +333,19 @@ pub fn batting_stop(
     model: &Model<'_>,
     stakes: &Stakes,
     cards: &BattingCards<'_>,
-    bowler: bool,
+    reply: &mut impl Reply,
     dice: &[Face],
 ) -> (f64, Vec<Option<u8>>, u32) {
     let (price, max_times) = cards.buy_defence.unwrap_or((0, 0));
     let mut best = (f64::NEG_INFINITY, Vec::new(), 0);
     for times in 0..=max_times.min(model.rules.dice_per_roll) {
         let (value, uses) = best_set_dice(dice, cards.set_faces, &mut |faces| {
-            batting_value_of(model, stakes, cards.mods, faces, times, times * price, bowler)
+            let stop = BattingStop {
+                faces,
+                bought: times,
+                xp_spent: times * price,
+            };
+            stop.value(model, stakes, cards.mods, reply)
         });
         if value > best.0 {
             best = (value, uses, times);
@@ -318,24 +354,29 @@ pub fn batting_stop(
     best
 }
 
-fn batting_value_of(
-    model: &Model<'_>,
-    stakes: &Stakes,
-    mods: &RoleMods,
-    faces: &[Face],
-    bought: u32,
-    xp_spent: u32,
-    bowler: bool,
-) -> f64 {
-    let bat = BattingSide {
-        faces,
-        mods,
-        bought_defence: bought,
-        wickets_left: stakes.wickets_left,
-    };
-    let result = resolve_over(model.rules, &bat, None);
-    let defence = faces.iter().filter(|f| **f == Face::Defence).count() as u32 + mods.extra_defence + bought;
-    model.batting_value(stakes, &result, defence, bowler, xp_spent)
+/// A batsman's stop: the final dice after its set-die powers, and the Defence it bought.
+pub struct BattingStop<'a> {
+    pub faces: &'a [Face],
+    pub bought: u32,
+    pub xp_spent: u32,
+}
+
+impl BattingStop<'_> {
+    /// The stop's worth to the batsman, the bowler's reply priced by `reply`.
+    pub fn value(&self, model: &Model<'_>, stakes: &Stakes, mods: &RoleMods, reply: &mut impl Reply) -> f64 {
+        let bat = BattingSide {
+            faces: self.faces,
+            mods,
+            bought_defence: self.bought,
+            wickets_left: stakes.wickets_left,
+        };
+        let result = resolve_over(model.rules, &bat, None);
+        let defence = self.faces.iter().filter(|f| **f == Face::Defence).count() as u32
+            + mods.extra_defence
+            + self.bought;
+        model.batting_own_value(stakes, &result, self.xp_spent)
+            + reply.cost(model, stakes, &bat, result.dice_runs, defence)
+    }
 }
 
 /// The batsman's optimal over: terminal values per state and the plan.
@@ -344,13 +385,13 @@ pub fn solve_batting(
     space: &TurnSpace,
     stakes: &Stakes,
     cards: &BattingCards<'_>,
-    bowler: bool,
+    reply: &mut impl Reply,
     rerolls: usize,
 ) -> (Vec<f64>, Plan) {
     let terminal: Vec<f64> = space
         .states
         .iter()
-        .map(|state| batting_stop(model, stakes, cards, bowler, &space.faces_of(state)).0)
+        .map(|state| batting_stop(model, stakes, cards, reply, &space.faces_of(state)).0)
         .collect();
     let plan = space.solve(&terminal, rerolls);
     (terminal, plan)
@@ -395,7 +436,14 @@ pub fn solve(rules: &Ruleset) -> HardTable {
                         overs_after: overs_after - 1,
                         open: Open::none(),
                     };
-                    let (_, plan) = solve_batting(&model, &spaces.batting, &stakes, &no_cards, true, rerolls);
+                    let (_, plan) = solve_batting(
+                        &model,
+                        &spaces.batting,
+                        &stakes,
+                        &no_cards,
+                        &mut TableReply,
+                        rerolls,
+                    );
                     spaces.batting.first_roll_value(&plan, rerolls) - model.future_cost(&stakes, wickets_left)
                 };
                 rounded(value(max_wickets) - value(w))
@@ -506,7 +554,7 @@ fn card_value(model: &Model<'_>, spaces: &Spaces, card: &XpCardDef) -> CardValue
             buy_defence: None,
         };
         let value = |cards: &BattingCards<'_>, rolls: usize| {
-            let (_, plan) = solve_batting(model, &spaces.batting, &stakes, cards, true, rolls - 1);
+            let (_, plan) = solve_batting(model, &spaces.batting, &stakes, cards, &mut TableReply, rolls - 1);
             spaces.batting.first_roll_value(&plan, rolls - 1)
         };
         value(&with, base_rolls + extra(Role::Batting)) - value(&without, base_rolls)
@@ -548,7 +596,14 @@ fn bowling_gain_against_typical_batting(
         set_faces: &[],
         buy_defence: None,
     };
-    let (_, plan) = solve_batting(model, &spaces.batting, stakes, &no_cards, true, rerolls);
+    let (_, plan) = solve_batting(
+        model,
+        &spaces.batting,
+        stakes,
+        &no_cards,
+        &mut TableReply,
+        rerolls,
+    );
     let stops = spaces.batting.stop_distribution(&plan, rerolls);
     let mut gain = 0.0;
     for (state, p) in stops.iter().enumerate() {

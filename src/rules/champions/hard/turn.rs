@@ -155,6 +155,25 @@ impl TurnSpace {
         self.expected(empty, &plan.values[rerolls.min(plan.values.len() - 1)])
     }
 
+    /// What following `plan`'s keeps is worth from the first roll when stopping on each state
+    /// is really worth `terminal`: the plan's own values when it was solved with `terminal`,
+    /// less when it was solved with other values (what a mistaken model costs).
+    pub fn first_roll_value_following(&self, plan: &Plan, terminal: &[f64], rerolls: usize) -> f64 {
+        let mut values = terminal.to_vec();
+        for r in 1..=rerolls {
+            values = (0..self.states.len())
+                .map(|state| match self.best_keep_index(plan, state, r) {
+                    Some(keep) => self.expected(keep, &values),
+                    None => terminal[state],
+                })
+                .collect();
+        }
+        self.first_roll()
+            .iter()
+            .map(|(state, p)| p * values[*state as usize])
+            .sum()
+    }
+
     /// The chance of each state after the first roll.
     pub fn first_roll(&self) -> &[(u32, f64)] {
         let empty = self.keeps.iter().position(|k| total(k) == 0).unwrap_or(0);
@@ -323,5 +342,18 @@ mod tests {
         let plan = space.solve(&terminal, 2);
         let expected = 6.0 * (1.0 - (5.0f64 / 6.0).powi(3));
         assert!((space.first_roll_value(&plan, 2) - expected).abs() < 1e-9);
+        // Followed with the values it was solved for, a plan is worth its own value.
+        assert!((space.first_roll_value_following(&plan, &terminal, 2) - expected).abs() < 1e-9);
+        // A plan that chases Sixes is worth less when Ones are what pays: it throws them back.
+        let ones = space.faces.iter().position(|f| *f == Face::One).unwrap_or(0);
+        let paid_for_ones: Vec<f64> = space.states.iter().map(|s| f64::from(s[ones])).collect();
+        let chasing_ones = space.solve(&paid_for_ones, 2);
+        let wrong = space.first_roll_value_following(&plan, &paid_for_ones, 2);
+        let right = space.first_roll_value(&chasing_ones, 2);
+        assert!((right - expected).abs() < 1e-9, "the die is symmetric: {right}");
+        // Chasing Sixes keeps only Sixes: a die ends on a One only when it failed to be a Six
+        // three times and its last face, one of the five others, is a One.
+        let ones_kept_by_chance = 6.0 * (5.0f64 / 6.0).powi(3) / 5.0;
+        assert!((wrong - ones_kept_by_chance).abs() < 1e-9, "{wrong}");
     }
 }
