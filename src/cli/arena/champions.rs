@@ -1,12 +1,12 @@
 //! `crease arena champions`: two players, through the seat's views, as server bots play.
 //!
 //! Champions has no sealed choice: the bowler sees the batsman's final dice before it rolls.
-//! What `hard` leaves to a reader is its price of the bowler's reply when it bats: the
-//! offline table's, for a bowler with no cards chasing no championship. `best-response`
-//! reads `hard`'s bowling code and solves that reply exactly for every finish, with the
-//! bowler's real cards and the championships open; `adaptive` reads no code and corrects the
-//! table by what the bowler's replies were seen to cost over the series. Both bowl and buy as
-//! `hard` does, so a match between them and `hard` differs only in that price.
+//! What a reader of `hard`'s code can answer is its bowling: when it bats, it prices each
+//! stop by solving `hard`'s bowling turn against that finish, with the bowler's real cards
+//! and the championships open (`best-response`; `hard` now bats by the same prices, so the
+//! reader's tallied gain over `hard`'s own batting is what a regression would give back).
+//! `adaptive` reads no code: it corrects the offline table by what the bowler's replies were
+//! seen to cost over the series. Both bowl and buy as `hard` does.
 
 use super::{ArenaError, Common, Policy, Result3};
 use crate::rules::champions::exploits::Exploit;
@@ -34,7 +34,7 @@ pub struct Args {
 /// What the responders carry from over to over and from match to match.
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
-    /// The best responder's summed gain over `hard`'s table, in points, and its overs.
+    /// The best responder's summed gain over `hard`'s own batting, in points, and its overs.
     pub gain: f64,
     pub choices: u64,
     /// What the other side's replies cost the adaptive batsman beyond the table's price.
@@ -61,7 +61,7 @@ pub fn play(
             Policy::Level(level) => Champions::bot_command_at(view, level, rng),
             Policy::BestResponse => {
                 if policies[1 - index] == Policy::Level(BotLevel::Hard)
-                    && let Some(gain) = reply::solved_reply_gain(view)
+                    && let Some(gain) = reply::reader_gain(view)
                 {
                     memory.gain += gain;
                     memory.choices += 1;

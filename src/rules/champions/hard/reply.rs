@@ -1,13 +1,14 @@
-//! The bowler's reply as a batsman prices it, beyond the offline table.
+//! The bowler's reply as a batsman prices it.
 //!
-//! `hard` prices every stop with [`TableReply`]: a bowler with no cards and no championship
-//! to chase. A reader of `hard`'s code knows better: `hard` bowls by solving its turn
-//! against the batsman's final dice with its own cards and the championships still open, so
-//! the reader can solve that same turn for every finish it might stop on ([`SolvedReply`]).
-//! A player who reads no code can still count what the bowler's replies cost against what
-//! the table expected, over a series, and correct the table by it ([`ReplyHabits`]). The
-//! arena's `best-response` and `adaptive` Champions batsmen are these two; what the first
-//! gains over the table ([`solved_reply_gain`]) is what `hard`'s table leaves to a reader.
+//! The batsman stops before the bowler rolls, so every stop is priced with the reply to come.
+//! The offline table ([`TableReply`](super::table::TableReply)) prices it for a bowler with no cards and no championship
+//! to chase. `hard` bowls by solving its turn against the batsman's final dice with its own
+//! cards and the championships still open, so a batsman can solve that same turn for every
+//! finish it might stop on ([`SolvedReply`]): `hard` does, and so does the arena's white-box
+//! `best-response`, which reads `hard`'s code. [`reader_gain`] measures what a reader's
+//! prices gain over `hard`'s own. A player who reads no code can still count what the
+//! bowler's replies cost against what the table expected, over a series, and correct the
+//! table by it ([`ReplyHabits`]): the arena's `adaptive`.
 
 use super::super::cards::{apply_powers, role_mods, roll_limit, usable_cards};
 use super::super::commands::Command;
@@ -17,7 +18,7 @@ use super::super::resolve::{BattingSide, RoleMods, resolve_over};
 use super::super::state::PlayerState;
 use super::super::view::{Ask, View};
 use super::table::{
-    BattingCards, BattingStop, Model, Reply, Stakes, TableReply, batting_stop, solve_batting, solve_bowling,
+    BattingCards, BattingStop, Model, Reply, Stakes, batting_stop, solve_batting, solve_bowling,
 };
 use super::turn::TurnSpace;
 use std::collections::{BTreeMap, HashMap};
@@ -95,38 +96,39 @@ fn with_set_dice(dice: &[Face], set_faces: &[Face], uses: &[Option<u8>]) -> Vec<
     faces
 }
 
-/// What pricing the reply exactly is worth to a batsman over the table's price, in points
-/// from the first roll: the over played with `solved`'s prices, less the over played as the
-/// table prices it (its keeps and its stops), both valued with `solved`'s prices. Never
-/// below zero: the first is the best play for those prices.
+/// What pricing the reply exactly is worth to a batsman over pricing it with `bot`, in points
+/// from the first roll: the over played with `reader`'s prices, less the over played as
+/// `bot` prices it (its keeps and its stops), both valued with `reader`'s prices. Never below
+/// zero: the first is the best play for those prices; zero when `bot` prices as the reader.
 pub fn exact_reply_gain(
     model: &Model<'_>,
     space: &TurnSpace,
     stakes: &Stakes,
     cards: &BattingCards<'_>,
-    solved: &mut SolvedReply<'_>,
+    reader: &mut SolvedReply<'_>,
+    bot: &mut impl Reply,
     rerolls: usize,
 ) -> f64 {
-    let (_, exact_plan) = solve_batting(model, space, stakes, cards, solved, rerolls);
-    let (_, table_plan) = solve_batting(model, space, stakes, cards, &mut TableReply, rerolls);
+    let (_, exact_plan) = solve_batting(model, space, stakes, cards, reader, rerolls);
+    let (_, bot_plan) = solve_batting(model, space, stakes, cards, bot, rerolls);
     let price = cards.buy_defence.map_or(0, |(price, _)| price);
-    let table_stops: Vec<f64> = space
+    let bot_stops: Vec<f64> = space
         .states
         .iter()
         .map(|state| {
             let dice = space.faces_of(state);
-            let (_, uses, bought) = batting_stop(model, stakes, cards, &mut TableReply, &dice);
+            let (_, uses, bought) = batting_stop(model, stakes, cards, bot, &dice);
             let faces = with_set_dice(&dice, cards.set_faces, &uses);
             let stop = BattingStop {
                 faces: &faces,
                 bought,
                 xp_spent: bought * price,
             };
-            stop.value(model, stakes, cards.mods, solved)
+            stop.value(model, stakes, cards.mods, reader)
         })
         .collect();
     space.first_roll_value(&exact_plan, rerolls)
-        - space.first_roll_value_following(&table_plan, &table_stops, rerolls)
+        - space.first_roll_value_following(&bot_plan, &bot_stops, rerolls)
 }
 
 /// The most observations of one (runs, Defence) that weigh as much as the table does: a few
@@ -251,10 +253,11 @@ pub fn awaited_reply(
     })
 }
 
-/// `hard`'s table against the reply solved as `hard` bowls, for the over `view` asks its
-/// batsman to start: what a reader of the code gains by pricing the reply exactly (see
-/// [`exact_reply_gain`]). `None` unless `view` asks for a batting first roll against a bowler.
-pub fn solved_reply_gain(view: &View) -> Option<f64> {
+/// What a reader of `hard`'s code gains, in points, over `hard`'s own batting in the over
+/// `view` asks its batsman to start: the reply solved exactly against the reply as `hard`
+/// prices it ([`super::HARD`]), by [`exact_reply_gain`]. `None` unless `view` asks for a
+/// batting first roll against a bowler.
+pub fn reader_gain(view: &View) -> Option<f64> {
     let Some(Ask::Dice {
         role: Role::Batting,
         first_roll: true,
@@ -269,20 +272,21 @@ pub fn solved_reply_gain(view: &View) -> Option<f64> {
     let bowler = batting.bowler.as_ref()?;
     let model = super::model();
     let space = &super::table::spaces().batting;
-    let mut solved = SolvedReply::of_bowler(model.rules, &super::table::spaces().bowling, bowler);
+    let mut reader = SolvedReply::of_bowler(model.rules, &super::table::spaces().bowling, bowler);
     Some(exact_reply_gain(
         &model,
         space,
         &batting.stakes,
         &batting.cards(),
-        &mut solved,
+        &mut reader,
+        &mut batting.reply(super::HARD),
         rolls_left.saturating_sub(1) as usize,
     ))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::table::{Open, spaces};
+    use super::super::table::{Open, TableReply, spaces};
     use super::*;
 
     fn fresh(open: Open) -> Stakes {
@@ -353,7 +357,7 @@ mod tests {
     }
 
     #[test]
-    fn pricing_the_reply_exactly_gains_nothing_against_a_plain_bowler_and_something_against_an_armed_one() {
+    fn the_table_leaves_a_reader_nothing_against_a_plain_bowler_and_something_against_an_armed_one() {
         let model = super::super::model();
         let mods = RoleMods::default();
         let cards = BattingCards {
@@ -365,12 +369,16 @@ mod tests {
         let bowling = &spaces().bowling;
         let stakes = fresh(Open::none());
         let mut plain = SolvedReply::of_bowler(model.rules, bowling, &bowler_with(&[]));
-        let nothing = exact_reply_gain(&model, batting, &stakes, &cards, &mut plain, 2);
+        let nothing = exact_reply_gain(&model, batting, &stakes, &cards, &mut plain, &mut TableReply, 2);
         assert!(nothing.abs() < 0.01, "{nothing}");
-        let mut armed =
-            SolvedReply::of_bowler(model.rules, bowling, &bowler_with(&["yorker", "attacking_field"]));
-        let something = exact_reply_gain(&model, batting, &stakes, &cards, &mut armed, 2);
+        let armed = bowler_with(&["yorker", "attacking_field"]);
+        let mut reader = SolvedReply::of_bowler(model.rules, bowling, &armed);
+        let something = exact_reply_gain(&model, batting, &stakes, &cards, &mut reader, &mut TableReply, 2);
         assert!(something > 0.01, "{something}");
+        // A batsman who prices the reply as the reader does leaves the reader nothing.
+        let mut same = SolvedReply::of_bowler(model.rules, bowling, &armed);
+        let none = exact_reply_gain(&model, batting, &stakes, &cards, &mut reader, &mut same, 2);
+        assert!(none.abs() < 1e-9, "{none}");
     }
 
     #[test]

@@ -247,6 +247,19 @@ pub trait Reply {
     ) -> f64;
 }
 
+impl<R: Reply + ?Sized> Reply for Box<R> {
+    fn cost(
+        &mut self,
+        model: &Model<'_>,
+        stakes: &Stakes,
+        bat: &BattingSide<'_>,
+        dice_runs: u32,
+        defence: u32,
+    ) -> f64 {
+        (**self).cost(model, stakes, bat, dice_runs, defence)
+    }
+}
+
 /// No bowler: an eliminated bowler's last over has no bowling dice.
 pub struct NoBowler;
 
@@ -257,8 +270,8 @@ impl Reply for NoBowler {
 }
 
 /// The offline table's best reply: a bowler with no cards, and no championship open to it.
-/// What `hard` assumes of any bowler, so that a batting decision costs one table lookup
-/// per finish instead of a bowling solve.
+/// One lookup per finish instead of a bowling solve: what the table's own solve and card
+/// values assume, and what the adaptive responder starts from.
 pub struct TableReply;
 
 impl Reply for TableReply {
