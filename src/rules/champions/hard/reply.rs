@@ -241,15 +241,17 @@ pub fn awaited_reply(
         wickets_left: stakes.wickets_left,
     };
     let result = resolve_over(model.rules, &bat, None);
-    let defence = applied.faces.iter().filter(|f| **f == Face::Defence).count() as u32
-        + mods.extra_defence
-        + applied.bought_defence;
+    let stop = BattingStop {
+        faces: &applied.faces,
+        bought: applied.bought_defence,
+        xp_spent: applied.xp_spent,
+    };
     Some(AwaitedReply {
         round: view.round,
         batsman: over.batsman,
         stakes,
         dice_runs: result.dice_runs,
-        defence,
+        defence: stop.defence(&mods),
     })
 }
 

@@ -375,6 +375,12 @@ pub struct BattingStop<'a> {
 }
 
 impl BattingStop<'_> {
+    /// The Defence the stop brings before any bowler card cancels some: faces, the
+    /// batsman's cards and what it bought.
+    pub fn defence(&self, mods: &RoleMods) -> u32 {
+        self.faces.iter().filter(|f| **f == Face::Defence).count() as u32 + mods.extra_defence + self.bought
+    }
+
     /// The stop's worth to the batsman, the bowler's reply priced by `reply`.
     pub fn value(&self, model: &Model<'_>, stakes: &Stakes, mods: &RoleMods, reply: &mut impl Reply) -> f64 {
         let bat = BattingSide {
@@ -384,11 +390,8 @@ impl BattingStop<'_> {
             wickets_left: stakes.wickets_left,
         };
         let result = resolve_over(model.rules, &bat, None);
-        let defence = self.faces.iter().filter(|f| **f == Face::Defence).count() as u32
-            + mods.extra_defence
-            + self.bought;
         model.batting_own_value(stakes, &result, self.xp_spent)
-            + reply.cost(model, stakes, &bat, result.dice_runs, defence)
+            + reply.cost(model, stakes, &bat, result.dice_runs, self.defence(mods))
     }
 }
 
