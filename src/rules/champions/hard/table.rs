@@ -3,11 +3,13 @@
 //! committed as `data/champions/hard_bot.json` (a test checks it equals a fresh solve).
 //!
 //! The batsman stops before the bowler rolls, so the value of stopping on some dice
-//! depends on how well the bowler then plays against them. Solving the bowler's turn for
-//! every possible batsman finish inside every batting decision would cost a few hundred
-//! turn solves per decision; the bowler's reply depends only on the runs on show, the
-//! Defence, the wickets the batsman has left and how many overs they still have to bat, so
-//! it is solved once for each of those here.
+//! depends on how well the bowler then plays against them. For a bowler with no cards and no
+//! championship to chase, that reply depends only on the runs on show, the Defence, the
+//! wickets the batsman has left and how many overs they still have to bat, so it is solved
+//! once for each of those here. The table's uses are what must not depend on one match's
+//! cards: what a lost wicket costs in later overs, each card's worth, and the prior of the
+//! arena's adaptive responder. In a match `hard` prices the reply with the bowler's own
+//! cards and the championships open, solved for the over ([`super::reply`]).
 //!
 //! Everything is in points, the unit of the score: a run, a wicket and a championship card's
 //! points count as printed, an Xp as `1 / xp_per_point` (its worth at the end), losing
