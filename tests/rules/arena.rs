@@ -190,8 +190,8 @@ fn every_champions_exploit_plays_only_legal_commands() {
 }
 
 /// Champions' responders over whole matches against `hard`: legal commands only. The white-box
-/// batsman's gain over `hard`'s table is never below zero (it is the best play for the prices
-/// it reads), and the adaptive one counts the replies it faced, carried from match to match.
+/// batsman gains nothing over `hard`'s own batting, and the adaptive one counts the replies it
+/// faced, carried from match to match.
 #[test]
 fn the_champions_responders_play_legally_read_hard_and_count_its_replies() {
     let series = |a: &str, b: &str, matches: u64| {
@@ -213,8 +213,10 @@ fn the_champions_responders_play_legally_read_hard_and_count_its_replies() {
     let white_box = series("best-response", "hard", 4);
     // Five batting overs a match, fewer only when a batsman is eliminated.
     assert!(white_box.choices >= 12, "{} overs", white_box.choices);
+    // `hard` bats by the reader's own prices: it leaves the reader nothing (with the table's
+    // prices it left 0.13 points an over; the reply module's tests show the reader finds that).
     let gain = white_box.gain / white_box.choices as f64;
-    assert!((0.0..1.0).contains(&gain), "gain {gain} points an over");
+    assert!(gain.abs() < 1e-9, "gain {gain} points an over");
     // Against anyone but `hard` there is no table to measure against.
     assert_eq!(series("best-response", "heuristic", 2).choices, 0);
     let adaptive = series("adaptive", "hard", 4);
