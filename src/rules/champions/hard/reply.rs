@@ -110,23 +110,25 @@ pub fn exact_reply_gain(
     rerolls: usize,
 ) -> f64 {
     let (_, exact_plan) = solve_batting(model, space, stakes, cards, reader, rerolls);
-    let (_, bot_plan) = solve_batting(model, space, stakes, cards, bot, rerolls);
+    // The bot's stop on each state, once: its own price solves its plan, the reader's price
+    // values what that plan ends on.
     let price = cards.buy_defence.map_or(0, |(price, _)| price);
-    let bot_stops: Vec<f64> = space
+    let (bot_terminal, bot_stops): (Vec<f64>, Vec<f64>) = space
         .states
         .iter()
         .map(|state| {
             let dice = space.faces_of(state);
-            let (_, uses, bought) = batting_stop(model, stakes, cards, bot, &dice);
+            let (own_price, uses, bought) = batting_stop(model, stakes, cards, bot, &dice);
             let faces = with_set_dice(&dice, cards.set_faces, &uses);
             let stop = BattingStop {
                 faces: &faces,
                 bought,
                 xp_spent: bought * price,
             };
-            stop.value(model, stakes, cards.mods, reader)
+            (own_price, stop.value(model, stakes, cards.mods, reader))
         })
-        .collect();
+        .unzip();
+    let bot_plan = space.solve(&bot_terminal, rerolls);
     space.first_roll_value(&exact_plan, rerolls)
         - space.first_roll_value_following(&bot_plan, &bot_stops, rerolls)
 }
